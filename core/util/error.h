@@ -1,0 +1,29 @@
+#pragma once
+// Errors the user can act on. InputError always names what was read (a file, a flag, a model)
+// and what was wrong with it, so the message alone tells the user what to fix.
+#include <stdexcept>
+#include <string>
+
+namespace noisescope {
+
+class InputError : public std::runtime_error {
+ public:
+  InputError(std::string source, std::string problem)
+      : std::runtime_error(source + ": " + problem),
+        source_(std::move(source)),
+        problem_(std::move(problem)) {}
+  const std::string& source() const { return source_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string source_;
+  std::string problem_;
+};
+
+// Thrown from inside long work when the user asked to stop; callers treat it as a clean abort.
+class Cancelled : public std::runtime_error {
+ public:
+  Cancelled() : std::runtime_error("cancelled") {}
+};
+
+}  // namespace noisescope

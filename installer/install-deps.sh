@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Installs everything NoiseScope needs to build, test and run on Debian 12 (bookworm).
+# Idempotent: packages already present are left as they are. Runs as root or through sudo.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  cmake g++ make ccache pkg-config git
+  # core libraries
+  libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
+  zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
+  # GUI
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
+  # headless display for tests and the report
+  xvfb xauth
+  # Python side: reference benchmarks, TorchScript fixtures, the exported sampler
+  python3 python3-numpy python3-torch python3-h5py
+  # real data for sample_data and benchmarks
+  dataset-fashion-mnist
+)
+
+say() { printf 'noisescope-install: %s\n' "$*" >&2; }
+
+if [ ! -r /etc/os-release ]; then
+  say "cannot read /etc/os-release; this script supports Debian 12 (bookworm) only."
+  exit 2
+fi
+. /etc/os-release
+if [ "${ID:-}" != "debian" ] || [ "${VERSION_ID:-}" != "12" ]; then
+  say "this system is '${PRETTY_NAME:-unknown}'. The script supports Debian 12 (bookworm) only."
+  say "On another system install the equivalents of: ${packages[*]}"
+  exit 2
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  run_root() { "$@"; }
+elif command -v sudo >/dev/null 2>&1; then
+  run_root() { sudo "$@"; }
+else
+  say "needs root: run it as root or install sudo."
+  exit 2
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  say "all ${#packages[@]} packages already installed."
+  exit 0
+fi
+
+say "installing ${#missing[@]} packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+run_root apt-get update -q
+run_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+say "done."
