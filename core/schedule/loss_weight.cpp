@@ -1,0 +1,85 @@
+#include "schedule/loss_weight.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+
+#include "util/error.h"
+
+namespace noisescope::schedule {
+
+double LossWeight::at(double sigma, double samplingDensityLogSigma) const {
+  const double s2 = sigma * sigma;
+  switch (kind) {
+    case Kind::Edm:
+      return (s2 + sigmaData * sigmaData) / (s2 * sigmaData * sigmaData);
+    case Kind::Uniform:
+      return 1.0;
+    case Kind::Epsilon:
+      return 1.0 / s2;
+    case Kind::V:
+      return 1.0 + 1.0 / s2;
+    case Kind::MinSnr:
+      return std::min(1.0 / s2, gamma);
+    case Kind::Elbo:
+      if (!(samplingDensityLogSigma > 0.0)) return std::numeric_limits<double>::infinity();
+      return 1.0 / (s2 * samplingDensityLogSigma);
+  }
+  return 1.0;
+}
+
+std::string LossWeight::name() const {
+  switch (kind) {
+    case Kind::Edm:
+      return "edm";
+    case Kind::Uniform:
+      return "uniform";
+    case Kind::Epsilon:
+      return "epsilon";
+    case Kind::V:
+      return "v";
+    case Kind::MinSnr:
+      return "min-snr";
+    case Kind::Elbo:
+      return "elbo";
+  }
+  return "?";
+}
+
+std::string LossWeight::label() const {
+  char buffer[64];
+  switch (kind) {
+    case Kind::Edm:
+      std::snprintf(buffer, sizeof buffer, "EDM (σ_d = %g)", sigmaData);
+      return buffer;
+    case Kind::Uniform:
+      return "uniform x0";
+    case Kind::Epsilon:
+      return "ε-MSE (1/σ²)";
+    case Kind::V:
+      return "v-MSE (1 + 1/σ²)";
+    case Kind::MinSnr:
+      std::snprintf(buffer, sizeof buffer, "min-SNR-γ (γ = %g)", gamma);
+      return buffer;
+    case Kind::Elbo:
+      return "ELBO (π·w ∝ 1/σ²)";
+  }
+  return "?";
+}
+
+LossWeight::Kind lossWeightKindFromString(const std::string& name, const std::string& source) {
+  if (name == "edm") return LossWeight::Kind::Edm;
+  if (name == "uniform" || name == "x0") return LossWeight::Kind::Uniform;
+  if (name == "epsilon" || name == "eps") return LossWeight::Kind::Epsilon;
+  if (name == "v") return LossWeight::Kind::V;
+  if (name == "min-snr" || name == "min-snr-gamma") return LossWeight::Kind::MinSnr;
+  if (name == "elbo") return LossWeight::Kind::Elbo;
+  throw InputError(source, "unknown loss weight '" + name +
+                               "' (expected edm, uniform, epsilon, v, min-snr or elbo)");
+}
+
+std::vector<std::string> lossWeightNames() {
+  return {"edm", "uniform", "epsilon", "v", "min-snr", "elbo"};
+}
+
+}  // namespace noisescope::schedule

@@ -1,0 +1,34 @@
+#pragma once
+// Loss weights w(σ) in x0 space (THEORY §5): the factor in front of ‖D(y;σ) − x0‖². SNR = 1/σ².
+#include <string>
+#include <vector>
+
+namespace noisescope::schedule {
+
+struct LossWeight {
+  enum class Kind {
+    Edm,      // (σ² + σ_d²) / (σ·σ_d)²
+    Uniform,  // 1
+    Epsilon,  // 1/σ²  (ε-prediction MSE)
+    V,        // 1 + 1/σ²  (v-prediction MSE)
+    MinSnr,   // min(1/σ², γ)
+    Elbo,  // chosen so that π·w ∝ 1/σ² per d log σ: w = 1/(σ²·π_ℓ(ℓ)) — depends on π
+  };
+  Kind kind = Kind::Uniform;
+  double sigmaData = 0.5;  // σ_d of the EDM weight
+  double gamma = 5.0;      // γ of min-SNR-γ
+
+  // w(σ). `samplingDensityLogSigma` is π_ℓ at σ, used only by Elbo (where it is 0, w is +inf).
+  double at(double sigma, double samplingDensityLogSigma = 1.0) const;
+  // "edm", "uniform", "epsilon", "v", "min-snr", "elbo".
+  std::string name() const;
+  // Display text with parameters, e.g. "EDM (σ_d = 0.5)".
+  std::string label() const;
+};
+
+// Parses the names above ("eps" and "min-snr-gamma" also accepted); throws InputError(source, ...).
+LossWeight::Kind lossWeightKindFromString(const std::string& name,
+                                          const std::string& source = "loss weight");
+std::vector<std::string> lossWeightNames();
+
+}  // namespace noisescope::schedule
