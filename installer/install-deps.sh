@@ -10,7 +10,8 @@ packages=(
   libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
   # GUI
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev libxkbcommon-dev
+  # qt6-charts-dev needs the Qt OpenGL development files, which it does not pull in itself
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   # headless display for tests and the report
   xvfb xauth
   # Python side: reference benchmarks, TorchScript fixtures, the exported sampler

@@ -15,6 +15,7 @@ Progress stderrProgress(const std::string& task) {
     int lastPermille = -1;
     int lastDecile = -1;
     bool tty = isatty(fileno(stderr)) != 0;
+    bool shown = false;
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   };
   auto state = std::make_shared<State>();
@@ -23,6 +24,9 @@ Progress stderrProgress(const std::string& task) {
     const int permille = static_cast<int>(fraction * 1000.0);
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - state->start).count();
+    // Quick tasks stay silent: a bar is only worth drawing for work a person waits for.
+    if (!state->shown && elapsed < 0.5) return;
+    state->shown = true;
     if (state->tty) {
       if (permille == state->lastPermille) return;
       state->lastPermille = permille;

@@ -44,8 +44,7 @@ std::vector<float> sampleNoise(int64_t dimension, uint64_t seed, int64_t index) 
   return noise;
 }
 
-std::vector<float> noisySample(const Dataset& dataset, int64_t index, double sigma,
-                               uint64_t seed) {
+std::vector<float> noisySample(const Dataset& dataset, int64_t index, double sigma, uint64_t seed) {
   const int64_t d = dataset.dim();
   std::vector<float> out(dataset.sample(index), dataset.sample(index) + d);
   if (sigma > 0) {
@@ -100,7 +99,8 @@ RgbImage renderSequence(const float* values, int64_t length) {
     uint8_t r, g, bl;
     baseColour(best, r, g, bl);
     auto fade = [&](uint8_t c) { return toByte((255.0 - (255.0 - c) * strength) / 255.0); };
-    for (int y = 0; y < header; ++y) image.set(static_cast<int>(pos), y, fade(r), fade(g), fade(bl));
+    for (int y = 0; y < header; ++y)
+      image.set(static_cast<int>(pos), y, fade(r), fade(g), fade(bl));
     for (int b = 0; b < 4; ++b) {
       baseColour(b, r, g, bl);
       const double level = std::clamp((v[b] + 1.0) * 0.5, 0.0, 1.0);
@@ -117,7 +117,8 @@ RgbImage renderBars(const float* values, int64_t count) {
   const int height = 32;
   RgbImage image(static_cast<int>(std::max<int64_t>(count, 1)), height);
   for (int64_t i = 0; i < count; ++i) {
-    const int top = static_cast<int>(std::lround((1.0 - std::clamp((values[i] + 1.0) * 0.5, 0.0, 1.0)) * (height - 1)));
+    const int top = static_cast<int>(
+        std::lround((1.0 - std::clamp((values[i] + 1.0) * 0.5, 0.0, 1.0)) * (height - 1)));
     for (int y = top; y < height; ++y) image.set(static_cast<int>(i), y, 60, 90, 160);
   }
   return image;
@@ -139,7 +140,8 @@ RgbImage scaleUp(const RgbImage& source, int factor) {
 
 void baseColour(int base, uint8_t& r, uint8_t& g, uint8_t& b) {
   // A green, C blue, G amber, T red: the usual sequence-viewer convention.
-  static const uint8_t colours[4][3] = {{46, 160, 67}, {31, 111, 235}, {214, 150, 0}, {207, 34, 46}};
+  static const uint8_t colours[4][3] = {
+      {46, 160, 67}, {31, 111, 235}, {214, 150, 0}, {207, 34, 46}};
   r = colours[base][0];
   g = colours[base][1];
   b = colours[base][2];
@@ -154,8 +156,8 @@ RgbImage renderSample(const Dataset& dataset, const float* values) {
   return renderBars(values, dataset.dim());
 }
 
-RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& indices,
-                          double sigma, uint64_t seed, int columns, int scale) {
+RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& indices, double sigma,
+                          uint64_t seed, int columns, int scale) {
   if (indices.empty()) return RgbImage(1, 1);
   std::vector<RgbImage> cells;
   cells.reserve(indices.size());

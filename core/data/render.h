@@ -33,8 +33,8 @@ std::vector<float> noisySample(const Dataset& dataset, int64_t index, double sig
 RgbImage renderSample(const Dataset& dataset, const float* values);
 
 // A grid of the given samples with noise level σ, each cell scaled up by an integer factor.
-RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& indices,
-                          double sigma, uint64_t seed, int columns, int scale);
+RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& indices, double sigma,
+                          uint64_t seed, int columns, int scale);
 
 // Scatter plot of the first two coordinates of the given samples with noise level σ; the clean
 // points are drawn in light grey behind the noisy ones. The view fits the noisy points.

@@ -18,8 +18,7 @@ void noFlush(png_structp) {}
 }  // namespace
 
 std::string encodePng(const RgbImage& image) {
-  if (image.width <= 0 || image.height <= 0)
-    throw std::invalid_argument("encodePng: empty image");
+  if (image.width <= 0 || image.height <= 0) throw std::invalid_argument("encodePng: empty image");
   std::string out;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png ? png_create_info_struct(png) : nullptr;
@@ -37,8 +36,8 @@ std::string encodePng(const RgbImage& image) {
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   for (int y = 0; y < image.height; ++y) {
-    png_write_row(png, const_cast<png_bytep>(image.pixels.data() +
-                                             static_cast<size_t>(y) * image.width * 3));
+    png_write_row(
+        png, const_cast<png_bytep>(image.pixels.data() + static_cast<size_t>(y) * image.width * 3));
   }
   png_write_end(png, nullptr);
   png_destroy_write_struct(&png, &info);

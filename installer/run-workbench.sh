@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Quick start (a): install what is needed, build, and open the workbench on the bundled sample
+# data. Without a display the same loading runs headless and writes a report folder instead.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${NOISESCOPE_BUILD_DIR:-$root/build}"
+
+bash "$root/installer/install-deps.sh"
+bash "$root/installer/build.sh"
+
+samples=(
+  "$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
+  "$root/sample_data/dna/lambda_phage.fa"
+  "synthetic:two-moons?n=2000&seed=1"
+)
+
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec "$build/app/noisescope" "${samples[0]}"
+fi
+
+out="${NOISESCOPE_REPORT_DIR:-$root/report}"
+echo "noisescope: no display found; writing the headless report instead." >&2
+"$build/app/noisescope-cli" report "${samples[@]}" --out "$out"
+echo "noisescope: open $out/README.md (summary) and the *-samples.png grids there." >&2

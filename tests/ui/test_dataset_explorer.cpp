@@ -1,0 +1,106 @@
+// The workbench opens the bundled sample data off the GUI thread, shows it, and redraws the
+// same samples with noise as the σ slider moves; bad files give a message and leave the
+// previous dataset in place.
+#include <QApplication>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "ui/dataset_panel.h"
+#include "ui/image_view.h"
+#include "ui/main_window.h"
+#include "ui/scatter_view.h"
+#include "ui/sigma_control.h"
+#include "ui/workbench.h"
+
+using namespace noisescope::ui;
+
+namespace {
+const QString kSampleImages =
+    QStringLiteral(NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+}
+
+class TestDatasetExplorer : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+    QCoreApplication::setApplicationName("test_dataset_explorer");
+  }
+
+  void opensSampleDataAndMovesSigma() {
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(kSampleImages, false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+
+    auto dataset = window.workbench()->dataset();
+    QVERIFY(dataset);
+    QCOMPARE(dataset->sampleShape, (std::vector<int64_t>{1, 28, 28}));
+    QVERIFY(window.summaryLabel()->text().contains(QString("N = %1").arg(dataset->size())));
+    QTRY_VERIFY_WITH_TIMEOUT(window.workbench()->hasStatistics(), 20000);
+    QVERIFY(window.summaryLabel()->text().contains("σ_data"));
+
+    DatasetPanel* panel = window.datasetPanel();
+    const QImage clean = panel->imageView()->image();
+    QVERIFY(!clean.isNull());
+
+    // Move the slider to the far end: σ = 80 swamps every pixel, so the grid must change.
+    QSlider* slider = panel->sigmaControl()->slider();
+    slider->setValue(slider->maximum());
+    QCOMPARE(panel->sigmaControl()->sigma(), 80.0);
+    const QImage noisy = panel->imageView()->image();
+    QCOMPARE(noisy.size(), clean.size());
+    QVERIFY(noisy != clean);
+
+    // Back to the minimum: σ = 0.002 is invisible at 8-bit display depth.
+    slider->setValue(slider->minimum());
+    QCOMPARE(panel->imageView()->image(), clean);
+    QCOMPARE(window.recentFiles().value(0), QFileInfo(kSampleImages).absoluteFilePath());
+  }
+
+  void pointSetsAreScatterPlots() {
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:two-moons?n=500&seed=3", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    QCOMPARE(window.datasetPanel()->scatterView()->noisyPointCount(), 500);
+  }
+
+  void badFileKeepsPreviousDataset() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("broken.npy");
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("\x93NUMPY\x01\x00\x20\x00{'descr': '<f4'");  // truncated header
+    file.close();
+
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    QSignalSpy failed(&window, &MainWindow::loadFailed);
+    window.openPath("synthetic:circle?n=100", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    auto before = window.workbench()->dataset();
+
+    // The failure message box would block; close it as soon as it appears.
+    QTimer::singleShot(0, [] {});
+    auto closer = new QTimer(&window);
+    connect(closer, &QTimer::timeout, [] {
+      if (QWidget* modal = QApplication::activeModalWidget()) modal->close();
+    });
+    closer->start(20);
+    window.openPath(bad, false);
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+    QVERIFY(failed.first().at(1).toString().contains("broken.npy"));
+    QCOMPARE(window.workbench()->dataset(), before);
+  }
+};
+
+QTEST_MAIN(TestDatasetExplorer)
+#include "test_dataset_explorer.moc"

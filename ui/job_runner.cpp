@@ -1,0 +1,132 @@
+#include "ui/job_runner.h"
+
+#include <QMetaObject>
+
+#include <chrono>
+
+#include "util/error.h"
+
+namespace noisescope::ui {
+
+JobRunner::JobRunner(QObject* parent) : QObject(parent) {
+  worker_ = std::thread([this] { workerLoop(); });
+}
+
+JobRunner::~JobRunner() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    queue_.clear();
+    if (runningCancel_) runningCancel_->store(true);
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+void JobRunner::submit(const QString& tag, Work work, Done done, Failed failed) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Job job{tag, std::move(work), std::move(done), std::move(failed)};
+    bool replaced = false;
+    for (Job& queued : queue_) {
+      if (queued.tag == tag) {
+        queued = std::move(job);
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) queue_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void JobRunner::cancel(const QString& tag) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    it = (tag.isEmpty() || it->tag == tag) ? queue_.erase(it) : std::next(it);
+  }
+  if (runningCancel_ && (tag.isEmpty() || running_ == tag)) runningCancel_->store(true);
+}
+
+bool JobRunner::isIdle() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.empty() && running_.isEmpty();
+}
+
+QString JobRunner::runningTag() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_;
+}
+
+void JobRunner::workerLoop() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+      running_ = job.tag;
+      runningCancel_ = std::make_shared<std::atomic<bool>>(false);
+    }
+    runJob(job);
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_.clear();
+    runningCancel_.reset();
+  }
+}
+
+void JobRunner::runJob(Job& job) {
+  const QString tag = job.tag;
+  QMetaObject::invokeMethod(
+      this, [this, tag] { Q_EMIT jobStarted(tag); }, Qt::QueuedConnection);
+
+  // Progress reaches the GUI at most ~20 times a second; the last report always gets through.
+  auto lastSent = std::make_shared<std::chrono::steady_clock::time_point>();
+  std::shared_ptr<std::atomic<bool>> cancelFlag;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cancelFlag = runningCancel_;
+  }
+  Progress progress(
+      [this, tag, lastSent](double fraction, const std::string& message) {
+        const auto now = std::chrono::steady_clock::now();
+        if (fraction < 1.0 && now - *lastSent < std::chrono::milliseconds(50)) return;
+        *lastSent = now;
+        const QString text = QString::fromStdString(message);
+        QMetaObject::invokeMethod(
+            this, [this, tag, fraction, text] { Q_EMIT progressChanged(tag, fraction, text); },
+            Qt::QueuedConnection);
+      },
+      cancelFlag);
+
+  bool succeeded = false, cancelled = false;
+  QString message;
+  try {
+    job.work(progress);
+    succeeded = !progress.cancelRequested();
+    cancelled = !succeeded;
+    if (cancelled) message = tr("Cancelled");
+  } catch (const Cancelled&) {
+    cancelled = true;
+    message = tr("Cancelled");
+  } catch (const std::exception& e) {
+    message = QString::fromStdString(e.what());
+  } catch (...) {
+    message = tr("Unknown error");
+  }
+
+  Done done = std::move(job.done);
+  Failed failed = std::move(job.failed);
+  QMetaObject::invokeMethod(
+      this,
+      [this, tag, succeeded, cancelled, message, done, failed] {
+        if (succeeded && done) done();
+        if (!succeeded && failed) failed(message, cancelled);
+        Q_EMIT jobFinished(tag, succeeded, message);
+      },
+      Qt::QueuedConnection);
+}
+
+}  // namespace noisescope::ui

@@ -1,0 +1,62 @@
+#pragma once
+// One owner thread for the workbench's heavy jobs (dataset loading, diagnostics, ...). Requests
+// carry a tag; submitting a job whose tag is already queued replaces the queued one, so dragging
+// a slider never piles up work. Progress and completion come back to the GUI thread as queued
+// calls, and every job can be cancelled through the core's Progress cancel flag.
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "util/progress.h"
+
+namespace noisescope::ui {
+
+class JobRunner : public QObject {
+  Q_OBJECT
+
+ public:
+  using Work = std::function<void(const Progress&)>;  // runs on the worker thread
+  using Done = std::function<void()>;                 // runs on the GUI thread after success
+  using Failed = std::function<void(const QString& message, bool cancelled)>;  // GUI thread
+
+  explicit JobRunner(QObject* parent = nullptr);
+  ~JobRunner() override;
+
+  void submit(const QString& tag, Work work, Done done, Failed failed = {});
+  // Cancels the running job and drops queued ones with this tag (all tags when empty).
+  void cancel(const QString& tag = {});
+  bool isIdle() const;
+  QString runningTag() const;
+
+ Q_SIGNALS:
+  void jobStarted(const QString& tag);
+  void progressChanged(const QString& tag, double fraction, const QString& message);
+  void jobFinished(const QString& tag, bool succeeded, const QString& message);
+
+ private:
+  struct Job {
+    QString tag;
+    Work work;
+    Done done;
+    Failed failed;
+  };
+  void workerLoop();
+  void runJob(Job& job);
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job> queue_;
+  QString running_;
+  std::shared_ptr<std::atomic<bool>> runningCancel_;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace noisescope::ui

@@ -1,0 +1,261 @@
+#include "ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTabWidget>
+
+#include <memory>
+
+#include "data/load.h"
+#include "data/statistics.h"
+#include "ui/dataset_panel.h"
+#include "ui/load_options_dialog.h"
+#include "ui/workbench.h"
+
+namespace noisescope::ui {
+
+namespace {
+const char* kRecentKey = "recentFiles";
+constexpr int kMaxRecent = 10;
+const QString kLoadTag = QStringLiteral("load");
+const QString kStatisticsTag = QStringLiteral("statistics");
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Workbench(this)) {
+  setWindowTitle(tr("NoiseScope"));
+  setAcceptDrops(true);
+
+  tabs_ = new QTabWidget(this);
+  datasetPanel_ = new DatasetPanel(workbench_, tabs_);
+  tabs_->addTab(datasetPanel_, tr("&Dataset"));
+  setCentralWidget(tabs_);
+
+  summary_ = new QLabel(tr("No dataset"), this);
+  jobLabel_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 1000);
+  progress_->setMaximumWidth(220);
+  cancel_ = new QPushButton(tr("Cancel"), this);
+  cancel_->setToolTip(tr("Stop the running job"));
+  statusBar()->addWidget(summary_, 1);
+  statusBar()->addPermanentWidget(jobLabel_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancel_);
+  progress_->hide();
+  cancel_->hide();
+  connect(cancel_, &QPushButton::clicked, this, [this] { workbench_->jobs()->cancel(); });
+
+  JobRunner* jobs = workbench_->jobs();
+  connect(jobs, &JobRunner::jobStarted, this, &MainWindow::onJobStarted);
+  connect(jobs, &JobRunner::progressChanged, this, &MainWindow::onJobProgress);
+  connect(jobs, &JobRunner::jobFinished, this, &MainWindow::onJobFinished);
+  connect(workbench_, &Workbench::datasetChanged, this, &MainWindow::updateSummary);
+  connect(workbench_, &Workbench::statisticsChanged, this, &MainWindow::updateSummary);
+
+  buildMenus();
+  resize(1200, 800);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open dataset…"), this, &MainWindow::openFileDialog);
+  open->setShortcut(QKeySequence::Open);
+  file->addAction(tr("Open image &folder…"), this, &MainWindow::openFolderDialog);
+  file->addAction(tr("New &synthetic dataset…"), this, &MainWindow::openSyntheticDialog);
+  recentMenu_ = file->addMenu(tr("Open &recent"));
+  rebuildRecentMenu();
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About NoiseScope"), this, [this] {
+    QMessageBox::about(this, tr("About NoiseScope"),
+                       tr("<b>NoiseScope %1</b><p>Which noise levels should a diffusion model "
+                          "train on, and how much? Datasets, optimal-denoiser diagnostics and "
+                          "schedules on one axis.</p>")
+                           .arg(QStringLiteral(NOISESCOPE_VERSION)));
+  });
+}
+
+void MainWindow::openFileDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open dataset"), QString(),
+      tr("Datasets (*.gz *-ubyte *.idx *.bin *.npy *.h5 *.hdf5 *.fa *.fasta *.fna *.txt *.seq);;"
+         "All files (*)"));
+  if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::openFolderDialog() {
+  const QString path = QFileDialog::getExistingDirectory(this, tr("Open image folder"));
+  if (!path.isEmpty()) openPath(path);
+}
+
+void MainWindow::openSyntheticDialog() {
+  const QString spec = askSyntheticSpec(this);
+  if (!spec.isEmpty()) openPath(spec, false);
+}
+
+bool MainWindow::askOptions(const QString& path, LoadOptions& options) {
+  switch (detectFormat(path.toStdString())) {
+    case FileFormat::Fasta:
+      return askFastaOptions(this, path, options);
+    case FileFormat::ImageFolder:
+      return askImageFolderOptions(this, path, options);
+    case FileFormat::Hdf5:
+      return askHdf5Dataset(this, path, options);
+    default:
+      return true;
+  }
+}
+
+void MainWindow::openPath(const QString& path, bool ask) {
+  LoadOptions options;
+  if (ask) {
+    try {
+      if (!askOptions(path, options)) return;
+    } catch (const std::exception& e) {
+      QMessageBox::warning(this, tr("Cannot open dataset"), QString::fromStdString(e.what()));
+      Q_EMIT loadFailed(path, QString::fromStdString(e.what()));
+      return;
+    }
+  } else if (detectFormat(path.toStdString()) == FileFormat::Hdf5) {
+    // Without asking, a single-dataset file still loads; several datasets give a clear error.
+    try {
+      const auto found = listHdf5Datasets(path.toStdString());
+      if (found.size() == 1) options.hdf5Dataset = found.front().path;
+    } catch (const std::exception&) {
+      // loadDataset reports the same problem with the file name.
+    }
+  }
+  startLoad(path, options);
+}
+
+void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
+  auto loaded = std::make_shared<Dataset>();
+  const std::string file = path.toStdString();
+  workbench_->jobs()->submit(
+      kLoadTag,
+      [loaded, file, options](const Progress& progress) {
+        LoadOptions withProgress = options;
+        withProgress.progress = progress;
+        *loaded = loadDataset(file, withProgress);
+      },
+      [this, loaded, path] {
+        std::shared_ptr<const Dataset> dataset = loaded;
+        workbench_->setDataset(dataset);
+        addRecent(path);
+        Q_EMIT datasetLoaded(path);
+        auto statistics = std::make_shared<DatasetStatistics>();
+        workbench_->jobs()->submit(
+            kStatisticsTag,
+            [dataset, statistics](const Progress& progress) {
+              *statistics = computeStatistics(*dataset, 256, 1, progress);
+            },
+            [this, dataset, statistics] {
+              if (workbench_->dataset() == dataset) workbench_->setStatistics(*statistics);
+            });
+      },
+      [this, path](const QString& message, bool cancelled) {
+        if (!cancelled) QMessageBox::warning(this, tr("Cannot open dataset"), message);
+        Q_EMIT loadFailed(path, message);
+      });
+}
+
+QStringList MainWindow::recentFiles() const {
+  return QSettings().value(kRecentKey).toStringList();
+}
+
+void MainWindow::addRecent(const QString& path) {
+  QStringList recent = recentFiles();
+  const QString stored =
+      path.startsWith(QLatin1String("synthetic:")) ? path : QFileInfo(path).absoluteFilePath();
+  recent.removeAll(stored);
+  recent.prepend(stored);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  QSettings().setValue(kRecentKey, recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = recentFiles();
+  for (const QString& path : recent) {
+    recentMenu_->addAction(path, this, [this, path] { openPath(path); });
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QList<QUrl> urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) {
+    event->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  workbench_->jobs()->cancel();
+  event->accept();
+}
+
+void MainWindow::onJobStarted(const QString& tag) {
+  jobLabel_->setText(tag == kLoadTag ? tr("Loading…") : tr("Working: %1").arg(tag));
+  progress_->setValue(0);
+  progress_->show();
+  cancel_->show();
+}
+
+void MainWindow::onJobProgress(const QString&, double fraction, const QString& message) {
+  progress_->setValue(static_cast<int>(fraction * 1000));
+  if (!message.isEmpty()) jobLabel_->setText(message);
+}
+
+void MainWindow::onJobFinished(const QString&, bool, const QString&) {
+  if (workbench_->jobs()->isIdle()) {
+    progress_->hide();
+    cancel_->hide();
+    jobLabel_->clear();
+  }
+}
+
+void MainWindow::updateSummary() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) {
+    summary_->setText(tr("No dataset"));
+    return;
+  }
+  QString text = tr("%1 · N = %2 · %3 · %4")
+                     .arg(QString::fromStdString(dataset->name))
+                     .arg(dataset->size())
+                     .arg(QString::fromStdString(dataset->shapeString()))
+                     .arg(QString::fromStdString(dataset->scaling));
+  if (workbench_->hasStatistics()) {
+    const DatasetStatistics& s = workbench_->statistics();
+    text += tr(" · mean %1 · std %2 · σ_data %3")
+                .arg(s.mean, 0, 'g', 3)
+                .arg(s.stddev, 0, 'g', 3)
+                .arg(s.sigmaData, 0, 'g', 3);
+  }
+  summary_->setText(text);
+  setWindowTitle(tr("%1 — NoiseScope").arg(QString::fromStdString(dataset->name)));
+}
+
+}  // namespace noisescope::ui

@@ -1,0 +1,72 @@
+#pragma once
+// The workbench window: one tab per job (the dataset explorer first), File menu with open,
+// recent files and synthetic sets, drag-and-drop, and a status bar with the dataset summary and
+// the progress and cancel of whatever runs in the background.
+#include <QMainWindow>
+#include <QStringList>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QMenu;
+
+namespace noisescope {
+struct LoadOptions;
+}
+
+namespace noisescope::ui {
+
+class Workbench;
+class DatasetPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+
+  Workbench* workbench() const { return workbench_; }
+  DatasetPanel* datasetPanel() const { return datasetPanel_; }
+  QTabWidget* tabs() const { return tabs_; }
+  QLabel* summaryLabel() const { return summary_; }
+
+  // Loads a dataset file, folder or "synthetic:" spec in the background, asking for format
+  // options (FASTA windows, HDF5 dataset) where the format has them and ask is true.
+  void openPath(const QString& path, bool ask = true);
+  QStringList recentFiles() const;
+
+ Q_SIGNALS:
+  void datasetLoaded(const QString& path);
+  void loadFailed(const QString& path, const QString& message);
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildMenus();
+  void openFileDialog();
+  void openFolderDialog();
+  void openSyntheticDialog();
+  void startLoad(const QString& path, const LoadOptions& options);
+  bool askOptions(const QString& path, LoadOptions& options);
+  void addRecent(const QString& path);
+  void rebuildRecentMenu();
+  void onJobStarted(const QString& tag);
+  void onJobProgress(const QString& tag, double fraction, const QString& message);
+  void onJobFinished(const QString& tag, bool succeeded, const QString& message);
+  void updateSummary();
+
+  Workbench* workbench_;
+  QTabWidget* tabs_;
+  DatasetPanel* datasetPanel_;
+  QMenu* recentMenu_;
+  QLabel* summary_;
+  QLabel* jobLabel_;
+  QProgressBar* progress_;
+  QPushButton* cancel_;
+};
+
+}  // namespace noisescope::ui

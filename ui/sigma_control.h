@@ -1,0 +1,38 @@
+#pragma once
+// A noise-level control on a log scale (σ from 0.002 to 80 by default): a slider for dragging and
+// a spin box for typing an exact value, kept in step.
+#include <QWidget>
+
+class QSlider;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace noisescope::ui {
+
+class SigmaControl : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SigmaControl(QWidget* parent = nullptr, double sigmaMin = 0.002, double sigmaMax = 80.0);
+
+  double sigma() const { return sigma_; }
+  void setSigma(double sigma);
+  QSlider* slider() const { return slider_; }
+  QDoubleSpinBox* spinBox() const { return spin_; }
+  static constexpr int kSliderSteps = 1000;
+
+ Q_SIGNALS:
+  void sigmaChanged(double sigma);
+
+ private:
+  double sliderToSigma(int position) const;
+  int sigmaToSlider(double sigma) const;
+
+  QSlider* slider_;
+  QDoubleSpinBox* spin_;
+  double sigmaMin_, sigmaMax_;
+  double sigma_;
+  bool updating_ = false;
+};
+
+}  // namespace noisescope::ui
