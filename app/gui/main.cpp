@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QIcon>
 
 #include "ui/main_window.h"
 #include "util/device.h"
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   parser.process(app);
 
   noisescope::initTorchThreads(parser.value(threads).toInt());
+  QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/noisescope.svg")));
   noisescope::ui::MainWindow window;
   window.show();
   const QStringList paths = parser.positionalArguments();
