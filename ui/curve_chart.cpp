@@ -1,0 +1,160 @@
+#include "ui/curve_chart.h"
+
+#include <QtCharts/QAreaSeries>
+#include <QtCharts/QChart>
+#include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
+
+#include <QAction>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include "ui/chart_export.h"
+
+namespace noisescope::ui {
+
+namespace {
+
+QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
+  if (log) {
+    auto* axis = new QLogValueAxis();
+    axis->setBase(10.0);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(-1);
+    axis->setRange(lo, hi);
+    axis->setTitleText(title);
+    return axis;
+  }
+  auto* axis = new QValueAxis();
+  axis->setLabelFormat(QStringLiteral("%g"));
+  axis->setRange(lo, hi);
+  axis->applyNiceNumbers();
+  axis->setTitleText(title);
+  return axis;
+}
+
+}  // namespace
+
+CurveChart::CurveChart(QWidget* parent) : QChartView(new QChart(), parent) {
+  setRenderHint(QPainter::Antialiasing);
+  chart()->legend()->setAlignment(Qt::AlignBottom);
+  setMinimumSize(320, 240);
+  // Every chart exports the same way: right-click, or the panel's export button.
+  auto* exportAction = new QAction(tr("Export chart as PNG or SVG…"), this);
+  connect(exportAction, &QAction::triggered, this, [this] {
+    exportWidgetWithDialog(this,
+                           chart()->title().isEmpty() ? "chart.png" : chart()->title() + ".png");
+  });
+  addAction(exportAction);
+  setContextMenuPolicy(Qt::ActionsContextMenu);
+}
+
+QColor CurveChart::paletteColor(int index) {
+  static const QColor colors[] = {QColor(31, 111, 235),  QColor(207, 34, 46),  QColor(46, 160, 67),
+                                  QColor(214, 150, 0),   QColor(130, 80, 223), QColor(0, 150, 160),
+                                  QColor(120, 120, 120), QColor(230, 100, 170)};
+  return colors[index % 8];
+}
+
+void CurveChart::setTitle(const QString& title) {
+  chart()->setTitle(title);
+}
+
+void CurveChart::setAxisTitles(const QString& x, const QString& y) {
+  xTitle_ = x;
+  yTitle_ = y;
+  rebuild();
+}
+
+void CurveChart::setLogX(bool on) {
+  logX_ = on;
+  rebuild();
+}
+
+void CurveChart::setLogY(bool on) {
+  logY_ = on;
+  rebuild();
+}
+
+void CurveChart::setCurves(const std::vector<Curve>& curves) {
+  curves_ = curves;
+  rebuild();
+}
+
+void CurveChart::rebuild() {
+  QChart* c = chart();
+  c->removeAllSeries();
+  for (QAbstractAxis* axis : c->axes()) {
+    c->removeAxis(axis);
+    delete axis;
+  }
+  // Ranges over every finite point that the axis type can show.
+  double xlo = std::numeric_limits<double>::max(), xhi = -xlo;
+  double ylo = xlo, yhi = -xlo;
+  auto usable = [](double v, bool log) { return std::isfinite(v) && (!log || v > 0); };
+  for (const Curve& curve : curves_) {
+    for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i) {
+      if (!usable(curve.x[i], logX_)) continue;
+      xlo = std::min(xlo, curve.x[i]);
+      xhi = std::max(xhi, curve.x[i]);
+      for (double v : {curve.y[i], curve.lower.empty() ? curve.y[i] : curve.lower[i],
+                       curve.upper.empty() ? curve.y[i] : curve.upper[i]}) {
+        if (!usable(v, logY_)) continue;
+        ylo = std::min(ylo, v);
+        yhi = std::max(yhi, v);
+      }
+    }
+  }
+  if (xlo > xhi) xlo = 1e-3, xhi = 1e2;
+  if (ylo > yhi) ylo = logY_ ? 1e-3 : 0.0, yhi = 1.0;
+  if (ylo == yhi) ylo = logY_ ? ylo / 2 : ylo - 1, yhi = logY_ ? yhi * 2 : yhi + 1;
+  if (!logY_ && ylo > 0 && ylo < 0.25 * yhi) ylo = 0;  // densities read best from zero
+  QAbstractAxis* axisX = makeAxis(logX_, xTitle_, xlo, xhi);
+  QAbstractAxis* axisY =
+      makeAxis(logY_, yTitle_, logY_ ? ylo * 0.8 : ylo, logY_ ? yhi * 1.25 : yhi);
+  c->addAxis(axisX, Qt::AlignBottom);
+  c->addAxis(axisY, Qt::AlignLeft);
+
+  int index = 0;
+  for (const Curve& curve : curves_) {
+    const QColor color = curve.color.isValid() ? curve.color : paletteColor(index);
+    ++index;
+    if (!curve.lower.empty() && curve.lower.size() == curve.x.size() &&
+        curve.upper.size() == curve.x.size()) {
+      auto* lower = new QLineSeries();
+      auto* upper = new QLineSeries();
+      for (size_t i = 0; i < curve.x.size(); ++i) {
+        if (!usable(curve.x[i], logX_)) continue;
+        const double floor = logY_ ? ylo * 0.8 : -std::numeric_limits<double>::max();
+        lower->append(curve.x[i],
+                      std::max(usable(curve.lower[i], logY_) ? curve.lower[i] : floor, floor));
+        upper->append(curve.x[i],
+                      std::max(usable(curve.upper[i], logY_) ? curve.upper[i] : floor, floor));
+      }
+      auto* band = new QAreaSeries(upper, lower);
+      band->setName(curve.name + tr(" (95% interval)"));
+      QColor fill = color;
+      fill.setAlpha(50);
+      band->setBrush(fill);
+      band->setPen(Qt::NoPen);
+      c->addSeries(band);
+      band->attachAxis(axisX);
+      band->attachAxis(axisY);
+    }
+    auto* line = new QLineSeries();
+    line->setName(curve.name);
+    QPen pen(color, 2);
+    if (curve.dashed) pen.setStyle(Qt::DashLine);
+    line->setPen(pen);
+    for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
+      if (usable(curve.x[i], logX_) && usable(curve.y[i], logY_))
+        line->append(curve.x[i], curve.y[i]);
+    c->addSeries(line);
+    line->attachAxis(axisX);
+    line->attachAxis(axisY);
+  }
+}
+
+}  // namespace noisescope::ui

@@ -1,0 +1,51 @@
+#pragma once
+// A chart of curves over σ (or any positive x) with labelled axes, optional log scales, and
+// shaded confidence bands. Every chart in the workbench is one of these, so they all export,
+// scale and label the same way.
+#include <QtCharts/QChartView>
+
+#include <QColor>
+#include <QString>
+#include <vector>
+
+class QAbstractAxis;
+
+namespace noisescope::ui {
+
+struct Curve {
+  QString name;
+  std::vector<double> x, y;
+  std::vector<double> lower, upper;  // optional band (same length as x), e.g. a 95 % interval
+  QColor color;                      // invalid: pick from the palette
+  bool dashed = false;
+};
+
+class CurveChart : public QChartView {
+  Q_OBJECT
+
+ public:
+  explicit CurveChart(QWidget* parent = nullptr);
+
+  void setTitle(const QString& title);
+  void setAxisTitles(const QString& x, const QString& y);
+  void setLogX(bool on);
+  void setLogY(bool on);
+  bool logX() const { return logX_; }
+  bool logY() const { return logY_; }
+
+  void setCurves(const std::vector<Curve>& curves);
+  const std::vector<Curve>& curves() const { return curves_; }
+  QString xTitle() const { return xTitle_; }
+  QString yTitle() const { return yTitle_; }
+
+  static QColor paletteColor(int index);
+
+ private:
+  void rebuild();
+
+  std::vector<Curve> curves_;
+  QString xTitle_, yTitle_;
+  bool logX_ = true, logY_ = false;
+};
+
+}  // namespace noisescope::ui
