@@ -18,15 +18,25 @@ enum class SampleKind {
 const char* toString(SampleKind kind);
 
 struct Dataset {
-  std::string name;         // short display name, e.g. "train-images-idx3-ubyte"
-  std::string source;       // the file, folder or synthetic spec it was read from
+  std::string name;           // short display name, e.g. "train-images-idx3-ubyte"
+  std::string source;         // the file, folder or synthetic spec it was read from
   std::string split = "all";  // "train", "test" or "all"
-  std::string sourceDtype;  // the element type on disk: "uint8", "float32", "float64", "dna", ...
+  std::string sourceDtype;    // the element type on disk: "uint8", "float32", "float64", "dna", ...
   std::string scaling = "raw";  // what the values mean: "raw", "[-1,1]", "{-1,+1}", "one-hot ±1"
   SampleKind kind = SampleKind::Vector;
   std::vector<int64_t> sampleShape;  // product equals dim()
   std::vector<float> values;         // size() * dim() floats, sample-major
   std::vector<int32_t> labels;       // empty, or one per sample
+
+  // Provenance beyond the name. Readers hand out values already in the program's working scaling
+  // (THEORY §1: images in [−1, 1], DNA one-hot ±1), because every later step works in it; what the
+  // file itself held is kept here so that `info` and exports can say it.
+  bool sourceRangeKnown = false;   // true when sourceMin/sourceMax describe the values on disk
+  double sourceMin = 0.0;          // smallest value in the file before scaling (uint8: e.g. 0)
+  double sourceMax = 0.0;          // largest value in the file before scaling (uint8: e.g. 255)
+  std::string labelsSource;        // the file the labels came from, when not `source` itself
+  std::vector<std::string> notes;  // things the reader decided that the user should know
+  std::vector<std::string> transforms;  // what was done after reading, in order ("subset n=…")
 
   int64_t size() const;  // N
   int64_t dim() const;   // D = product of sampleShape

@@ -29,7 +29,7 @@ const char* toString(FastaOptions::UnknownBases policy);
 
 // A folder of PNG / JPEG files, each resized (area-averaged or bilinear) to one common size.
 struct ImageFolderOptions {
-  int width = 0;   // 0: take the first image's size
+  int width = 0;  // 0: take the first image's size
   int height = 0;
   enum class Color { Auto, Grey, Rgb };  // Auto: RGB if any image has colour
   Color color = Color::Auto;

@@ -1,0 +1,36 @@
+#pragma once
+// Shared by the readers of generic arrays (.npy, HDF5): how an array [N, ...] becomes samples,
+// and how its values are brought into the program's scaling.
+//
+// Layout (the first axis is always N):
+//   [N]            → Points, shape {1}
+//   [N, d]         → Points when d ≤ 3, else Vector
+//   [N, L, 4]      → Sequence (one-hot DNA, bases A, C, G, T)
+//   [N, H, W]      → grey Image 1×H×W
+//   [N, C, H, W]   → Image when C ∈ {1, 3}; [N, H, W, C] with C ∈ {1, 3} is transposed to C×H×W
+//   anything else  → Vector of the flattened sample (with a note)
+// Scaling:
+//   uint8 data             → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
+//   other Images           → within [0, 1]: 2v − 1; within [−1, 1]: unchanged; else the observed
+//                            min/max mapped affinely to [−1, 1]
+//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged; otherwise raw
+//   other Points / Vectors → raw
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+
+namespace noisescope::data_detail {
+
+// Fills kind, sampleShape, scaling, source range and notes of `dataset` from the array's full
+// shape and its values (row-major, already converted to float; moved into the dataset).
+// `sourceDtype` is the element type on disk. Throws InputError (naming `path`) for a shape with
+// no samples or non-finite values.
+void finishArrayDataset(Dataset& dataset, const std::string& path,
+                        const std::vector<int64_t>& shape, const std::string& sourceDtype,
+                        std::vector<float>&& values);
+
+std::string formatShape(const std::vector<int64_t>& shape);  // "(60000, 28, 28)"
+
+}  // namespace noisescope::data_detail

@@ -1,0 +1,20 @@
+#pragma once
+// HDF5 files through the HDF5 C API: list the numeric datasets, and read one as a Dataset with
+// the same layout and scaling rules as .npy (array_layout.h). Integer and float element types are
+// converted to float by HDF5 itself. Only built when NOISESCOPE_WITH_HDF5 is on.
+#include <string>
+
+#include "data/dataset.h"
+#include "data/load.h"
+#include "util/progress.h"
+
+namespace noisescope {
+
+// datasetPath "" picks the only numeric dataset; with several, InputError lists them.
+Dataset readHdf5(const std::string& path, const std::string& datasetPath,
+                 const Progress& progress = {});
+
+// True when the bytes start with the HDF5 signature (files without a user block).
+bool hasHdf5Magic(const unsigned char* bytes, size_t size);
+
+}  // namespace noisescope

@@ -1,0 +1,123 @@
+#include "data/image_folder_reader.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "data/image_decode.h"
+#include "data/input_file.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+using namespace data_detail;
+
+std::vector<std::string> listImageFiles(const std::string& folder) {
+  if (!isDirectory(folder)) {
+    checkedFileSize(folder);  // says "no such file" where that is the problem
+    throw InputError(folder, "is not a folder");
+  }
+  DIR* dir = ::opendir(folder.c_str());
+  if (!dir) throw InputError(folder, "cannot be opened as a folder");
+  const std::string prefix = endsWith(folder, "/") ? folder : folder + "/";
+  std::vector<std::string> files;
+  while (dirent* entry = ::readdir(dir)) {
+    const std::string path = prefix + entry->d_name;
+    struct stat info {};
+    if (imageFileType(path) != ImageFileType::Other && ::stat(path.c_str(), &info) == 0 &&
+        S_ISREG(info.st_mode))
+      files.push_back(path);
+  }
+  ::closedir(dir);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& options,
+                        const Progress& progress) {
+  if (options.width < 0 || options.height < 0)
+    throw InputError("--width/--height", "must not be negative");
+  const std::vector<std::string> files = listImageFiles(folder);
+  if (files.empty()) throw InputError(folder, "holds no PNG or JPEG files");
+
+  // First pass: headers only, to fix the common size and the colour mode before decoding.
+  std::vector<ImageHeader> headers;
+  headers.reserve(files.size());
+  bool anyColour = false;
+  for (size_t i = 0; i < files.size(); ++i) {
+    progress.throwIfCancelled();
+    headers.push_back(readImageHeader(files[i]));
+    anyColour = anyColour || headers.back().colour;
+  }
+  int width = options.width, height = options.height;
+  const ImageHeader& first = headers.front();
+  if (width == 0 && height == 0) {
+    width = first.width;
+    height = first.height;
+  } else if (width == 0) {
+    width = std::max(1, static_cast<int>(std::lround(double(height) * first.width / first.height)));
+  } else if (height == 0) {
+    height = std::max(1, static_cast<int>(std::lround(double(width) * first.height / first.width)));
+  }
+  if (int64_t{width} * height > kMaxImagePixels)
+    throw InputError("--width/--height",
+                     "ask for more than " + std::to_string(kMaxImagePixels) + " pixels per image");
+  const bool rgb = options.color == ImageFolderOptions::Color::Rgb ||
+                   (options.color == ImageFolderOptions::Color::Auto && anyColour);
+  const int channels = rgb ? 3 : 1;
+  const uint64_t dim = static_cast<uint64_t>(channels) * width * height;
+  checkAllocation(folder, checkedMultiply(folder, dim * sizeof(float), files.size()),
+                  "the resized images");
+
+  Dataset dataset;
+  dataset.name = fileName(folder);
+  dataset.source = folder;
+  dataset.sourceDtype = "uint8";
+  dataset.scaling = "[-1,1]";
+  dataset.kind = SampleKind::Image;
+  dataset.sampleShape = {channels, height, width};
+  dataset.values.resize(dim * files.size());
+
+  int resized = 0;
+  unsigned char lo = 255, hi = 0;
+  const Progress decoding = progress.sub(0.05, 1.0);
+  for (size_t i = 0; i < files.size(); ++i) {
+    decoding.throwIfCancelled();
+    const DecodedImage image = decodeImage(files[i]);
+    const int w = image.header.width, h = image.header.height;
+    const size_t pixels = static_cast<size_t>(w) * h;
+    for (unsigned char b : image.rgb) {
+      lo = std::min(lo, b);
+      hi = std::max(hi, b);
+    }
+    if (w != width || h != height) ++resized;
+    float* out = dataset.sample(static_cast<int64_t>(i));
+    for (int c = 0; c < channels; ++c) {
+      std::vector<float> plane(pixels);
+      for (size_t p = 0; p < pixels; ++p) {
+        const unsigned char* px = image.rgb.data() + p * 3;
+        // Grey from colour with the Rec. 601 luma weights; a grey file has R = G = B.
+        plane[p] =
+            rgb || !image.header.colour ? px[c] : 0.299f * px[0] + 0.587f * px[1] + 0.114f * px[2];
+      }
+      const std::vector<float> scaled = resizePlane(plane, w, h, width, height);
+      float* target = out + static_cast<size_t>(c) * width * height;
+      for (size_t p = 0; p < scaled.size(); ++p) target[p] = scaled[p] * (1.0f / 127.5f) - 1.0f;
+    }
+    decoding.report(static_cast<double>(i + 1) / files.size(), "decoding images");
+  }
+  dataset.sourceRangeKnown = true;
+  dataset.sourceMin = lo;
+  dataset.sourceMax = hi;
+  dataset.notes.push_back(std::to_string(files.size()) + " image(s) as " + (rgb ? "RGB" : "grey") +
+                          " " + std::to_string(width) + "×" + std::to_string(height));
+  if (resized > 0)
+    dataset.notes.push_back(std::to_string(resized) + " image(s) resized to " +
+                            std::to_string(width) + "×" + std::to_string(height));
+  dataset.validate();
+  return dataset;
+}
+
+}  // namespace noisescope

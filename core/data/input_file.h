@@ -1,0 +1,51 @@
+#pragma once
+// Small checks every reader makes before it trusts a file: that the path is a readable regular
+// file, how large it is, and that an allocation a header asks for is plausible. They throw
+// InputError naming the path, so readers never allocate from an unchecked header.
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace noisescope::data_detail {
+
+// Size in bytes of a regular, readable file. Throws InputError for a missing path, a directory,
+// a file that cannot be opened, and (when allowEmpty is false) an empty file.
+uint64_t checkedFileSize(const std::string& path, bool allowEmpty = false);
+
+// Throws InputError when `bytes` (what a header asks the reader to hold) exceeds the machine's
+// physical memory: such a header is corrupt or the set cannot be loaded here anyway.
+void checkAllocation(const std::string& path, uint64_t bytes, const std::string& what);
+
+// a·b, throwing InputError (naming the path) when the product overflows 64 bits.
+uint64_t checkedMultiply(const std::string& path, uint64_t a, uint64_t b);
+
+// "/a/b/train-images.gz" → "train-images.gz".
+std::string fileName(const std::string& path);
+std::string toLower(std::string text);
+bool endsWith(const std::string& text, const std::string& suffix);
+bool isDirectory(const std::string& path);
+
+// A FILE* that closes itself; opened in binary read mode or InputError.
+struct FileCloser {
+  void operator()(std::FILE* file) const {
+    if (file) std::fclose(file);
+  }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+FilePtr openForReading(const std::string& path);
+
+// Reads exactly `bytes` or throws InputError saying the file is truncated (`what` names the part).
+void readExactly(std::FILE* file, void* buffer, size_t bytes, const std::string& path,
+                 const std::string& what);
+
+// Human-readable byte count for messages: "188.2 MB".
+std::string formatBytes(uint64_t bytes);
+
+}  // namespace noisescope::data_detail
+
+namespace noisescope::data_detail {
+// Short display name of a dataset file: the file name without ".gz" and without its last
+// extension ("train-images-idx3-ubyte.gz" → "train-images-idx3-ubyte", "x.npy" → "x").
+std::string displayName(const std::string& path);
+}  // namespace noisescope::data_detail

@@ -1,0 +1,162 @@
+#include "data/load.h"
+
+#include <zlib.h>
+
+#include <cctype>
+
+#include "data/cifar_reader.h"
+#include "data/fasta_reader.h"
+#include "data/idx_reader.h"
+#include "data/image_folder_reader.h"
+#include "data/input_file.h"
+#include "data/npy_reader.h"
+#include "data/synthetic.h"
+#include "util/error.h"
+#ifdef NOISESCOPE_WITH_HDF5
+#include "data/hdf5_reader.h"
+#endif
+
+namespace noisescope {
+
+using namespace data_detail;
+
+const char* toString(FileFormat format) {
+  switch (format) {
+    case FileFormat::Idx:
+      return "idx";
+    case FileFormat::Cifar:
+      return "cifar";
+    case FileFormat::Npy:
+      return "npy";
+    case FileFormat::Hdf5:
+      return "hdf5";
+    case FileFormat::Fasta:
+      return "fasta";
+    case FileFormat::ImageFolder:
+      return "image-folder";
+    case FileFormat::Synthetic:
+      return "synthetic";
+    case FileFormat::Unknown:
+      return "unknown";
+  }
+  return "unknown";
+}
+
+const char* toString(FastaOptions::UnknownBases policy) {
+  switch (policy) {
+    case FastaOptions::UnknownBases::SkipWindow:
+      return "skip-window";
+    case FastaOptions::UnknownBases::AllNegative:
+      return "all-negative";
+  }
+  return "skip-window";
+}
+
+namespace {
+
+constexpr size_t kProbeBytes = 4096;
+
+// The first bytes of the file (decompressed when it is gzip), or fewer when it is shorter.
+std::string probe(const std::string& path, bool decompress) {
+  std::string bytes(kProbeBytes, '\0');
+  if (decompress) {
+    gzFile file = gzopen(path.c_str(), "rb");
+    if (!file) return {};
+    const int got = gzread(file, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzclose(file);
+    bytes.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  } else {
+    FilePtr file(std::fopen(path.c_str(), "rb"));
+    if (!file) return {};
+    bytes.resize(std::fread(bytes.data(), 1, bytes.size(), file.get()));
+  }
+  return bytes;
+}
+
+bool looksLikeSequenceText(const std::string& bytes) {
+  size_t i = 0;
+  while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
+  if (i == bytes.size()) return false;
+  if (bytes[i] == '>' || bytes[i] == ';') return true;
+  // Plain sequence text: nothing but nucleotide letters (IUPAC codes) and white space.
+  for (; i < bytes.size(); ++i) {
+    const char c = static_cast<char>(std::toupper(static_cast<unsigned char>(bytes[i])));
+    if (!std::isspace(static_cast<unsigned char>(c)) &&
+        std::string("ACGTUNRYKMSWBDHV-").find(c) == std::string::npos)
+      return false;
+  }
+  return true;
+}
+
+FileFormat formatFromContent(const std::string& path, const std::string& bytes) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (hasNpyMagic(data, bytes.size())) return FileFormat::Npy;
+  if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0) return FileFormat::Hdf5;
+  if (looksLikeCifar(path)) return FileFormat::Cifar;  // by name: CIFAR has no magic number
+  if (hasIdxMagic(data, bytes.size())) return FileFormat::Idx;
+  if (hasFastaExtension(path) || looksLikeSequenceText(bytes)) return FileFormat::Fasta;
+  return FileFormat::Unknown;
+}
+
+}  // namespace
+
+FileFormat detectFormat(const std::string& path) {
+  if (path.rfind("synthetic:", 0) == 0) return FileFormat::Synthetic;
+  if (isDirectory(path)) return looksLikeCifar(path) ? FileFormat::Cifar : FileFormat::ImageFolder;
+  const std::string name = toLower(fileName(path));
+  std::string bytes = probe(path, false);
+  const bool gzip = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+                    static_cast<unsigned char>(bytes[1]) == 0x8b;
+  if (gzip) bytes = probe(path, true);
+  const FileFormat byContent = formatFromContent(path, bytes);
+  if (byContent != FileFormat::Unknown) return byContent;
+  // Names decide where the content says nothing (an empty or damaged file still gets the
+  // reader that explains what is wrong with it).
+  if (endsWith(name, ".npy")) return FileFormat::Npy;
+  if (endsWith(name, ".h5") || endsWith(name, ".hdf5") || endsWith(name, ".he5"))
+    return FileFormat::Hdf5;
+  if (name.find("-ubyte") != std::string::npos) return FileFormat::Idx;
+  return FileFormat::Unknown;
+}
+
+Dataset loadDataset(const std::string& path, const LoadOptions& options) {
+  if (path.empty()) throw InputError("dataset", "no path given");
+  const FileFormat format = detectFormat(path);
+  if (format != FileFormat::Synthetic && format != FileFormat::ImageFolder &&
+      format != FileFormat::Cifar)
+    checkedFileSize(path);  // missing, unreadable, directory or empty: say so plainly
+  switch (format) {
+    case FileFormat::Idx:
+      return readIdx(path, options.progress);
+    case FileFormat::Cifar:
+      return readCifar(path, options.progress);
+    case FileFormat::Npy:
+      return readNpy(path, options.progress);
+    case FileFormat::Hdf5:
+#ifdef NOISESCOPE_WITH_HDF5
+      return readHdf5(path, options.hdf5Dataset, options.progress);
+#else
+      throw InputError(path, "is an HDF5 file, but this build of NoiseScope has no HDF5 support");
+#endif
+    case FileFormat::Fasta:
+      return readFasta(path, options.fasta, options.progress);
+    case FileFormat::ImageFolder:
+      return readImageFolder(path, options.imageFolder, options.progress);
+    case FileFormat::Synthetic:
+      return makeSynthetic(parseSyntheticSpec(path));
+    case FileFormat::Unknown:
+      break;
+  }
+  throw InputError(path,
+                   "has a format NoiseScope does not recognise; supported: IDX "
+                   "(MNIST, .gz too), CIFAR binary batches, .npy, HDF5, FASTA / sequence "
+                   "text, a folder of PNG/JPEG images, synthetic:KIND?…");
+}
+
+#ifndef NOISESCOPE_WITH_HDF5
+std::vector<Hdf5DatasetInfo> listHdf5Datasets(const std::string& path) {
+  throw InputError(path, "cannot be listed: this build of NoiseScope has no HDF5 support");
+}
+#endif
+
+}  // namespace noisescope

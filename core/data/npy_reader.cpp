@@ -1,0 +1,243 @@
+#include "data/npy_reader.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "data/array_layout.h"
+#include "data/input_file.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+using namespace data_detail;
+
+bool hasNpyMagic(const unsigned char* bytes, size_t size) {
+  return size >= 6 && std::memcmp(bytes, "\x93NUMPY", 6) == 0;
+}
+
+namespace {
+
+struct NpyHeader {
+  std::string descr;
+  bool fortranOrder = false;
+  std::vector<int64_t> shape;
+};
+
+// The header is a Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+// We read exactly those three keys and reject anything we do not understand.
+class HeaderParser {
+ public:
+  HeaderParser(const std::string& text, const std::string& path) : text_(text), path_(path) {}
+
+  NpyHeader parse() {
+    NpyHeader header;
+    bool haveDescr = false, haveOrder = false, haveShape = false;
+    skipSpace();
+    expect('{');
+    for (;;) {
+      skipSpace();
+      if (peek() == '}') break;
+      const std::string key = readQuoted();
+      skipSpace();
+      expect(':');
+      skipSpace();
+      if (key == "descr") {
+        if (peek() != '\'' && peek() != '"')
+          fail("'descr' is not a simple type string (structured arrays are not supported)");
+        header.descr = readQuoted();
+        haveDescr = true;
+      } else if (key == "fortran_order") {
+        header.fortranOrder = readBool();
+        haveOrder = true;
+      } else if (key == "shape") {
+        header.shape = readShape();
+        haveShape = true;
+      } else {
+        fail("unexpected key '" + key + "'");
+      }
+      skipSpace();
+      if (peek() == ',') ++pos_;
+    }
+    if (!haveDescr || !haveOrder || !haveShape)
+      fail("the header lacks one of 'descr', 'fortran_order', 'shape'");
+    return header;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& why) const {
+    throw InputError(path_, "has a malformed .npy header: " + why);
+  }
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  void skipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+  void expect(char c) {
+    if (peek() != c) fail(std::string("expected '") + c + "'");
+    ++pos_;
+  }
+  std::string readQuoted() {
+    const char quote = peek();
+    if (quote != '\'' && quote != '"') fail("expected a quoted string");
+    ++pos_;
+    const size_t end = text_.find(quote, pos_);
+    if (end == std::string::npos) fail("unterminated string");
+    std::string value = text_.substr(pos_, end - pos_);
+    pos_ = end + 1;
+    return value;
+  }
+  bool readBool() {
+    if (text_.compare(pos_, 4, "True") == 0) {
+      pos_ += 4;
+      return true;
+    }
+    if (text_.compare(pos_, 5, "False") == 0) {
+      pos_ += 5;
+      return false;
+    }
+    fail("'fortran_order' is neither True nor False");
+  }
+  std::vector<int64_t> readShape() {
+    std::vector<int64_t> shape;
+    expect('(');
+    for (;;) {
+      skipSpace();
+      if (peek() == ')') {
+        ++pos_;
+        return shape;
+      }
+      if (!std::isdigit(static_cast<unsigned char>(peek()))) fail("'shape' holds a non-integer");
+      int64_t value = 0;
+      while (std::isdigit(static_cast<unsigned char>(peek()))) {
+        if (value > (INT64_MAX - 9) / 10) fail("'shape' holds an absurdly large number");
+        value = value * 10 + (text_[pos_++] - '0');
+      }
+      shape.push_back(value);
+      skipSpace();
+      if (peek() == ',')
+        ++pos_;
+      else if (peek() != ')')
+        fail("'shape' is not a tuple of integers");
+    }
+  }
+
+  const std::string& text_;
+  const std::string& path_;
+  size_t pos_ = 0;
+};
+
+enum class Element { Uint8, Float32, Float64 };
+
+Element parseDescr(const std::string& descr, const std::string& path) {
+  if (descr == "|u1" || descr == "<u1" || descr == "u1") return Element::Uint8;
+  if (descr == "<f4") return Element::Float32;
+  if (descr == "<f8") return Element::Float64;
+  if (descr == ">f4" || descr == ">f8")
+    throw InputError(path, "holds big-endian data ('" + descr +
+                               "'); save it little-endian (numpy: arr.astype('<f4'))");
+  if (descr == "|O" || descr == "O")
+    throw InputError(path, "holds Python objects, not numbers (dtype object)");
+  throw InputError(path, "has element type '" + descr +
+                             "'; supported are uint8 ('|u1'), float32 ('<f4') and float64 ('<f8')");
+}
+
+const char* elementName(Element e) {
+  switch (e) {
+    case Element::Uint8:
+      return "uint8";
+    case Element::Float32:
+      return "float32";
+    case Element::Float64:
+      return "float64";
+  }
+  return "";
+}
+
+size_t elementSize(Element e) {
+  return e == Element::Uint8 ? 1 : e == Element::Float32 ? 4 : 8;
+}
+
+}  // namespace
+
+Dataset readNpy(const std::string& path, const Progress& progress) {
+  const uint64_t fileSize = checkedFileSize(path);
+  FilePtr file = openForReading(path);
+
+  unsigned char preamble[12];
+  const size_t got = std::fread(preamble, 1, 10, file.get());
+  if (!hasNpyMagic(preamble, got))
+    throw InputError(path, "is not a .npy file (no \\x93NUMPY magic)");
+  if (got < 10) throw InputError(path, "is truncated inside the .npy preamble");
+  const int major = preamble[6];
+  uint64_t headerLength = 0;
+  uint64_t preambleLength = 10;
+  if (major == 1) {
+    headerLength = preamble[8] | (preamble[9] << 8);
+  } else if (major == 2 || major == 3) {
+    readExactly(file.get(), preamble + 10, 2, path, "the .npy preamble");
+    headerLength = static_cast<uint64_t>(preamble[8]) | (static_cast<uint64_t>(preamble[9]) << 8) |
+                   (static_cast<uint64_t>(preamble[10]) << 16) |
+                   (static_cast<uint64_t>(preamble[11]) << 24);
+    preambleLength = 12;
+  } else {
+    throw InputError(path, "has .npy format version " + std::to_string(major) +
+                               "; versions 1, 2 and 3 are supported");
+  }
+  if (preambleLength + headerLength > fileSize)
+    throw InputError(path, "is truncated: its .npy header claims " + std::to_string(headerLength) +
+                               " bytes, more than the file holds");
+  std::string headerText(headerLength, '\0');
+  readExactly(file.get(), headerText.data(), headerLength, path, "the .npy header");
+  const NpyHeader header = HeaderParser(headerText, path).parse();
+
+  const Element element = parseDescr(header.descr, path);
+  if (header.fortranOrder)
+    throw InputError(path,
+                     "is stored in Fortran order; save it in C order (numpy: "
+                     "np.ascontiguousarray)");
+  uint64_t count = 1;
+  for (int64_t s : header.shape) count = checkedMultiply(path, count, static_cast<uint64_t>(s));
+  const uint64_t dataBytes = checkedMultiply(path, count, elementSize(element));
+  const uint64_t available = fileSize - preambleLength - headerLength;
+  if (dataBytes != available)
+    throw InputError(path, "declares shape " + formatShape(header.shape) + " of " +
+                               elementName(element) + " (" + std::to_string(dataBytes) +
+                               " bytes of data) but holds " + std::to_string(available) +
+                               " bytes after the header");
+  checkAllocation(path, checkedMultiply(path, count, sizeof(float)), "the array");
+
+  std::vector<float> values(count);
+  const size_t chunkElements = (size_t{4} << 20) / elementSize(element);
+  std::vector<unsigned char> buffer(chunkElements * elementSize(element));
+  for (uint64_t done = 0; done < count;) {
+    progress.throwIfCancelled();
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(chunkElements, count - done));
+    readExactly(file.get(), buffer.data(), n * elementSize(element), path, "the array data");
+    float* out = values.data() + done;
+    switch (element) {
+      case Element::Uint8:
+        for (size_t i = 0; i < n; ++i) out[i] = buffer[i];
+        break;
+      case Element::Float32:
+        std::memcpy(out, buffer.data(), n * 4);  // little-endian hosts only (x86-64, arm64)
+        break;
+      case Element::Float64:
+        for (size_t i = 0; i < n; ++i) {
+          double v;
+          std::memcpy(&v, buffer.data() + i * 8, 8);
+          out[i] = static_cast<float>(v);
+        }
+        break;
+    }
+    done += n;
+    progress.report(static_cast<double>(done) / static_cast<double>(count), "reading array");
+  }
+
+  Dataset dataset;
+  dataset.name = fileName(path);
+  dataset.source = path;
+  finishArrayDataset(dataset, path, header.shape, elementName(element), std::move(values));
+  dataset.validate();
+  return dataset;
+}
+
+}  // namespace noisescope

@@ -1,0 +1,103 @@
+#include "data/transforms.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "data/random_source.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+using namespace data_detail;
+
+namespace {
+
+std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// A seeded Fisher–Yates permutation of 0..n−1.
+std::vector<int64_t> permutation(int64_t n, uint64_t seed) {
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  RandomSource random(seed);
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(order[i], order[static_cast<int64_t>(random.below(static_cast<uint64_t>(i) + 1))]);
+  return order;
+}
+
+}  // namespace
+
+Dataset scaleToSymmetricUnit(const Dataset& dataset) {
+  Dataset out = dataset;
+  if (dataset.scaling == "[-1,1]" || dataset.scaling == "{-1,+1}" ||
+      dataset.scaling == "one-hot ±1")
+    return out;  // already within [−1, 1]
+  double lo, hi;
+  if (dataset.sourceDtype == "uint8" && dataset.scaling == "raw") {
+    lo = 0.0;
+    hi = 255.0;
+  } else {
+    lo = INFINITY;
+    hi = -INFINITY;
+    for (float v : dataset.values) {
+      lo = std::min(lo, static_cast<double>(v));
+      hi = std::max(hi, static_cast<double>(v));
+    }
+  }
+  if (hi > lo) {
+    const double scale = 2.0 / (hi - lo), offset = -1.0 - lo * scale;
+    for (float& v : out.values) v = static_cast<float>(v * scale + offset);
+  } else {
+    std::fill(out.values.begin(), out.values.end(), 0.0f);
+  }
+  out.scaling = "[-1,1]";
+  out.transforms.push_back("scaled [" + formatNumber(lo) + ", " + formatNumber(hi) +
+                           "] to [-1, 1]");
+  return out;
+}
+
+Dataset binarize(const Dataset& dataset, float threshold) {
+  Dataset out = scaleToSymmetricUnit(dataset);
+  for (float& v : out.values) v = v > threshold ? 1.0f : -1.0f;
+  out.scaling = "{-1,+1}";
+  out.transforms.push_back("binarized at " + formatNumber(threshold));
+  return out;
+}
+
+Dataset randomSubset(const Dataset& dataset, int64_t n, uint64_t seed) {
+  if (n < 1) throw InputError("subset size", "must be at least 1 (got " + std::to_string(n) + ")");
+  std::vector<int64_t> rows = permutation(dataset.size(), seed);
+  if (n < dataset.size()) rows.resize(static_cast<size_t>(n));
+  Dataset out = selectRows(dataset, rows);
+  out.transforms.push_back("random subset of " + std::to_string(rows.size()) + " from " +
+                           std::to_string(dataset.size()) + " (seed " + std::to_string(seed) + ")");
+  return out;
+}
+
+std::pair<Dataset, Dataset> trainTestSplit(const Dataset& dataset, double testFraction,
+                                           uint64_t seed) {
+  if (!(testFraction > 0.0 && testFraction < 1.0))
+    throw InputError("test fraction",
+                     "must lie strictly between 0 and 1 (got " + formatNumber(testFraction) + ")");
+  const int64_t n = dataset.size();
+  if (n < 2) throw InputError(dataset.source, "has fewer than 2 samples; cannot split it");
+  const int64_t testCount =
+      std::clamp<int64_t>(std::llround(testFraction * static_cast<double>(n)), 1, n - 1);
+  const std::vector<int64_t> order = permutation(n, seed);
+  const std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
+  const std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
+  Dataset train = selectRows(dataset, trainRows), test = selectRows(dataset, testRows);
+  const std::string what =
+      "split " + formatNumber(testFraction) + " test (seed " + std::to_string(seed) + "): ";
+  train.split = "train";
+  test.split = "test";
+  train.transforms.push_back(what + "train part, " + std::to_string(train.size()) + " samples");
+  test.transforms.push_back(what + "test part, " + std::to_string(test.size()) + " samples");
+  return {std::move(train), std::move(test)};
+}
+
+}  // namespace noisescope
