@@ -1,6 +1,7 @@
 #include "schedule/loss_weight.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 
@@ -21,11 +22,44 @@ double LossWeight::at(double sigma, double samplingDensityLogSigma) const {
       return 1.0 + 1.0 / s2;
     case Kind::MinSnr:
       return std::min(1.0 / s2, gamma);
+    case Kind::FlowVelocity:
+      return (1.0 + 1.0 / sigma) * (1.0 + 1.0 / sigma);
     case Kind::Elbo:
       if (!(samplingDensityLogSigma > 0.0)) return std::numeric_limits<double>::infinity();
       return 1.0 / (s2 * samplingDensityLogSigma);
   }
   return 1.0;
+}
+
+namespace {
+// ∫_a^b e^{−kℓ} dℓ.
+double expIntegral(double k, double a, double b) {
+  return (std::exp(-k * a) - std::exp(-k * b)) / k;
+}
+}  // namespace
+
+double LossWeight::integralOverLogSigma(double a, double b) const {
+  const double width = b - a;
+  switch (kind) {
+    case Kind::Edm:
+      return width / (sigmaData * sigmaData) + expIntegral(2.0, a, b);
+    case Kind::Uniform:
+      return width;
+    case Kind::Epsilon:
+      return expIntegral(2.0, a, b);
+    case Kind::V:
+      return width + expIntegral(2.0, a, b);
+    case Kind::MinSnr: {
+      // 1/σ² ≤ γ above ℓ* = −½ log γ; below it the weight is the constant γ.
+      const double split = std::clamp(-0.5 * std::log(gamma), a, b);
+      return gamma * (split - a) + expIntegral(2.0, split, b);
+    }
+    case Kind::FlowVelocity:
+      return width + 2.0 * expIntegral(1.0, a, b) + expIntegral(2.0, a, b);
+    case Kind::Elbo:
+      return expIntegral(2.0, a, b);
+  }
+  return width;
 }
 
 std::string LossWeight::name() const {
@@ -40,6 +74,8 @@ std::string LossWeight::name() const {
       return "v";
     case Kind::MinSnr:
       return "min-snr";
+    case Kind::FlowVelocity:
+      return "flow-v";
     case Kind::Elbo:
       return "elbo";
   }
@@ -61,6 +97,8 @@ std::string LossWeight::label() const {
     case Kind::MinSnr:
       std::snprintf(buffer, sizeof buffer, "min-SNR-γ (γ = %g)", gamma);
       return buffer;
+    case Kind::FlowVelocity:
+      return "flow velocity ((1 + 1/σ)²)";
     case Kind::Elbo:
       return "ELBO (π·w ∝ 1/σ²)";
   }
@@ -73,13 +111,14 @@ LossWeight::Kind lossWeightKindFromString(const std::string& name, const std::st
   if (name == "epsilon" || name == "eps") return LossWeight::Kind::Epsilon;
   if (name == "v") return LossWeight::Kind::V;
   if (name == "min-snr" || name == "min-snr-gamma") return LossWeight::Kind::MinSnr;
+  if (name == "flow-v" || name == "flow") return LossWeight::Kind::FlowVelocity;
   if (name == "elbo") return LossWeight::Kind::Elbo;
   throw InputError(source, "unknown loss weight '" + name +
-                               "' (expected edm, uniform, epsilon, v, min-snr or elbo)");
+                               "' (expected edm, uniform, epsilon, v, min-snr, flow-v or elbo)");
 }
 
 std::vector<std::string> lossWeightNames() {
-  return {"edm", "uniform", "epsilon", "v", "min-snr", "elbo"};
+  return {"edm", "uniform", "epsilon", "v", "min-snr", "flow-v", "elbo"};
 }
 
 }  // namespace noisescope::schedule

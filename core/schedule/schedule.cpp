@@ -224,6 +224,12 @@ double Schedule::quantileLogSigma(double u) const {
 }
 
 double Schedule::quantileSigma(double u) const {
+  if (atomic_) {
+    // The atom's σ itself, not exp(log σ), so that draws equal the atoms exactly.
+    u = std::clamp(std::isfinite(u) ? u : 0.0, 0.0, 1.0);
+    const auto it = std::lower_bound(cumulative_.begin(), cumulative_.end(), u);
+    return atoms_[std::min<std::size_t>(it - cumulative_.begin(), atoms_.size() - 1)].sigma;
+  }
   return std::exp(quantileLogSigma(u));
 }
 
