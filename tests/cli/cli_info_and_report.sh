@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# noisescope-cli info / report on the bundled sample data, and bad input on each: every failure
+# must exit non-zero with a message naming the file.
+set -u
+cli="$1"
+root="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+passes=0
+check() {  # check NAME CONDITION...
+  local name="$1"
+  shift
+  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
+}
+
+images="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
+out=$("$cli" info "$images" --json 2>/dev/null)
+check "info exits 0" test $? -eq 0
+check "info reports shape 1x28x28" grep -q '"shape": \[' <<<"$out"
+check "info reports N" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["N"]>=1000 and d["shape"]==[1,28,28] and d["source_dtype"]=="uint8" and d["source_range"]==[0,255], d' "$out"
+
+text=$("$cli" info "synthetic:two-moons?n=200&seed=2" 2>/dev/null)
+check "synthetic info" grep -q "N  *200" <<<"$text"
+
+# Bad input: empty, truncated, wrong type, missing, directory.
+: >"$work/empty.npy"
+head -c 100 "$images" >"$work/truncated-images-idx3-ubyte.gz"
+printf 'hello, not a dataset\n' >"$work/notes.npy"
+for bad in "$work/empty.npy" "$work/truncated-images-idx3-ubyte.gz" "$work/notes.npy" "$work/missing.idx"; do
+  msg=$("$cli" info "$bad" 2>&1 >/dev/null)
+  rc=$?
+  check "exit 2 for $(basename "$bad")" test $rc -eq 2
+  check "message names $(basename "$bad")" grep -q "$(basename "$bad")" <<<"$msg"
+done
+msg=$("$cli" info "synthetic:no-such-kind" 2>&1 >/dev/null)
+check "unknown synthetic kind rejected" test $? -eq 2
+msg=$("$cli" info "$images" --window -3 2>&1 >/dev/null)
+check "bad flag rejected" test $? -ne 0
+
+# The headless report: a folder with a summary and one PNG per dataset.
+"$cli" report "$images" "synthetic:circle?n=300" --out "$work/report" >/dev/null 2>&1
+check "report exits 0" test $? -eq 0
+check "report summary" test -s "$work/report/README.md"
+check "report json" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["format"]=="noisescope.report/1" and len(d["datasets"])==2' "$work/report/summary.json"
+check "report png" bash -c "head -c 8 '$work/report/1-train-images-idx3-ubyte-samples.png' | grep -q PNG"
+"$cli" report "$work/empty.npy" --out "$work/report2" >/dev/null 2>&1
+check "report fails on bad dataset" test $? -eq 2
+
+echo "$passes passed, $failures failed"
+[ "$failures" -eq 0 ]
