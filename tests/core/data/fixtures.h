@@ -1,0 +1,66 @@
+#pragma once
+// Writers for the small files the data-layer tests read back: IDX, .npy, gzip, PNG, JPEG, HDF5.
+// Each test builds its own fixtures in a QTemporaryDir so that tests share no state.
+#include <QtTest>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace fixtures {
+
+void writeBytes(const std::string& path, const std::string& bytes);
+std::string readBytes(const std::string& path);
+void writeGzip(const std::string& path, const std::string& bytes);
+// Keeps the first `size` bytes of the file.
+void truncateFile(const std::string& path, size_t size);
+
+// An unsigned-byte IDX file: magic, big-endian dims, data.
+std::string idxBytes(const std::vector<uint32_t>& dims, const std::vector<uint8_t>& data);
+
+// A .npy file with the given header fields; `data` is the raw little-endian payload.
+std::string npyBytes(const std::string& descr, const std::vector<int64_t>& shape,
+                     const std::string& data, int version = 1, bool fortranOrder = false);
+template <typename T>
+std::string rawBytes(const std::vector<T>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// 8-bit PNG / JPEG; channels 1 (grey) or 3 (RGB), pixels row-major interleaved.
+void writePng(const std::string& path, int width, int height, int channels,
+              const std::vector<uint8_t>& pixels);
+void writeJpeg(const std::string& path, int width, int height, int channels,
+               const std::vector<uint8_t>& pixels, int quality = 100);
+
+// One dataset in an HDF5 file (created, or appended when `append`). `type` is an HDF5 native
+// type id such as H5T_NATIVE_FLOAT, passed as int64 to keep hdf5.h out of this header.
+void writeHdf5(const std::string& path, const std::string& datasetPath,
+               const std::vector<uint64_t>& dims, int64_t type, const void* data,
+               bool append = false);
+int64_t hdf5Uint8();
+int64_t hdf5Float();
+int64_t hdf5Double();
+int64_t hdf5Int32();
+// A chunked dataset declaring `dims` with nothing written: a header that claims a huge array.
+void writeHdf5Unwritten(const std::string& path, const std::string& datasetPath,
+                        const std::vector<uint64_t>& dims);
+
+// Runs `action` and checks that it throws InputError whose message contains `needle` (normally
+// the file name). `message` says what was thrown (or that nothing was).
+struct ErrorCheck {
+  bool ok = false;
+  std::string message;
+};
+ErrorCheck expectInputError(const std::function<void()>& action, const std::string& needle);
+
+}  // namespace fixtures
+
+// QVERIFY-style wrapper that reports the message on failure.
+#define EXPECT_INPUT_ERROR(statement, needle)                                                     \
+  do {                                                                                            \
+    const fixtures::ErrorCheck check_ = fixtures::expectInputError([&] { statement; }, (needle)); \
+    QVERIFY2(check_.ok, check_.message.c_str());                                                  \
+  } while (0)
