@@ -1,0 +1,73 @@
+#pragma once
+// A generic convex optimal-design solver on the simplex (THEORY §7). Given candidate levels
+// g = 1..G with information matrices H_g (p×p, symmetric positive semi-definite) and weights w_g,
+// the design π on the simplex has information M(π) = Σ_g π_g·w_g·H_g (+ ridge·I). Criteria:
+//   A (the excess-risk form):  R(π) = tr(A·M(π)⁻¹),  ∂R/∂π_g = −w_g·tr(M⁻¹AM⁻¹H_g)
+//   D (textbook check):        R(π) = −log det M(π), ∂R/∂π_g = −w_g·tr(M⁻¹H_g)
+// Solved by Frank–Wolfe with away steps and exact line search (optionally warm-started by
+// multiplicative updates). The stopping rule is the Frank–Wolfe duality gap, which for these
+// criteria is exactly the equivalence theorem's certificate:
+//   A: max_g w_g·tr(M⁻¹AM⁻¹H_g) − tr(AM⁻¹),   D: max_g w_g·tr(M⁻¹H_g) − p,
+// zero at the optimum (with equality on the support).
+#include <Eigen/Dense>
+
+#include <string>
+#include <vector>
+
+#include "util/progress.h"
+
+namespace noisescope::schedule {
+
+enum class DesignCriterion { A, D };
+const char* toString(DesignCriterion criterion);
+
+struct DesignProblem {
+  std::vector<Eigen::MatrixXd> information;  // H_g
+  std::vector<double> weights;               // w_g (> 0); empty means all 1
+  Eigen::MatrixXd target;                    // A (A-criterion only), p×p symmetric PSD
+  DesignCriterion criterion = DesignCriterion::A;
+  double ridge = 0.0;  // added to M(π) as ridge·I (keeps M invertible for rank-deficient H_g)
+
+  // Throws InputError("design", ...) on inconsistent sizes or non-finite entries.
+  void validate() const;
+  int levels() const { return static_cast<int>(information.size()); }
+  int parameters() const {
+    return information.empty() ? 0 : static_cast<int>(information[0].rows());
+  }
+};
+
+struct DesignOptions {
+  double gapTolerance = 1e-9;  // stop when the relative gap (gap / |criterion scale|) is below
+  int maxIterations = 20000;
+  int multiplicativeWarmStart = 0;  // iterations of the multiplicative algorithm before FW
+  double pruneWeight = 1e-7;        // atoms lighter than this are dropped after solving
+  std::vector<double> start;        // starting design (default: uniform over all levels)
+  Progress progress;
+};
+
+struct DesignResult {
+  std::vector<double> weights;  // π_g after pruning (sums to 1)
+  double criterion = 0.0;       // R(π) (A) or −log det M (D)
+  double sensitivityMax = 0.0;  // max_g of the sensitivity w_g·tr(M⁻¹AM⁻¹H_g) (or w_g·tr(M⁻¹H_g))
+  double sensitivityMean = 0.0;  // Σ π_g·sensitivity_g = tr(AM⁻¹) (A) or tr(M⁻¹(M − ridge·I)) (D)
+  double gap = 0.0;              // sensitivityMax − sensitivityMean: the certificate, ≥ 0
+  double relativeGap = 0.0;  // gap / sensitivityMean
+  int iterations = 0;
+  bool converged = false;
+  std::vector<double> sensitivity;  // per level, at the final design
+  std::vector<int> support;         // levels with positive weight
+};
+
+DesignResult solveDesign(const DesignProblem& problem, const DesignOptions& options = {});
+
+// The criterion and sensitivities of a given design (no optimisation), e.g. to certify a known
+// answer.
+DesignResult evaluateDesign(const DesignProblem& problem, const std::vector<double>& weights);
+
+// Groups of neighbouring support levels (indices adjacent on the candidate grid) become one atom:
+// weight = sum, position = weighted mean of the given positions (e.g. log σ). Returns
+// {position, weight} pairs in grid order.
+std::vector<std::pair<double, double>> mergeAdjacentAtoms(const std::vector<double>& positions,
+                                                          const std::vector<double>& weights);
+
+}  // namespace noisescope::schedule
