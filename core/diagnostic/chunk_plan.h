@@ -1,0 +1,27 @@
+#pragma once
+// How the diagnostic cuts its work so that its extra memory stays under a budget whatever N is:
+// queries are processed in chunks, the dataset in tiles, and each tile's posterior is merged into
+// running per-level accumulators (streaming log-sum-exp), so no step ever holds all N weights of
+// all queries at once.
+#include <cstdint>
+
+namespace noisescope {
+
+struct ChunkPlan {
+  int64_t queryChunk = 0;      // queries processed together
+  int64_t dataChunk = 0;       // data points per tile
+  int64_t gemmRows = 0;        // data rows converted to fp64 per distance GEMM
+  int64_t gatherRows = 0;      // (query, point) pairs gathered at once on the sparse path
+  int stateLevels = 0;         // levels whose accumulators are held at once (1: one tile covers N)
+  int64_t estimatedBytes = 0;  // what the plan expects to allocate at most
+};
+
+// Bytes the engine allocates per (query, data point) entry of a tile: the fp64 distance terms
+// A and B plus the per-level work buffers.
+constexpr int64_t kTileBytesPerEntry = 56;
+
+// Throws InputError("--memory", ...) when even one query against one data point does not fit.
+ChunkPlan planChunks(int64_t datasetSize, int64_t dim, int64_t queries, int levels,
+                     int64_t memoryBytes);
+
+}  // namespace noisescope

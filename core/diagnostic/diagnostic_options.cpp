@@ -1,0 +1,46 @@
+#include "diagnostic/diagnostic_options.h"
+
+#include <cmath>
+
+#include "util/error.h"
+
+namespace noisescope {
+
+const char* toString(DistancePrecision precision) {
+  return precision == DistancePrecision::Float64 ? "float64" : "float32";
+}
+
+DistancePrecision distancePrecisionFromString(const std::string& text) {
+  if (text == "float64" || text == "fp64") return DistancePrecision::Float64;
+  if (text == "float32" || text == "fp32") return DistancePrecision::Float32;
+  throw InputError("--precision " + text, "expected float64 or float32");
+}
+
+void DiagnosticOptions::validate() const {
+  if (levels < 2)
+    throw InputError("--levels", "need at least 2 levels, got " + std::to_string(levels));
+  if (levels > 100000) throw InputError("--levels", "at most 100000 levels");
+  if (!(sigmaMin > 0.0) || !std::isfinite(sigmaMin))
+    throw InputError("--sigma-min", "must be a positive number");
+  if (!(sigmaMax > sigmaMin) || !std::isfinite(sigmaMax))
+    throw InputError("--sigma-max", "must be a finite number larger than --sigma-min");
+  if (queries < 2) throw InputError("--queries", "need at least 2 queries for a standard error");
+  if (memoryBytes < (int64_t{1} << 16)) throw InputError("--memory", "must be at least 64 KiB");
+  if (!(pruneLogRatio >= 20.0) || !std::isfinite(pruneLogRatio))
+    throw InputError("prune log-ratio", "must be at least 20 (weights below e^-20 of the max)");
+}
+
+std::vector<double> logSigmaLevels(int levels, double sigmaMin, double sigmaMax) {
+  std::vector<double> sigma(static_cast<size_t>(levels));
+  const double lo = std::log(sigmaMin);
+  const double hi = std::log(sigmaMax);
+  for (int l = 0; l < levels; ++l) {
+    const double t = levels == 1 ? 0.0 : static_cast<double>(l) / (levels - 1);
+    sigma[static_cast<size_t>(l)] = std::exp(lo + t * (hi - lo));
+  }
+  sigma.front() = sigmaMin;  // exact end points, whatever exp(log(.)) rounds to
+  sigma.back() = sigmaMax;
+  return sigma;
+}
+
+}  // namespace noisescope

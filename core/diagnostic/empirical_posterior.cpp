@@ -1,0 +1,443 @@
+#include "diagnostic/empirical_posterior.h"
+
+#include <ATen/ATen.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "util/device.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+namespace {
+
+// Squared distance standing in for "this is the query's own point": the self term is added
+// analytically (logit 0, weight e^0), so its tile entry must weigh exactly nothing. A large finite
+// value (not inf) keeps 0·A and 0·logit free of NaN.
+constexpr double kSelfDistance = 1e30;
+
+// Gathering the surviving (query, point) pairs beats the dense GEMM when they are under this share
+// of a tile, or (on small tiles) when each row keeps only a handful; the gathered path is also
+// the exact one (fp64, two passes), which matters for posteriors spread over a few close points.
+constexpr double kSparseFraction = 0.005;
+constexpr int64_t kSparsePerRow = 16;
+
+// Running posterior of each query at one level, relative to the running largest logit `max`:
+// W = Σ e^{z−max}, T = Σ e^{z−max}(z − max), E2 = Σ e^{2(z−max)}, M2 = Σ e^{z−max}‖x − mean‖².
+// The query's own point starts it: z = 0, so max = 0, W = 1, mean = x_j.
+struct LevelState {
+  at::Tensor max, w, t, e2, m2;  // [slots, rows]
+  at::Tensor mean;               // [slots, rows, D]
+};
+
+// One tile's contribution for the active rows, relative to the new running max.
+struct TileMoments {
+  at::Tensor newMax, w, t, e2, m2, mean;
+};
+
+// Flat buffers reused by every level (fresh allocations of this size cost page faults each time);
+// `view` hands out a contiguous [k, cols] window of one.
+struct Workspace {
+  at::Tensor z, e, tmp;  // fp64
+  at::Tensor e32;
+  at::Tensor mask;
+  static at::Tensor view(const at::Tensor& buffer, int64_t k, int64_t cols) {
+    return buffer.narrow(0, 0, k * cols).view({k, cols});
+  }
+};
+
+class Engine {
+ public:
+  Engine(const Dataset& dataset, const QuerySet& queries, const std::vector<double>& sigmas,
+         const PosteriorEngineSettings& settings, const Progress& progress)
+      : settings_(settings), progress_(progress), sigmas_(sigmas) {
+    n_ = dataset.size();
+    d_ = dataset.dim();
+    m_ = queries.count();
+    levels_ = static_cast<int>(sigmas.size());
+    device_ = resolveDevice(settings.device);
+    tau_ = settings.pruneLogRatio;
+    plan_ = planChunks(n_, d_, m_, levels_, settings.memoryBytes);
+    f64_ = at::TensorOptions().dtype(at::kDouble).device(device_);
+
+    // The dataset itself is not copied on the CPU; on a GPU it is moved there once.
+    at::Tensor host = at::from_blob(const_cast<float*>(dataset.values.data()), {n_, d_},
+                                    at::TensorOptions().dtype(at::kFloat));
+    x_ = device_.is_cpu() ? host : host.to(device_);
+    index_ = at::from_blob(const_cast<int64_t*>(queries.index.data()), {m_},
+                           at::TensorOptions().dtype(at::kLong))
+                 .to(device_);
+    noise_ = at::from_blob(const_cast<double*>(queries.noise.data()), {m_, d_},
+                           at::TensorOptions().dtype(at::kDouble))
+                 .to(device_);
+
+    out_.levels = levels_;
+    out_.queries = m_;
+    out_.dim = d_;
+    out_.plan = plan_;
+    out_.device = describeDevice(device_);
+    out_.prunedWeightBound = static_cast<double>(n_ - 1) * std::exp(-tau_);
+    const auto cpu64 = at::TensorOptions().dtype(at::kDouble);
+    variance_ = at::zeros({levels_, m_}, cpu64);
+    error_ = at::zeros({levels_, m_}, cpu64);
+    maxWeight_ = at::zeros({levels_, m_}, cpu64);
+    entropy_ = at::zeros({levels_, m_}, cpu64);
+    ess_ = at::zeros({levels_, m_}, cpu64);
+    if (settings.keepPosteriorMeans) means_ = at::zeros({levels_, m_, d_}, at::kFloat);
+  }
+
+  PerQueryPosterior run() {
+    const int64_t queryChunks = (m_ + plan_.queryChunk - 1) / plan_.queryChunk;
+    const int64_t dataChunks = (n_ + plan_.dataChunk - 1) / plan_.dataChunk;
+    totalSteps_ = queryChunks * dataChunks * levels_;
+    for (int64_t q0 = 0; q0 < m_; q0 += plan_.queryChunk) {
+      runQueryChunk(q0, std::min(plan_.queryChunk, m_ - q0));
+    }
+    progress_.report(1.0, "done");
+    copyOut(variance_, out_.posteriorVariance);
+    copyOut(error_, out_.squaredError);
+    copyOut(maxWeight_, out_.maxWeight);
+    copyOut(entropy_, out_.weightEntropy);
+    copyOut(ess_, out_.effectiveSampleSize);
+    if (means_.defined()) {
+      out_.posteriorMean.assign(means_.data_ptr<float>(),
+                                means_.data_ptr<float>() + means_.numel());
+    }
+    return std::move(out_);
+  }
+
+ private:
+  static void copyOut(const at::Tensor& t, std::vector<double>& v) {
+    v.assign(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
+  }
+
+  void runQueryChunk(int64_t q0, int64_t rows) {
+    at::Tensor queryIndex = index_.narrow(0, q0, rows);
+    xj_ = x_.index_select(0, queryIndex).to(at::kDouble);
+    epsj_ = noise_.narrow(0, q0, rows);
+    const int slots = plan_.stateLevels;
+    state_.max = at::zeros({slots, rows}, f64_);
+    state_.w = at::ones({slots, rows}, f64_);
+    state_.t = at::zeros({slots, rows}, f64_);
+    state_.e2 = at::ones({slots, rows}, f64_);
+    state_.m2 = at::zeros({slots, rows}, f64_);
+    state_.mean = xj_.unsqueeze(0).repeat({slots, 1, 1});
+
+    const int64_t cols0 = std::min(plan_.dataChunk, n_);
+    ws_.z = at::empty({rows * cols0}, f64_);
+    ws_.e = at::empty({rows * cols0}, f64_);
+    ws_.tmp = at::empty({rows * cols0}, f64_);
+    ws_.e32 = at::empty({rows * cols0}, f64_.dtype(at::kFloat));
+    ws_.mask = at::empty({rows * cols0}, f64_.dtype(at::kBool));
+
+    const std::vector<int64_t> hostIndex = toHost(queryIndex);
+    for (int64_t c0 = 0; c0 < n_; c0 += plan_.dataChunk) {
+      const int64_t cols = std::min(plan_.dataChunk, n_ - c0);
+      const bool first = c0 == 0;
+      const bool last = c0 + cols >= n_;
+      at::Tensor terms = distanceTerms(q0, rows, c0, cols, hostIndex);
+      at::Tensor a = terms.narrow(0, 0, rows);
+      at::Tensor b = terms.narrow(0, rows, rows);
+      const std::vector<double> onset = activationSigma(a, b);
+      at::Tensor xc = x_.narrow(0, c0, cols);
+      for (int l = 0; l < levels_; ++l) {
+        progress_.throwIfCancelled();
+        const int slot = plan_.stateLevels == 1 ? 0 : l;
+        if (first && plan_.stateLevels == 1) resetSlot(slot);
+        processLevel(slot, sigmas_[static_cast<size_t>(l)], a, b, xc, onset);
+        if (last) finish(slot, l, q0, rows);
+        ++doneSteps_;
+        progress_.report(static_cast<double>(doneSteps_) / static_cast<double>(totalSteps_),
+                         "σ level " + std::to_string(l + 1) + "/" + std::to_string(levels_));
+      }
+    }
+  }
+
+  static std::vector<int64_t> toHost(const at::Tensor& t) {
+    at::Tensor c = t.to(at::kCPU).contiguous();
+    return std::vector<int64_t>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
+  }
+
+  // Returns [2·rows, cols]: rows 0..rows−1 hold A = ‖x_j − x_i‖², the rest B = ε_j·(x_j − x_i),
+  // so that ‖x_j + σε_j − x_i‖² = A + 2σB + σ²‖ε_j‖² at every σ. The query's own point gets
+  // A = kSelfDistance, B = 0 (its weight is added analytically).
+  at::Tensor distanceTerms(int64_t q0, int64_t rows, int64_t c0, int64_t cols,
+                           const std::vector<int64_t>& hostIndex) {
+    const bool exact = settings_.distancePrecision == DistancePrecision::Float64;
+    const auto gemmType = exact ? at::kDouble : at::kFloat;
+    at::Tensor xj = xj_.to(gemmType);
+    at::Tensor eps = epsj_.to(gemmType);
+    at::Tensor lhs = at::cat({xj, eps}, 0);
+    at::Tensor gram = at::empty({2 * rows, cols}, f64_.dtype(gemmType));
+    at::Tensor sqNorm = at::empty({cols}, f64_.dtype(gemmType));
+    for (int64_t s0 = 0; s0 < cols; s0 += plan_.gemmRows) {
+      const int64_t sn = std::min(plan_.gemmRows, cols - s0);
+      at::Tensor xs = x_.narrow(0, c0 + s0, sn).to(gemmType);
+      sqNorm.narrow(0, s0, sn).copy_((xs * xs).sum(1));
+      if (sn == cols) {
+        at::mm_out(gram, lhs, xs.t());
+      } else {
+        gram.narrow(1, s0, sn).copy_(at::mm(lhs, xs.t()));
+      }
+    }
+    at::Tensor a = gram.narrow(0, 0, rows);
+    at::Tensor b = gram.narrow(0, rows, rows);
+    a.mul_(-2.0).add_((xj * xj).sum(1).unsqueeze(1)).add_(sqNorm.unsqueeze(0)).clamp_min_(0.0);
+    b.neg_().add_((eps * xj).sum(1).unsqueeze(1));
+    at::Tensor terms = exact ? gram : gram.to(at::kDouble);
+
+    std::vector<int64_t> selfRows, selfCols;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t i = hostIndex[static_cast<size_t>(r)];
+      if (i >= c0 && i < c0 + cols) {
+        selfRows.push_back(r);
+        selfCols.push_back(i - c0);
+      }
+    }
+    if (!selfRows.empty()) {
+      const auto longs = at::TensorOptions().dtype(at::kLong);
+      at::Tensor r = at::tensor(selfRows, longs).to(device_);
+      at::Tensor c = at::tensor(selfCols, longs).to(device_);
+      terms.index_put_({r, c}, kSelfDistance);
+      terms.index_put_({r + rows, c}, 0.0);
+    }
+    (void)q0;
+    return terms;
+  }
+
+  // For each query row, the smallest σ at which some point of this tile has a logit within τ of
+  // the query's own point (logit 0): z_i = −A/(2σ²) − B/σ ≥ −τ ⟺ σ ≥ σ*_i, the positive root
+  // written without cancellation. Below it the row's tile weights are all < e^−τ of the self
+  // weight, hence of the max: the row skips the level (certified).
+  std::vector<double> activationSigma(const at::Tensor& a, const at::Tensor& b) {
+    const int64_t rows = a.size(0);
+    const int64_t cols = a.size(1);
+    at::Tensor root = Workspace::view(ws_.z, rows, cols);
+    at::mul_out(root, b, b);
+    root.add_(a, 2.0 * tau_).sqrt_();
+    at::Tensor up = Workspace::view(ws_.e, rows, cols);
+    at::add_out(up, b, root).div_(2.0 * tau_);  // (B + s)/(2τ), used where B ≥ 0
+    at::Tensor down = Workspace::view(ws_.tmp, rows, cols);
+    at::sub_out(down, root, b);
+    at::div_out(down, a, down);  // A/(s − B), used where B < 0
+    at::Tensor negative = b.lt(0.0);
+    up.masked_fill_(negative, std::numeric_limits<double>::infinity());
+    down.masked_fill_(negative.logical_not_(), std::numeric_limits<double>::infinity());
+    at::Tensor onset = at::minimum(up.amin(1), down.amin(1)).to(at::kCPU).contiguous();
+    return std::vector<double>(onset.data_ptr<double>(), onset.data_ptr<double>() + onset.numel());
+  }
+
+  void resetSlot(int slot) {
+    state_.max[slot].zero_();
+    state_.w[slot].fill_(1.0);
+    state_.t[slot].zero_();
+    state_.e2[slot].fill_(1.0);
+    state_.m2[slot].zero_();
+    state_.mean[slot].copy_(xj_);
+  }
+
+  void processLevel(int slot, double sigma, const at::Tensor& a, const at::Tensor& b,
+                    const at::Tensor& xc, const std::vector<double>& onset) {
+    const int64_t rows = a.size(0);
+    const int64_t cols = a.size(1);
+    std::vector<int64_t> active;
+    for (int64_t r = 0; r < rows; ++r) {
+      if (onset[static_cast<size_t>(r)] <= sigma) active.push_back(r);
+    }
+    if (active.empty()) {
+      ++out_.oneHotSkips;
+      return;
+    }
+    const int64_t k = static_cast<int64_t>(active.size());
+    const bool all = k == rows;
+    at::Tensor rowIndex =
+        all ? at::Tensor() : at::tensor(active, at::TensorOptions().dtype(at::kLong)).to(device_);
+    auto pick = [&](const at::Tensor& t) { return all ? t : t.index_select(0, rowIndex); };
+
+    // Logits relative to the query's own point: z = −A/(2σ²) − B/σ.
+    at::Tensor z = Workspace::view(ws_.z, k, cols);
+    at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
+    if (all) {
+      at::mul_out(z, a, -0.5 / (sigma * sigma));
+      z.add_(b, -1.0 / sigma);
+    } else {
+      at::index_select_out(z, a, 0, rowIndex);
+      z.mul_(-0.5 / (sigma * sigma));
+      at::index_select_out(tmp, b, 0, rowIndex);
+      z.add_(tmp, -1.0 / sigma);
+    }
+    at::Tensor oldMax = pick(state_.max[slot]);
+    at::Tensor newMax = at::maximum(oldMax, z.amax(1));
+    z.sub_(newMax.unsqueeze(1));
+    at::Tensor mask = Workspace::view(ws_.mask, k, cols);
+    at::ge_out(mask, z, -tau_);
+    const int64_t kept = mask.sum().item<int64_t>();
+
+    TileMoments tile;
+    tile.newMax = newMax;
+    at::Tensor xjActive = pick(xj_);
+    if (static_cast<double>(kept) <= kSparseFraction * static_cast<double>(k * cols) ||
+        kept <= kSparsePerRow * k) {
+      ++out_.sparseSteps;
+      sparseMoments(tile, z, mask, xc, k);
+    } else {
+      ++out_.denseSteps;
+      denseMoments(tile, z, a, rowIndex, xc, xjActive, k);
+    }
+    merge(slot, rowIndex, oldMax, tile);
+  }
+
+  // Few weights survive the e^−τ cut: gather exactly those (query, point) pairs, in fp64, and
+  // form the tile's mean and spread in two passes (no cancellation at small σ).
+  void sparseMoments(TileMoments& tile, const at::Tensor& z, const at::Tensor& mask,
+                     const at::Tensor& xc, int64_t k) {
+    const int64_t cols = z.size(1);
+    at::Tensor pairs = at::nonzero(mask);
+    at::Tensor r = pairs.select(1, 0).contiguous();
+    at::Tensor c = pairs.select(1, 1).contiguous();
+    at::Tensor zz = z.reshape({-1}).index_select(0, r * cols + c);
+    at::Tensor e = zz.exp();
+    tile.w = at::zeros({k}, f64_).index_add_(0, r, e);
+    tile.e2 = at::zeros({k}, f64_).index_add_(0, r, e * e);
+    tile.t = at::zeros({k}, f64_).index_add_(0, r, e * zz);
+    const int64_t pairCount = r.size(0);
+    at::Tensor sum = at::zeros({k, d_}, f64_);
+    for (int64_t s0 = 0; s0 < pairCount; s0 += plan_.gatherRows) {
+      const int64_t sn = std::min(plan_.gatherRows, pairCount - s0);
+      at::Tensor rows = xc.index_select(0, c.narrow(0, s0, sn)).to(at::kDouble);
+      rows.mul_(e.narrow(0, s0, sn).unsqueeze(1));
+      sum.index_add_(0, r.narrow(0, s0, sn), rows);
+    }
+    tile.mean = sum.div_(tile.w.clamp_min(std::numeric_limits<double>::min()).unsqueeze(1));
+    tile.m2 = at::zeros({k}, f64_);
+    for (int64_t s0 = 0; s0 < pairCount; s0 += plan_.gatherRows) {
+      const int64_t sn = std::min(plan_.gatherRows, pairCount - s0);
+      at::Tensor ri = r.narrow(0, s0, sn);
+      at::Tensor dev = xc.index_select(0, c.narrow(0, s0, sn)).to(at::kDouble);
+      dev.sub_(tile.mean.index_select(0, ri));
+      tile.m2.index_add_(0, ri, (dev * dev).sum(1).mul_(e.narrow(0, s0, sn)));
+    }
+  }
+
+  // Many weights matter: W·X by GEMM (fp32 inputs, the weights being ≤ 1), the spread from
+  // Σ w A − W‖m − x_j‖², which is well conditioned when the posterior is spread out.
+  void denseMoments(TileMoments& tile, const at::Tensor& z, const at::Tensor& a,
+                    const at::Tensor& rowIndex, const at::Tensor& xc, const at::Tensor& xj,
+                    int64_t k) {
+    const int64_t cols = z.size(1);
+    at::Tensor e = Workspace::view(ws_.e, k, cols);
+    at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
+    at::exp_out(e, z);
+    tile.w = e.sum(1);
+    at::mul_out(tmp, e, e);
+    tile.e2 = tmp.sum(1);
+    at::mul_out(tmp, e, z);
+    tile.t = tmp.sum(1);
+    if (rowIndex.defined()) {
+      at::index_select_out(tmp, a, 0, rowIndex);
+      tmp.mul_(e);
+    } else {
+      at::mul_out(tmp, e, a);
+    }
+    at::Tensor weightedDistance = tmp.sum(1);
+    at::Tensor e32 = Workspace::view(ws_.e32, k, cols);
+    e32.copy_(e);
+    tile.mean = at::mm(e32, xc).to(at::kDouble).div_(tile.w.unsqueeze(1));
+    at::Tensor dev = tile.mean - xj;
+    tile.m2 = (weightedDistance - tile.w * (dev * dev).sum(1)).clamp_min_(0.0);
+  }
+
+  // Streaming log-sum-exp: rescale the running sums to the new max, then combine means and
+  // spreads (Chan et al.'s pairwise update, stable in both directions).
+  void merge(int slot, const at::Tensor& rowIndex, const at::Tensor& oldMax,
+             const TileMoments& tile) {
+    const bool all = !rowIndex.defined();
+    auto pick = [&](const at::Tensor& t) { return all ? t : t.index_select(0, rowIndex); };
+    at::Tensor shift = oldMax - tile.newMax;  // ≤ 0
+    at::Tensor scale = shift.exp();
+    at::Tensor w0 = pick(state_.w[slot]);
+    at::Tensor t0 = (pick(state_.t[slot]) + w0 * shift) * scale;
+    at::Tensor e20 = pick(state_.e2[slot]) * scale * scale;
+    at::Tensor m20 = pick(state_.m2[slot]) * scale;
+    w0 = w0 * scale;
+    at::Tensor mean0 = pick(state_.mean[slot]);
+
+    at::Tensor w = w0 + tile.w;
+    at::Tensor share = tile.w / w;
+    at::Tensor delta = tile.mean - mean0;
+    at::Tensor mean = mean0 + delta * share.unsqueeze(1);
+    at::Tensor m2 = m20 + tile.m2 + w0 * share * (delta * delta).sum(1);
+    store(state_.max[slot], rowIndex, tile.newMax);
+    store(state_.w[slot], rowIndex, w);
+    store(state_.t[slot], rowIndex, t0 + tile.t);
+    store(state_.e2[slot], rowIndex, e20 + tile.e2);
+    store(state_.m2[slot], rowIndex, m2);
+    store(state_.mean[slot], rowIndex, mean);
+  }
+
+  static void store(at::Tensor target, const at::Tensor& rowIndex, const at::Tensor& value) {
+    if (rowIndex.defined()) {
+      target.index_copy_(0, rowIndex, value);
+    } else {
+      target.copy_(value);
+    }
+  }
+
+  void finish(int slot, int level, int64_t q0, int64_t rows) {
+    at::Tensor w = state_.w[slot];
+    at::Tensor dev = state_.mean[slot] - xj_;
+    variance_[level].narrow(0, q0, rows).copy_((state_.m2[slot] / w).to(at::kCPU));
+    error_[level].narrow(0, q0, rows).copy_((dev * dev).sum(1).to(at::kCPU));
+    maxWeight_[level].narrow(0, q0, rows).copy_(w.reciprocal().to(at::kCPU));
+    entropy_[level].narrow(0, q0, rows).copy_((w.log() - state_.t[slot] / w).to(at::kCPU));
+    ess_[level].narrow(0, q0, rows).copy_((w * w / state_.e2[slot]).to(at::kCPU));
+    if (means_.defined()) {
+      means_[level].narrow(0, q0, rows).copy_(state_.mean[slot].to(at::kFloat).to(at::kCPU));
+    }
+  }
+
+  PosteriorEngineSettings settings_;
+  Progress progress_;
+  std::vector<double> sigmas_;
+  int64_t n_ = 0, d_ = 0, m_ = 0;
+  int levels_ = 0;
+  double tau_ = 40.0;
+  c10::Device device_{c10::kCPU};
+  ChunkPlan plan_;
+  at::TensorOptions f64_;
+  at::Tensor x_, index_, noise_;
+  at::Tensor xj_, epsj_;
+  LevelState state_;
+  Workspace ws_;
+  at::Tensor variance_, error_, maxWeight_, entropy_, ess_, means_;
+  int64_t totalSteps_ = 0, doneSteps_ = 0;
+  PerQueryPosterior out_;
+};
+
+}  // namespace
+
+PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
+                                             const std::vector<double>& sigmas,
+                                             const PosteriorEngineSettings& settings,
+                                             const Progress& progress) {
+  if (dataset.size() < 1 || dataset.dim() < 1)
+    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
+                     "the dataset is empty");
+  if (queries.dim != dataset.dim())
+    throw std::invalid_argument("evaluateEmpiricalPosterior: queries drawn for another dimension");
+  for (int64_t i : queries.index) {
+    if (i < 0 || i >= dataset.size())
+      throw std::invalid_argument("evaluateEmpiricalPosterior: query index out of range");
+  }
+  if (sigmas.empty()) throw std::invalid_argument("evaluateEmpiricalPosterior: no σ levels");
+  for (double s : sigmas) {
+    if (!(s > 0.0) || !std::isfinite(s))
+      throw InputError("σ grid", "every σ must be a positive finite number");
+  }
+  Engine engine(dataset, queries, sigmas, settings, progress);
+  return engine.run();
+}
+
+}  // namespace noisescope

@@ -1,0 +1,67 @@
+#pragma once
+// The empirical optimal denoiser (THEORY §3) evaluated for a set of queries at a row of σ values.
+// This is the engine under the offline diagnostic and the GUI's single-sample probe: it returns,
+// per level and query, the posterior variance tr Cov(x0 | y) (Rao–Blackwellised MMSE term), the
+// squared error ‖x_j − m(y)‖² (direct term) and the posterior's shape (max weight, entropy, ESS).
+//
+// Every data point is part of the prior (no subsampling). Work is organised so that
+//  * the distance GEMMs x_j·Xᵀ and ε_j·Xᵀ are done once for all levels (common random numbers);
+//  * the logits of each level cost O(queries × N) from them;
+//  * queries whose posterior is provably one-hot on their own point at a level (every other
+//    weight below e^−τ of it) skip that level; sparse posteriors are gathered, dense ones use a
+//    GEMM;
+//  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "diagnostic/chunk_plan.h"
+#include "diagnostic/diagnostic_options.h"
+#include "diagnostic/queries.h"
+#include "util/progress.h"
+
+namespace noisescope {
+
+struct PosteriorEngineSettings {
+  std::string device = "auto";
+  int64_t memoryBytes = int64_t{1024} << 20;
+  double pruneLogRatio = 40.0;  // τ: weights below e^−τ of the largest are dropped
+  DistancePrecision distancePrecision = DistancePrecision::Float64;
+  bool keepPosteriorMeans = false;  // fill PerQueryPosterior::posteriorMean (levels×queries×D)
+};
+
+struct PerQueryPosterior {
+  int levels = 0;
+  int64_t queries = 0;
+  int64_t dim = 0;
+  // Index [level * queries + query].
+  std::vector<double> posteriorVariance;  // tr Cov(x0 | y) = Σ w_i ‖x_i − m‖²
+  std::vector<double> squaredError;       // ‖x_j − m(y)‖²
+  std::vector<double> maxWeight;
+  std::vector<double> weightEntropy;        // nats
+  std::vector<double> effectiveSampleSize;  // 1 / Σ w_i²
+  std::vector<float> posteriorMean;         // [level][query][dim], only with keepPosteriorMeans
+
+  ChunkPlan plan;
+  std::string device;
+  // Upper bound on the total weight dropped per query: (N − 1)·e^−τ (weights are normalised).
+  double prunedWeightBound = 0.0;
+  // How the (level, tile) pieces were handled: skipped as one-hot, gathered, or by GEMM.
+  int64_t oneHotSkips = 0;
+  int64_t sparseSteps = 0;
+  int64_t denseSteps = 0;
+
+  size_t at(int level, int64_t query) const {
+    return static_cast<size_t>(level) * static_cast<size_t>(queries) + static_cast<size_t>(query);
+  }
+};
+
+// `sigmas` must be positive. Throws InputError for an empty dataset or a bad device / memory
+// setting, Cancelled when `progress` asks for it.
+PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
+                                             const std::vector<double>& sigmas,
+                                             const PosteriorEngineSettings& settings,
+                                             const Progress& progress = {});
+
+}  // namespace noisescope

@@ -1,0 +1,73 @@
+#pragma once
+// A noise-level profile: MMSE(σ) on a σ grid with its Monte Carlo uncertainty, the posterior's
+// shape (empirical profiles only) and the conditional-entropy rates of THEORY §2. Produced by the
+// offline diagnostic or the checkpoint profiler, written as "noisescope.profile/1".
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace noisescope {
+
+// Mean over queries of one per-query MMSE estimator, with its standard error (sd/√M) and the
+// normal-approximation 95 % interval mean ± 1.96·se, per σ level.
+struct MmseEstimate {
+  std::string name;  // "rao_blackwell", "direct" or "x0_error"
+  std::string description;
+  std::vector<double> mean;
+  std::vector<double> standardError;
+  std::vector<double> ciLow;
+  std::vector<double> ciHigh;
+};
+
+// dH/du for u = σ (MMSE/σ³), log σ (MMSE/σ²) or λ = −2 log σ (MMSE/(2σ²), magnitude).
+struct RateSeries {
+  std::string coordinate;  // "sigma", "log_sigma" or "lambda"
+  std::string formula;
+  std::vector<double> value;
+  std::vector<double> standardError;
+};
+
+// Averages over queries of the empirical posterior's shape.
+struct PosteriorSeries {
+  std::vector<double> maxWeight;
+  std::vector<double> weightEntropy;  // nats
+  std::vector<double> effectiveSampleSize;
+  double prunedWeightBound = 0.0;  // total weight dropped per query is at most this
+  double pruneLogRatio = 0.0;      // τ: weights below e^−τ of the largest were dropped
+  bool empty() const { return maxWeight.empty(); }
+};
+
+struct Profile {
+  std::string kind;  // "empirical" (dataset as prior) or "checkpoint" (a trained denoiser)
+  std::vector<double> sigma;
+  int64_t dim = 0;          // D
+  int64_t datasetSize = 0;  // N of the prior (empirical) or of the evaluation set (checkpoint)
+  int64_t queries = 0;      // Monte Carlo queries per level
+  std::vector<MmseEstimate> estimates;  // estimates.front() is the primary one
+  PosteriorSeries posterior;            // empty for checkpoint profiles
+  std::vector<RateSeries> rates;        // from the primary estimate
+  nlohmann::json provenance = nlohmann::json::object();
+
+  int levels() const { return static_cast<int>(sigma.size()); }
+  const MmseEstimate& primary() const { return estimates.front(); }
+  const MmseEstimate* estimate(const std::string& name) const;
+  const RateSeries* rate(const std::string& coordinate) const;
+};
+
+constexpr double kNormal95 = 1.959963984540054;
+
+// Summarises per-query values laid out [level * queries + query].
+MmseEstimate summarizeEstimate(std::string name, std::string description,
+                               const std::vector<double>& perQuery, int levels, int64_t queries);
+std::vector<double> averageOverQueries(const std::vector<double>& perQuery, int levels,
+                                       int64_t queries);
+
+// The three rate curves of THEORY §2 from an MMSE estimate on the σ grid.
+std::vector<RateSeries> computeRates(const std::vector<double>& sigma, const MmseEstimate& mmse);
+
+// ∫ MMSE/σ² d log σ over the grid (trapezoid): log N for N distinct points (THEORY §3).
+double integrateRateOverLogSigma(const Profile& profile);
+
+}  // namespace noisescope
