@@ -1,0 +1,144 @@
+#include "train/evaluation.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+#include <c10/core/GradMode.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace noisescope::train {
+namespace {
+
+constexpr int64_t kChunk = 1024;  // samples per forward pass during evaluation
+
+at::Tensor datasetRows(const Dataset& d, int64_t rows) {
+  std::vector<int64_t> shape{rows};
+  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
+  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
+}
+
+at::Tensor denoiseChunked(const DenoiseFunction& denoiser, const at::Tensor& y, double sigma) {
+  std::vector<at::Tensor> parts;
+  for (int64_t begin = 0; begin < y.size(0); begin += kChunk) {
+    const auto chunk = y.narrow(0, begin, std::min(kChunk, y.size(0) - begin));
+    const auto s = at::full({chunk.size(0)}, sigma, chunk.options());
+    parts.push_back(denoiser(chunk, s));
+  }
+  return at::cat(parts, 0);
+}
+
+}  // namespace
+
+Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double sigmaMin,
+                     double sigmaMax, double sigmaData, uint64_t seed, c10::Device device)
+    : settings_(settings),
+      sigmaMin_(sigmaMin),
+      sigmaMax_(sigmaMax),
+      sigmaData_(sigmaData),
+      seed_(seed),
+      device_(device),
+      shape_(test.sampleShape) {
+  const int64_t n = std::min<int64_t>(settings.samples, test.size());
+  auto gen = at::detail::createCPUGenerator(seed ^ 0x5eedf00dULL);
+  const auto all = datasetRows(test, test.size());
+  const auto rows = at::randperm(test.size(), gen, at::kLong).narrow(0, 0, n);
+  x0_ = all.index_select(0, rows).to(device);
+  noise_ = at::randn(x0_.sizes(), gen, at::kFloat).to(device);
+  for (int64_t i = 0; i < settings.levels; ++i)
+    levels_.push_back(std::exp(std::log(sigmaMin) + (std::log(sigmaMax) - std::log(sigmaMin)) *
+                                                        double(i) / double(settings.levels - 1)));
+  const bool flatSmall = test.sampleShape.size() == 1 && test.dim() <= 16;
+  sampleQuality_ =
+      settings.sampleQuality == "on" || (settings.sampleQuality == "auto" && flatSmall);
+  if (sampleQuality_) {
+    const int64_t m = std::min<int64_t>(settings.swdSamples, test.size());
+    const auto refRows = at::randperm(test.size(), gen, at::kLong).narrow(0, 0, m);
+    swdReference_ = all.index_select(0, refRows).flatten(1).to(at::kDouble);
+    projections_ = at::randn({settings.swdProjections, test.dim()}, gen, at::kDouble);
+    projections_ = projections_ / projections_.norm(2, {1}, true);
+    std::vector<int64_t> startShape{settings.swdSamples};
+    startShape.insert(startShape.end(), test.sampleShape.begin(), test.sampleShape.end());
+    start_ = at::randn(startShape, gen, at::kFloat).to(device);
+  }
+}
+
+Evaluator::~Evaluator() = default;
+
+EvaluationResult Evaluator::evaluate(const DenoiseFunction& denoiser) const {
+  c10::AutoGradMode noGrad(false);
+  EvaluationResult r;
+  r.sigmas = levels_;
+  const double dim = double(x0_[0].numel());
+  for (double sigma : levels_) {
+    const auto y = x0_ + sigma * noise_;
+    const auto d = denoiseChunked(denoiser, y, sigma);
+    r.error.push_back((d - x0_).pow(2).flatten(1).sum(1).mean().item<double>());
+  }
+  // Trapezoid rule in ℓ = log σ on the (uniform in ℓ) levels.
+  const double dl = (std::log(sigmaMax_) - std::log(sigmaMin_)) / double(levels_.size() - 1);
+  double elbo = 0, edm = 0, edmNorm = 0;
+  for (size_t i = 0; i < levels_.size(); ++i) {
+    const double s = levels_[i];
+    const double trap = (i == 0 || i + 1 == levels_.size()) ? 0.5 * dl : dl;
+    elbo += trap * r.error[i] / (s * s);
+    const double z = (std::log(s) + 1.2) / 1.2;
+    const double p = std::exp(-0.5 * z * z) * trap;
+    const double w = (s * s + sigmaData_ * sigmaData_) / (s * s * sigmaData_ * sigmaData_);
+    edm += p * w * r.error[i];
+    edmNorm += p;
+  }
+  r.elbo = elbo / dim;
+  r.edm = edmNorm > 0 ? edm / edmNorm / dim : 0.0;
+  r.quality = settings_.reference == "edm" ? r.edm : r.elbo;
+  if (sampleQuality_) {
+    const auto sigmas =
+        edmSamplingSigmas(settings_.heunSteps, sigmaMin_, sigmaMax_, settings_.heunRho);
+    const auto samples = heunSample(denoiser, start_, sigmas);
+    r.swd = slicedWasserstein(samples.flatten(1).to(at::kCPU, at::kDouble), swdReference_,
+                              projections_);
+  }
+  return r;
+}
+
+std::vector<double> edmSamplingSigmas(int64_t steps, double sigmaMin, double sigmaMax, double rho) {
+  std::vector<double> s;
+  const double a = std::pow(sigmaMax, 1.0 / rho), b = std::pow(sigmaMin, 1.0 / rho);
+  for (int64_t i = 0; i < steps; ++i)
+    s.push_back(std::pow(a + double(i) / double(steps - 1) * (b - a), rho));
+  s.push_back(0.0);
+  return s;
+}
+
+at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
+                      const std::vector<double>& sigmas) {
+  c10::AutoGradMode noGrad(false);
+  auto x = startNoise * sigmas.front();
+  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
+    const double s = sigmas[i], next = sigmas[i + 1];
+    const auto d = (x - denoiseChunked(denoiser, x, s)) / s;
+    auto xNext = x + (next - s) * d;
+    if (next > 0) {
+      const auto d2 = (xNext - denoiseChunked(denoiser, xNext, next)) / next;
+      xNext = x + (next - s) * 0.5 * (d + d2);
+    }
+    x = xNext;
+  }
+  return x;
+}
+
+double slicedWasserstein(const at::Tensor& a, const at::Tensor& b, const at::Tensor& directions) {
+  const auto pa = std::get<0>(at::sort(at::matmul(a, directions.t()), 0));  // [N, P]
+  const auto pb = std::get<0>(at::sort(at::matmul(b, directions.t()), 0));  // [M, P]
+  const int64_t q = std::min(pa.size(0), pb.size(0));
+  // Compare the two quantile functions at the mid-points of q equal slices.
+  auto quantiles = [q](const at::Tensor& sorted) {
+    const int64_t n = sorted.size(0);
+    auto idx = ((at::arange(q, at::kDouble) + 0.5) * double(n) / double(q)).floor().to(at::kLong);
+    return sorted.index_select(0, idx.clamp_max(n - 1));
+  };
+  const auto diff = quantiles(pa) - quantiles(pb);
+  return std::sqrt(diff.pow(2).mean().item<double>());
+}
+
+}  // namespace noisescope::train

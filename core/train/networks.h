@@ -1,0 +1,65 @@
+#pragma once
+// The denoisers the trainer builds, sized to the data: an MLP for flat low-dimensional data, a
+// small U-Net for 28×28 / 32×32 images, a 1-D conv net for one-hot DNA ({L, 4}). Each is wrapped
+// in EDM preconditioning, so forward(x, σ) returns the x0 estimate D(x; σ) (THEORY §4 calling
+// convention). The torch modules live in networks.cpp; this header exposes a small handle.
+#include <ATen/core/Tensor.h>
+#include <c10/core/Device.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "data/dataset.h"
+#include "train/train_config.h"
+
+namespace noisescope::train {
+
+struct NetworkSpec {
+  std::string kind;                  // "mlp", "unet", "conv1d"
+  std::vector<int64_t> sampleShape;  // shape of one sample, without the batch
+  int64_t width = 256, depth = 3, channels = 32, blocks = 4, embedding = 64;
+  double sigmaData = 0.5;
+};
+
+// Picks the network for the data ("auto": images with sides divisible by 4 → unet, {L,4} sequences
+// → conv1d, else mlp) and checks that an explicit kind fits the shape (InputError otherwise).
+NetworkSpec resolveNetworkSpec(const ModelSettings& settings,
+                               const std::vector<int64_t>& sampleShape, SampleKind kind,
+                               double sigmaData, const std::string& source);
+nlohmann::json toJson(const NetworkSpec& spec);
+NetworkSpec networkSpecFromJson(const nlohmann::json& json, const std::string& source);
+
+class Denoiser {
+ public:
+  // Builds the network with parameters initialised from torch's global generator.
+  Denoiser(const NetworkSpec& spec, c10::Device device);
+  ~Denoiser();
+  Denoiser(const Denoiser&) = delete;
+  Denoiser& operator=(const Denoiser&) = delete;
+
+  const NetworkSpec& spec() const { return spec_; }
+  c10::Device device() const { return device_; }
+
+  // x: [B, ...sampleShape], sigma: [B] → x0 estimate [B, ...sampleShape].
+  at::Tensor forward(const at::Tensor& x, const at::Tensor& sigma) const;
+  // Named parameters in a fixed order (names are the module paths, e.g. "net.stem.weight").
+  std::vector<std::pair<std::string, at::Tensor>> namedParameters() const;
+  std::vector<at::Tensor> parameters() const;
+  int64_t parameterCount() const;
+  void setTraining(bool training);
+  // Copies every parameter value from `other` (same spec).
+  void copyParametersFrom(const Denoiser& other);
+
+ private:
+  struct Impl;
+  NetworkSpec spec_;
+  c10::Device device_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace noisescope::train

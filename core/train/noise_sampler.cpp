@@ -1,0 +1,254 @@
+#include "train/noise_sampler.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "util/error.h"
+
+namespace noisescope::train {
+
+void BinStatistics::clear() {
+  std::fill(errorSum.begin(), errorSum.end(), 0.0);
+  std::fill(count.begin(), count.end(), 0.0);
+}
+
+void BinStatistics::add(const BinStatistics& other) {
+  if (other.bins() != bins()) throw std::logic_error("BinStatistics::add: bin counts differ");
+  for (int b = 0; b < bins(); ++b) {
+    errorSum[b] += other.errorSum[b];
+    count[b] += other.count[b];
+  }
+}
+
+std::vector<double> BinStatistics::means(double empty) const {
+  std::vector<double> out(bins(), empty);
+  for (int b = 0; b < bins(); ++b)
+    if (count[b] > 0) out[b] = errorSum[b] / count[b];
+  return out;
+}
+
+const char* toString(SamplerKind kind) {
+  switch (kind) {
+    case SamplerKind::Static:
+      return "static";
+    case SamplerKind::InfoNoise:
+      return "infonoise";
+    case SamplerKind::SqrtEntropy:
+      return "sqrt-entropy";
+  }
+  return "static";
+}
+
+SamplerKind samplerKindFromString(const std::string& name, const std::string& source) {
+  if (name == "static") return SamplerKind::Static;
+  if (name == "infonoise") return SamplerKind::InfoNoise;
+  if (name == "sqrt-entropy") return SamplerKind::SqrtEntropy;
+  throw InputError(source, "unknown sampler '" + name + "' (static, infonoise, sqrt-entropy)");
+}
+
+NoiseSampler::NoiseSampler(SamplerKind kind, schedule::Schedule base, schedule::LogSigmaGrid grid,
+                           schedule::LossWeight weight, AdaptiveSettings settings)
+    : kind_(kind),
+      base_(std::move(base)),
+      current_(base_),
+      grid_(std::move(grid)),
+      weight_(weight),
+      settings_(settings),
+      window_(grid_.bins()),
+      mhat_(grid_.bins(), 0.0),
+      known_(grid_.bins(), 0) {
+  grid_.validate("noise sampler grid");
+  if (base_.empty()) throw std::logic_error("NoiseSampler: empty base schedule");
+}
+
+int NoiseSampler::binOf(double sigma) const {
+  const double l = std::log(sigma);
+  if (l <= grid_.logSigmaMin()) return 0;
+  if (l >= grid_.logSigmaMax()) return grid_.bins() - 1;
+  return grid_.binOf(l);
+}
+
+double NoiseSampler::gate(double sigma) const {
+  const double n = settings_.gateN, c = settings_.gateC;
+  if (c <= 0) return 1.0;
+  const double sn = std::pow(sigma, n);
+  return sn / (sn + std::pow(c, n));
+}
+
+void NoiseSampler::record(const BinStatistics& stepStatistics) {
+  window_.add(stepStatistics);
+}
+
+bool NoiseSampler::maybeRefresh(int64_t stepsDone) {
+  if (kind_ == SamplerKind::Static) return false;
+  if (stepsDone < settings_.warmupSteps) return false;
+  if ((stepsDone - settings_.warmupSteps) % settings_.refreshEvery != 0) return false;
+  return refresh(stepsDone);
+}
+
+std::vector<double> NoiseSampler::estimateErrors() const {
+  const int K = grid_.bins();
+  const std::vector<double> sigmas = grid_.sigmaCenters();
+  // Work in log m̂: errors span orders of magnitude (≈ Dσ² at small σ), so gaps are filled and
+  // neighbours smoothed geometrically.
+  std::vector<double> logM(K, 0.0);
+  int first = -1, last = -1;
+  for (int b = 0; b < K; ++b) {
+    if (!known_[b]) continue;
+    logM[b] = std::log(std::max(mhat_[b], 1e-300));
+    if (first < 0) first = b;
+    last = b;
+  }
+  // Interior gaps: linear in ℓ between the nearest known bins.
+  int prev = first;
+  for (int b = first + 1; b <= last; ++b) {
+    if (!known_[b]) continue;
+    for (int g = prev + 1; g < b; ++g) {
+      const double t = double(g - prev) / double(b - prev);
+      logM[g] = (1 - t) * logM[prev] + t * logM[b];
+    }
+    prev = b;
+  }
+  // Ends: above the last known bin the error saturates (m̂ constant); below the first known bin
+  // an unlearned model's error grows like σ² (m̂/σ² constant).
+  for (int b = last + 1; b < K; ++b) logM[b] = logM[last];
+  for (int b = 0; b < first; ++b)
+    logM[b] = logM[first] + 2.0 * (std::log(sigmas[b]) - std::log(sigmas[first]));
+  for (int pass = 0; pass < settings_.smoothingPasses; ++pass) {
+    std::vector<double> next(K);
+    for (int b = 0; b < K; ++b) {
+      const double left = logM[std::max(b - 1, 0)], right = logM[std::min(b + 1, K - 1)];
+      next[b] = 0.25 * left + 0.5 * logM[b] + 0.25 * right;
+    }
+    logM.swap(next);
+  }
+  std::vector<double> m(K);
+  for (int b = 0; b < K; ++b) m[b] = std::exp(logM[b]);
+  return m;
+}
+
+schedule::Schedule NoiseSampler::adaptedSchedule(const std::vector<double>& masses,
+                                                 int64_t step) const {
+  schedule::Schedule s = schedule::Schedule::fromBinMasses(grid_, masses);
+  s.lossWeight = weight_;
+  s.info.kind = toString(kind_);
+  s.info.label = kind_ == SamplerKind::InfoNoise ? "InfoNoise online" : "√-entropy online";
+  s.info.setParameter("gate_c", settings_.gateC);
+  s.info.setParameter("gate_n", settings_.gateN);
+  s.info.setParameter("refresh_step", double(step));
+  s.info.setNote("coordinate", "log-sigma");
+  s.info.setNote("source", "online training statistics");
+  return s;
+}
+
+bool NoiseSampler::refresh(int64_t stepsDone) {
+  const int K = grid_.bins();
+  // EMA across refreshes; bins with too few new samples keep their old value.
+  for (int b = 0; b < K; ++b) {
+    if (window_.count[b] < double(settings_.minBinCount)) continue;
+    const double mean = window_.errorSum[b] / window_.count[b];
+    mhat_[b] = known_[b] ? settings_.statDecay * mhat_[b] + (1 - settings_.statDecay) * mean : mean;
+    known_[b] = 1;
+  }
+  window_.clear();
+  if (std::none_of(known_.begin(), known_.end(), [](char k) { return k != 0; })) return false;
+
+  const std::vector<double> m = estimateErrors();
+  const std::vector<double> sigmas = grid_.sigmaCenters();
+  std::vector<double> rho(K), pi(K);
+  double rhoSum = 0, piSum = 0;
+  for (int b = 0; b < K; ++b) {
+    const double s = sigmas[b];
+    const double rate = m[b] / (s * s);  // dH/dlog σ estimate
+    rho[b] = rate * gate(s);
+    pi[b] = kind_ == SamplerKind::InfoNoise ? rho[b] / weight_.at(s) : std::sqrt(rate) * gate(s);
+    if (!std::isfinite(pi[b]) || pi[b] < 0) pi[b] = 0;
+    rhoSum += rho[b];
+    piSum += pi[b];
+  }
+  if (!(piSum > 0) || !std::isfinite(piSum)) return false;
+  for (int b = 0; b < K; ++b) {
+    rho[b] = rhoSum > 0 ? rho[b] / rhoSum : 0.0;
+    // Bins of a uniform grid have equal width, so a density per ℓ and a bin mass agree up to scale.
+    pi[b] = (1 - settings_.uniformMix) * pi[b] / piSum + settings_.uniformMix / K;
+  }
+
+  std::vector<double> oldCdf(K + 1);
+  for (int e = 0; e <= K; ++e) oldCdf[e] = current_.cdfLogSigma(grid_.edges[e]);
+
+  current_ = adaptedSchedule(pi, stepsDone);
+  masses_ = pi;
+
+  double change = 0;
+  for (int e = 0; e <= K; ++e)
+    change = std::max(change, std::abs(current_.cdfLogSigma(grid_.edges[e]) - oldCdf[e]));
+
+  ++refreshes_;
+  last_.step = stepsDone;
+  last_.logSigmaEdges = grid_.edges;
+  last_.sigmaCenters = sigmas;
+  last_.mhat = m;
+  last_.rho = rho;
+  last_.pi = pi;
+  last_.cdfChange = change;
+  return true;
+}
+
+nlohmann::json NoiseSampler::state() const {
+  nlohmann::json j;
+  j["kind"] = toString(kind_);
+  j["bins"] = grid_.bins();
+  j["window_error_sum"] = window_.errorSum;
+  j["window_count"] = window_.count;
+  j["mhat"] = mhat_;
+  std::vector<int> known(known_.begin(), known_.end());
+  j["known"] = known;
+  j["masses"] = masses_;
+  j["refreshes"] = refreshes_;
+  j["last_step"] = last_.step;
+  return j;
+}
+
+void NoiseSampler::restoreState(const nlohmann::json& j, const std::string& source) {
+  try {
+    if (j.at("kind").get<std::string>() != toString(kind_))
+      throw InputError(source, "sampler state is for '" + j.at("kind").get<std::string>() +
+                                   "', the config asks for '" + toString(kind_) + "'");
+    const int K = grid_.bins();
+    if (j.at("bins").get<int>() != K)
+      throw InputError(source, "sampler state has a different number of bins");
+    auto vec = [&](const char* key, size_t want, bool allowEmpty) {
+      std::vector<double> v = j.at(key).get<std::vector<double>>();
+      if (v.size() != want && !(allowEmpty && v.empty()))
+        throw InputError(source, std::string("sampler state '") + key + "' has the wrong size");
+      for (double x : v)
+        if (!std::isfinite(x) || x < 0)
+          throw InputError(source, std::string("sampler state '") + key + "' holds a bad value");
+      return v;
+    };
+    BinStatistics window(K);
+    window.errorSum = vec("window_error_sum", K, false);
+    window.count = vec("window_count", K, false);
+    std::vector<double> mhat = vec("mhat", K, false);
+    std::vector<double> masses = vec("masses", K, true);
+    std::vector<int> known = j.at("known").get<std::vector<int>>();
+    if (known.size() != size_t(K))
+      throw InputError(source, "sampler state 'known' has the wrong size");
+    const int64_t lastStep = j.at("last_step").get<int64_t>();
+    schedule::Schedule current = masses.empty() ? base_ : adaptedSchedule(masses, lastStep);
+    window_ = window;
+    mhat_ = mhat;
+    known_.assign(known.begin(), known.end());
+    masses_ = masses;
+    current_ = current;
+    refreshes_ = j.at("refreshes").get<int64_t>();
+    last_ = RefreshRecord{};
+    last_.step = lastStep;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(source, std::string("malformed sampler state: ") + e.what());
+  }
+}
+
+}  // namespace noisescope::train

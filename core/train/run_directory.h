@@ -1,0 +1,50 @@
+#pragma once
+// The folder a training run writes, so that a GUI (or a person with `tail -f`) can follow it and a
+// killed run can resume:
+//   config.json          the full resolved config (noisescope.train-config/1)
+//   events.jsonl         one JSON object per line (schema in docs/training.md)
+//   checkpoints/         step-NNNNNNNNN.ckpt (native: model, EMA, Adam, sampler, step) and
+//                        step-NNNNNNNNN.denoiser.pt (TorchScript of the EMA denoiser)
+//   schedules/           the sampler's schedule as noisescope.schedule/1 JSON
+// Only the writing process (rank 0) creates or changes anything.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace noisescope::train {
+
+class RunDirectory {
+ public:
+  explicit RunDirectory(std::string path);
+
+  const std::string& path() const { return path_; }
+  std::string configPath() const;
+  std::string eventsPath() const;
+  std::string checkpointsDir() const;
+  std::string schedulesDir() const;
+  std::string checkpointPath(int64_t step) const;
+  std::string exportPath(int64_t step) const;
+
+  // Creates the folder and its subfolders (InputError naming the path when that fails).
+  void create() const;
+  // Steps of the complete native checkpoints present, ascending (temporary files are ignored).
+  std::vector<int64_t> checkpointSteps() const;
+  std::optional<int64_t> latestCheckpointStep() const;
+  // Removes all but the newest `keep` checkpoints (and their TorchScript exports).
+  void pruneCheckpoints(int64_t keep) const;
+
+  void writeJson(const std::string& path, const nlohmann::json& json) const;  // atomically
+  // Appends one event line and flushes it, so a reader never sees a partial line for long.
+  void appendEvent(const nlohmann::json& event) const;
+  // Drops events with "step" > step (what a killed run wrote after its last checkpoint), keeping
+  // the file's other lines; rewrites the file atomically.
+  void truncateEventsAfter(int64_t step) const;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace noisescope::train

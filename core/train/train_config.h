@@ -1,0 +1,114 @@
+#pragma once
+// Every setting of a training run, with its default. A run is fully described by this struct; the
+// run directory's config.json is its resolved form (toJson), and parsing that file again gives
+// the same struct. Defaults are documented in docs/training.md.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace noisescope::train {
+
+struct DatasetSettings {
+  std::string path;           // file, folder or "synthetic:..." spec (required)
+  std::string testPath;       // held-out set; empty: split testFraction off `path`
+  double testFraction = 0.1;  // used only without testPath
+  // Readers already give the working scaling (images in [-1,1], DNA one-hot ±1); "binarize"
+  // maps values > 0 to +1 and the rest to −1.
+  std::string transform = "none";  // "none", "binarize"
+  double binarizeThreshold = 0.0;
+  int64_t limit = 0;          // use at most this many training samples (0: all)
+  int64_t testLimit = 2048;   // keep at most this many held-out samples (0: all)
+  int64_t fastaWindow = 200;  // FASTA: bases per sample
+  int64_t fastaStride = 200;  // FASTA: bases between window starts
+  std::string hdf5Dataset;    // HDF5: path of the array inside the file
+};
+
+struct ModelSettings {
+  std::string kind = "auto";  // "auto", "mlp", "unet", "conv1d"
+  int64_t width = 256;        // MLP hidden width
+  int64_t depth = 3;          // MLP hidden layers
+  int64_t channels = 32;      // U-Net base channels / conv1d channels
+  int64_t blocks = 4;         // conv1d residual blocks
+  int64_t embedding = 64;     // size of the noise-level embedding
+};
+
+struct OptimSettings {
+  int64_t steps = 10000;
+  int64_t batchSize = 128;  // per process
+  double lr = 1e-3;
+  int64_t lrWarmupSteps = 100;  // linear ramp from 0
+  double beta1 = 0.9;
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  double emaDecay = 0.999;  // effective decay min(emaDecay, (1+step)/(10+step))
+  double gradClip = 0.0;    // global-norm clip; 0: off
+  uint64_t seed = 1;
+  std::string device = "auto";
+  double sigmaData = 0.0;  // 0: measured from the training data
+};
+
+struct NoiseSettings {
+  std::string sampler = "static";  // "static", "infonoise", "sqrt-entropy"
+  // Static schedule, and the warm-up schedule of the adaptive samplers: a preset of the schedule
+  // model ("edm", "edm2-img512", "log-uniform", ...) or the path of a noisescope.schedule/1 file.
+  std::string schedule = "edm";
+  std::map<std::string, double> scheduleParams;  // overrides of the preset's parameters
+  double sigmaMin = 0.002;
+  double sigmaMax = 80.0;
+  std::string lossWeight = "edm";  // "edm", "uniform", "epsilon", "v", "min-snr"
+  double minSnrGamma = 5.0;
+  // Adaptive samplers (THEORY §8).
+  int64_t bins = 64;
+  int64_t warmupSteps = 1000;
+  int64_t refreshEvery = 200;
+  double statDecay = 0.9;       // EMA of per-bin errors across refreshes (weight of the old value)
+  int64_t smoothingPasses = 1;  // passes of the [¼ ½ ¼] kernel over neighbouring bins
+  int64_t minBinCount = 16;     // bins with fewer new samples keep their old value
+  double gateC = 0.0;           // gate g = σⁿ/(σⁿ+cⁿ); 0: 0.15, or 0.2 for discrete data
+  double gateN = 3.0;
+  double uniformMix = 0.0;  // fraction of π spread uniformly over log σ (keeps every bin observed)
+};
+
+struct EvalSettings {
+  int64_t every = 1000;                // steps between evaluations (0: only at the end)
+  int64_t samples = 256;               // held-out samples per level
+  int64_t levels = 24;                 // log-spaced σ levels on [σ_min, σ_max]
+  std::string reference = "elbo";      // scalar quality: "elbo" or "edm"
+  std::string sampleQuality = "auto";  // "auto" (flat data with D ≤ 16), "on", "off"
+  int64_t heunSteps = 32;
+  double heunRho = 7.0;
+  int64_t swdProjections = 64;
+  int64_t swdSamples = 512;
+};
+
+struct CheckpointSettings {
+  int64_t every = 1000;
+  int64_t keep = 3;  // native checkpoints kept (older ones removed)
+  bool exportTorchScript = true;
+};
+
+struct TrainConfig {
+  DatasetSettings dataset;
+  ModelSettings model;
+  OptimSettings optim;
+  NoiseSettings noise;
+  EvalSettings eval;
+  CheckpointSettings checkpoint;
+  int64_t logEvery = 50;  // steps between "train" events
+  std::string source;     // where the config came from (for error messages)
+};
+
+// Parses and validates a config. Every problem (unknown key, wrong type, value out of range,
+// missing dataset) throws InputError(source, "key 'a.b': ..."). Relative paths are resolved
+// against baseDir when it is not empty.
+TrainConfig parseTrainConfig(const nlohmann::json& json, const std::string& source,
+                             const std::string& baseDir = {});
+TrainConfig readTrainConfig(const std::string& path);
+// True when `name` is a preset of the schedule model (else noise.schedule is a file).
+bool isSchedulePreset(const std::string& name);
+// The full resolved config, every key present ("format": "noisescope.train-config/1").
+nlohmann::json toJson(const TrainConfig& config);
+
+}  // namespace noisescope::train

@@ -1,0 +1,559 @@
+#include "train/trainer.h"
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "io/atomic_file.h"
+#include "io/provenance.h"
+#include "schedule/families.h"
+#include "train/checkpoint.h"
+#include "train/distributed.h"
+#include "train/networks.h"
+#include "train/run_directory.h"
+#include "train/schedule_files.h"
+#include "train/torchscript_export.h"
+#include "util/device.h"
+#include "util/error.h"
+
+namespace noisescope::train {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// SplitMix64 finaliser: decorrelates the per-step seeds of neighbouring steps and ranks.
+uint64_t mixSeed(uint64_t seed, uint64_t rank, uint64_t step) {
+  uint64_t z = seed * 0x9E3779B97F4A7C15ULL ^ (rank + 1) * 0xBF58476D1CE4E5B9ULL ^
+               (step + 1) * 0x94D049BB133111EBULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+double unixTime() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+json nullableVector(const std::vector<double>& values, const std::vector<double>& counts) {
+  json out = json::array();
+  for (size_t i = 0; i < values.size(); ++i)
+    out.push_back(counts[i] > 0 ? json(values[i]) : json(nullptr));
+  return out;
+}
+
+schedule::LossWeight lossWeightFor(const NoiseSettings& n, double sigmaData) {
+  schedule::LossWeight w;
+  w.kind = schedule::lossWeightKindFromString(n.lossWeight, "noise.loss_weight");
+  w.sigmaData = sigmaData;
+  w.gamma = n.minSnrGamma;
+  return w;
+}
+
+at::Tensor datasetTensor(const Dataset& d) {
+  std::vector<int64_t> shape{d.size()};
+  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
+  return torch::from_blob(const_cast<float*>(d.values.data()), shape, torch::kFloat).clone();
+}
+
+}  // namespace
+
+schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, int bins) {
+  const auto& n = config.noise;
+  const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, bins);
+  schedule::Schedule s;
+  if (isSchedulePreset(n.schedule)) {
+    s = schedule::makePresetSchedule(n.schedule, grid, n.scheduleParams);
+  } else {
+    s = readScheduleFile(n.schedule);
+    if (s.sigmaMin() < n.sigmaMin * (1 - 1e-9) || s.sigmaMax() > n.sigmaMax * (1 + 1e-9)) {
+      double lost = 0;
+      s = s.truncated(n.sigmaMin, n.sigmaMax, &lost);
+      if (lost > 0.5)
+        throw InputError(n.schedule,
+                         "more than half of the schedule lies outside [noise.sigma_min, "
+                         "noise.sigma_max]");
+    }
+  }
+  s.lossWeight = lossWeightFor(n, sigmaData);
+  return s;
+}
+
+struct Trainer::Impl {
+  TrainConfig& config;
+  TrainingData data;
+  TrainerOptions options;
+  int rank = 0, world = 1;
+  c10::Device device{c10::kCPU};
+  NetworkSpec spec;
+  std::unique_ptr<Denoiser> model, ema;
+  std::unique_ptr<torch::optim::Adam> adam;
+  std::unique_ptr<NoiseSampler> sampler;
+  std::unique_ptr<Evaluator> evaluator;
+  RunDirectory run;
+  at::Tensor trainData;  // [N, ...] on the device
+  int64_t step = 0;      // optimizer steps done
+  BinStatistics total, logWindow;
+  double logLossSum = 0;
+  int64_t logSteps = 0;
+  Clock::time_point logStart;
+  Clock::time_point runStart;
+  json provenance;
+
+  Impl(TrainConfig& c, TrainingData d, TrainerOptions o)
+      : config(c), data(std::move(d)), options(std::move(o)), run(options.runDir) {}
+
+  bool writer() const { return rank == 0; }
+
+  void event(json e) {
+    if (!writer()) return;
+    e["time"] = unixTime();
+    run.appendEvent(e);
+  }
+
+  // ------------------------------------------------------------------------------ setup
+
+  void setup() {
+    if (options.communicator) {
+      rank = options.communicator->rank();
+      world = options.communicator->worldSize();
+    }
+    device = resolveDevice(config.optim.device);
+    if (data.train.size() < 1 || data.test.size() < 1)
+      throw InputError(config.source,
+                       "key 'dataset.path': the training and held-out sets must "
+                       "both hold samples");
+    // Resolve the settings that depend on the data, so config.json says what was used.
+    if (!(config.optim.sigmaData > 0)) config.optim.sigmaData = data.sigmaData;
+    if (!(config.noise.gateC > 0)) config.noise.gateC = data.discrete ? 0.2 : 0.15;
+    const double sd = config.optim.sigmaData;
+
+    spec = resolveNetworkSpec(config.model, data.train.sampleShape, data.train.kind, sd,
+                              config.source);
+    config.model.kind = spec.kind;
+    torch::manual_seed(config.optim.seed);
+    model = std::make_unique<Denoiser>(spec, device);
+    ema = std::make_unique<Denoiser>(spec, device);
+    ema->copyParametersFrom(*model);
+    ema->setTraining(false);
+    const auto& o = config.optim;
+    adam = std::make_unique<torch::optim::Adam>(
+        model->parameters(), torch::optim::AdamOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps));
+
+    const auto& n = config.noise;
+    AdaptiveSettings a;
+    a.warmupSteps = n.warmupSteps;
+    a.refreshEvery = n.refreshEvery;
+    a.statDecay = n.statDecay;
+    a.smoothingPasses = n.smoothingPasses;
+    a.minBinCount = n.minBinCount;
+    a.gateC = n.gateC;
+    a.gateN = n.gateN;
+    a.uniformMix = n.uniformMix;
+    const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, int(n.bins));
+    sampler =
+        std::make_unique<NoiseSampler>(samplerKindFromString(n.sampler, "noise.sampler"),
+                                       baseScheduleFor(config, sd), grid, lossWeightFor(n, sd), a);
+    total = BinStatistics(int(n.bins));
+    logWindow = BinStatistics(int(n.bins));
+    trainData = datasetTensor(data.train).to(device);
+    if (writer())
+      evaluator = std::make_unique<Evaluator>(data.test, config.eval, n.sigmaMin, n.sigmaMax, sd,
+                                              config.optim.seed, device);
+    json params = toJson(config);
+    params["dataset"]["train"] = describeDataset(data.train);
+    params["dataset"]["test"] = describeDataset(data.test);
+    provenance = makeProvenance("noisescope-cli train", params);
+  }
+
+  // ------------------------------------------------------------------------------ checkpoints
+
+  json meta() const {
+    json m;
+    m["format"] = kCheckpointFormat;
+    m["step"] = step;
+    m["network"] = toJson(spec);
+    std::vector<std::string> names;
+    for (const auto& [name, p] : model->namedParameters()) names.push_back(name);
+    m["parameter_names"] = names;
+    m["config"] = toJson(config);
+    m["sampler"] = sampler->state();
+    m["total_statistics"] = {{"error_sum", total.errorSum}, {"count", total.count}};
+    m["random"] = {{"scheme", "per-step generator seeded with splitmix(seed, rank, step)"},
+                   {"seed", config.optim.seed}};
+    m["world_size"] = world;
+    m["provenance"] = provenance;
+    return m;
+  }
+
+  std::string checkpointBytes() const {
+    torch::serialize::OutputArchive archive;
+    archive.write("meta", c10::IValue(meta().dump()));
+    torch::serialize::OutputArchive modelGroup, emaGroup, optimGroup;
+    const auto mp = model->parameters(), ep = ema->parameters();
+    for (size_t i = 0; i < mp.size(); ++i) {
+      modelGroup.write(checkpointParameterKey(i), mp[i].detach().to(torch::kCPU));
+      emaGroup.write(checkpointParameterKey(i), ep[i].detach().to(torch::kCPU));
+    }
+    adam->save(optimGroup);
+    archive.write("model", modelGroup);
+    archive.write("ema", emaGroup);
+    archive.write("optimizer", optimGroup);
+    std::ostringstream out;
+    archive.save_to(out);
+    return out.str();
+  }
+
+  void restore(const std::string& bytes, const std::string& source) {
+    try {
+      torch::serialize::InputArchive archive;
+      archive.load_from(bytes.data(), bytes.size(), device);
+      c10::IValue metaValue;
+      if (!archive.try_read("meta", metaValue) || !metaValue.isString())
+        throw InputError(source, "not a NoiseScope training checkpoint");
+      const json m = json::parse(metaValue.toStringRef());
+      if (m.value("format", "") != kCheckpointFormat)
+        throw InputError(source, "unknown checkpoint format");
+      if (m.at("network") != toJson(spec))
+        throw InputError(source,
+                         "the checkpoint's network differs from the one this config "
+                         "builds; resume with the run's own config.json");
+      torch::NoGradGuard noGrad;
+      torch::serialize::InputArchive modelGroup, emaGroup, optimGroup;
+      archive.read("model", modelGroup);
+      archive.read("ema", emaGroup);
+      archive.read("optimizer", optimGroup);
+      const auto mp = model->parameters(), ep = ema->parameters();
+      for (size_t i = 0; i < mp.size(); ++i) {
+        at::Tensor a, b;
+        modelGroup.read(checkpointParameterKey(i), a);
+        emaGroup.read(checkpointParameterKey(i), b);
+        if (!a.sizes().equals(mp[i].sizes()) || !b.sizes().equals(ep[i].sizes()))
+          throw InputError(source, "parameter shapes differ from the network's");
+        mp[i].copy_(a);
+        ep[i].copy_(b);
+      }
+      adam->load(optimGroup);
+      sampler->restoreState(m.at("sampler"), source);
+      total.errorSum = m.at("total_statistics").at("error_sum").get<std::vector<double>>();
+      total.count = m.at("total_statistics").at("count").get<std::vector<double>>();
+      if (total.bins() != sampler->grid().bins())
+        throw InputError(source, "statistics have the wrong number of bins");
+      step = m.at("step").get<int64_t>();
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw InputError(source, std::string("cannot resume from the checkpoint: ") + e.what());
+    }
+  }
+
+  // Every rank must start from identical weights, optimizer and sampler state: rank 0's.
+  void shareState(std::string& bytes) {
+    if (world == 1) return;
+    auto length = torch::tensor({int64_t(bytes.size())}, torch::kLong);
+    options.communicator->broadcast(length, 0);
+    auto buffer = torch::zeros({length.item<int64_t>()}, torch::kUInt8);
+    if (rank == 0) std::memcpy(buffer.data_ptr(), bytes.data(), bytes.size());
+    options.communicator->broadcast(buffer, 0);
+    if (rank != 0)
+      bytes.assign(static_cast<const char*>(buffer.data_ptr()), size_t(buffer.numel()));
+  }
+
+  void writeCheckpoint() {
+    if (!writer()) return;
+    run.create();
+    writeFileAtomically(run.checkpointPath(step), checkpointBytes());
+    json e{{"event", "checkpoint"}, {"step", step}};
+    e["path"] =
+        "checkpoints/" + std::filesystem::path(run.checkpointPath(step)).filename().string();
+    if (config.checkpoint.exportTorchScript) {
+      exportTorchScriptDenoiser(*ema, run.exportPath(step));
+      e["export"] =
+          "checkpoints/" + std::filesystem::path(run.exportPath(step)).filename().string();
+    }
+    writeScheduleFile(
+        run.schedulesDir() + "/latest.schedule.json", sampler->current(),
+        makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+    run.pruneCheckpoints(config.checkpoint.keep);
+    event(e);
+  }
+
+  // ------------------------------------------------------------------------------ events
+
+  json scheduleEvent(bool refreshed) const {
+    json e{{"event", "schedule"}, {"step", step}, {"sampler", toString(sampler->kind())}};
+    e["refresh"] = sampler->refreshCount();
+    const auto& grid = sampler->grid();
+    e["log_sigma_edges"] = grid.edges;
+    e["sigma"] = grid.sigmaCenters();
+    if (refreshed) {
+      const auto& r = sampler->lastRefresh();
+      e["mhat"] = r.mhat;
+      e["rho"] = r.rho;
+      e["pi"] = r.pi;
+      e["cdf_change"] = r.cdfChange;
+    } else {
+      e["pi"] = sampler->current().massesOn(grid);
+    }
+    return e;
+  }
+
+  void evaluationEvent(TrainSummary& summary) {
+    if (!writer()) return;
+    model->setTraining(false);
+    const Denoiser& net = *ema;
+    summary.lastEvaluation = evaluator->evaluate(
+        [&net](const at::Tensor& x, const at::Tensor& s) { return net.forward(x, s); });
+    model->setTraining(true);
+    const auto& r = summary.lastEvaluation;
+    json e{{"event", "eval"},      {"step", step},
+           {"sigma", r.sigmas},    {"error", r.error},
+           {"elbo", r.elbo},       {"edm", r.edm},
+           {"quality", r.quality}, {"reference", config.eval.reference}};
+    if (std::isfinite(r.swd)) e["swd"] = r.swd;
+    event(e);
+  }
+
+  void trainEvent(double lr) {
+    const double seconds = std::chrono::duration<double>(Clock::now() - logStart).count();
+    const double samples = double(logSteps) * double(config.optim.batchSize) * double(world);
+    json e{{"event", "train"},
+           {"step", step},
+           {"loss", logLossSum / double(std::max<int64_t>(logSteps, 1))},
+           {"lr", lr},
+           {"samples_per_s", seconds > 0 ? samples / seconds : 0.0},
+           {"steps_per_s", seconds > 0 ? double(logSteps) / seconds : 0.0}};
+    e["bin_error"] = nullableVector(logWindow.means(), logWindow.count);
+    e["bin_count"] = logWindow.count;
+    event(e);
+    logWindow.clear();
+    logLossSum = 0;
+    logSteps = 0;
+    logStart = Clock::now();
+  }
+
+  // ------------------------------------------------------------------------------ one step
+
+  double trainStep(double lr) {
+    const auto& o = config.optim;
+    const int64_t batch = o.batchSize;
+    const int K = sampler->grid().bins();
+    auto gen = at::detail::createCPUGenerator(mixSeed(o.seed, uint64_t(rank), uint64_t(step)));
+    const auto rows = torch::randint(trainData.size(0), {batch}, gen, torch::kLong);
+    const auto uniforms = torch::rand({batch}, gen, torch::kDouble);
+    std::vector<int64_t> shape{batch};
+    shape.insert(shape.end(), spec.sampleShape.begin(), spec.sampleShape.end());
+    const auto noise = torch::randn(shape, gen, torch::kFloat).to(device);
+
+    std::vector<double> sigmas(batch), weights(batch);
+    std::vector<int64_t> bins(batch);
+    const double* u = uniforms.data_ptr<double>();
+    const auto& weight = sampler->lossWeight();
+    for (int64_t i = 0; i < batch; ++i) {
+      sigmas[i] = sampler->sigmaFromUniform(u[i]);
+      weights[i] = weight.at(sigmas[i]);
+      bins[i] = sampler->binOf(sigmas[i]);
+    }
+    const auto sigma = torch::tensor(sigmas, torch::kDouble).to(torch::kFloat).to(device);
+    const auto w = torch::tensor(weights, torch::kDouble).to(torch::kFloat).to(device);
+    const auto binIndex = torch::tensor(bins, torch::kLong).to(device);
+
+    const auto x0 = trainData.index_select(0, rows.to(device));
+    std::vector<int64_t> view(x0.dim(), 1);
+    view[0] = batch;
+    const auto y = x0 + sigma.view(view) * noise;
+    const auto d = model->forward(y, sigma);
+    const auto err = (d - x0).pow(2).flatten(1).sum(1);  // unweighted, summed over dimensions
+    const auto loss = (w * err).mean() / double(x0[0].numel());
+    adam->zero_grad();
+    loss.backward();
+
+    const auto errDetached = err.detach();
+    auto binSum = torch::zeros({K}, errDetached.options()).index_add_(0, binIndex, errDetached);
+    auto binCount = torch::zeros({K}, errDetached.options())
+                        .index_add_(0, binIndex, torch::ones_like(errDetached));
+    auto params = model->parameters();
+    if (world > 1) {
+      std::vector<at::Tensor> pieces;
+      for (auto& p : params) pieces.push_back(p.grad().flatten());
+      pieces.push_back(binSum);
+      pieces.push_back(binCount);
+      pieces.push_back(loss.detach().reshape({1}));
+      auto flat = torch::cat(pieces);
+      options.communicator->allReduceSum(flat);
+      int64_t offset = 0;
+      for (auto& p : params) {
+        const int64_t n = p.numel();
+        p.mutable_grad().copy_(flat.narrow(0, offset, n).view_as(p).div(double(world)));
+        offset += n;
+      }
+      binSum = flat.narrow(0, offset, K);
+      binCount = flat.narrow(0, offset + K, K);
+      offset += 2 * K;
+      logLossSum += flat[offset].item<double>() / double(world);
+    } else {
+      logLossSum += loss.item<double>();
+    }
+    if (o.gradClip > 0) torch::nn::utils::clip_grad_norm_(params, o.gradClip);
+    for (auto& group : adam->param_groups())
+      static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
+    adam->step();
+
+    {  // EMA with the usual early ramp so that the first steps are not frozen at initialisation.
+      torch::NoGradGuard noGrad;
+      const double decay = std::min(o.emaDecay, (1.0 + double(step)) / (10.0 + double(step)));
+      const auto ep = ema->parameters();
+      for (size_t i = 0; i < params.size(); ++i)
+        ep[i].mul_(decay).add_(params[i].detach(), 1 - decay);
+    }
+
+    BinStatistics stats(K);
+    const auto sumHost = binSum.to(torch::kCPU, torch::kDouble).contiguous();
+    const auto countHost = binCount.to(torch::kCPU, torch::kDouble).contiguous();
+    std::copy(sumHost.data_ptr<double>(), sumHost.data_ptr<double>() + K, stats.errorSum.begin());
+    std::copy(countHost.data_ptr<double>(), countHost.data_ptr<double>() + K, stats.count.begin());
+    sampler->record(stats);
+    total.add(stats);
+    logWindow.add(stats);
+    ++logSteps;
+    ++step;
+    return 0;
+  }
+
+  double learningRate() const {
+    const auto& o = config.optim;
+    if (o.lrWarmupSteps <= 0) return o.lr;
+    return o.lr * std::min(1.0, double(step + 1) / double(o.lrWarmupSteps));
+  }
+
+  // ------------------------------------------------------------------------------ the run
+
+  TrainSummary runAll() {
+    TrainSummary summary;
+    runStart = Clock::now();
+    const auto latest = run.latestCheckpointStep();
+    if (writer() && options.requireResume && !latest)
+      throw InputError(run.path(), "--resume was given but the run directory has no checkpoint");
+    std::string state;
+    bool resumed = false;
+    if (writer()) {
+      if (latest) {
+        const std::string path = run.checkpointPath(*latest);
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream bytes;
+        bytes << in.rdbuf();
+        state = bytes.str();
+        restore(state, path);
+        resumed = true;
+      } else {
+        state = checkpointBytes();
+      }
+    }
+    if (world > 1) {
+      auto flag = torch::tensor({int64_t(resumed ? 1 : 0)}, torch::kLong);
+      options.communicator->broadcast(flag, 0);
+      resumed = flag.item<int64_t>() != 0;
+      shareState(state);
+      if (rank != 0) restore(state, "checkpoint broadcast from rank 0");
+    }
+    summary.startStep = step;
+
+    if (writer()) {
+      run.create();
+      if (resumed) {
+        run.truncateEventsAfter(step);
+      } else {
+        writeFileAtomically(run.eventsPath(), "");
+      }
+      json cfg = toJson(config);
+      cfg["provenance"] = provenance;
+      run.writeJson(run.configPath(), cfg);
+      json start{{"event", resumed ? "resume" : "start"},
+                 {"step", step},
+                 {"steps", config.optim.steps},
+                 {"world_size", world},
+                 {"device", describeDevice(device)},
+                 {"network", toJson(spec)},
+                 {"parameters", model->parameterCount()},
+                 {"sigma_data", config.optim.sigmaData},
+                 {"discrete", data.discrete},
+                 {"train_samples", data.train.size()},
+                 {"test_samples", data.test.size()},
+                 {"test", data.testDescription},
+                 {"bins", config.noise.bins}};
+      event(start);
+      if (!resumed) event(scheduleEvent(false));
+    }
+
+    model->setTraining(true);
+    logStart = Clock::now();
+    const auto& progress = options.progress;
+    while (step < config.optim.steps) {
+      progress.throwIfCancelled();
+      const double lr = learningRate();
+      trainStep(lr);
+      if (sampler->maybeRefresh(step) && writer()) event(scheduleEvent(true));
+      if (step % config.logEvery == 0 || step == config.optim.steps) trainEvent(lr);
+      if (config.eval.every > 0 && step % config.eval.every == 0 && step < config.optim.steps)
+        evaluationEvent(summary);
+      if (step % config.checkpoint.every == 0 && step < config.optim.steps) writeCheckpoint();
+      progress.report(double(step) / double(config.optim.steps),
+                      "step " + std::to_string(step) + "/" + std::to_string(config.optim.steps));
+      if (options.stopAfterStep >= 0 && step >= options.stopAfterStep) {
+        summary.step = step;
+        return summary;
+      }
+    }
+    evaluationEvent(summary);
+    writeCheckpoint();
+    if (writer()) {
+      summary.lastCheckpoint = run.checkpointPath(step);
+      summary.scheduleFile = run.schedulesDir() + "/final.schedule.json";
+      writeScheduleFile(
+          summary.scheduleFile, sampler->current(),
+          makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+      event({{"event", "end"},
+             {"step", step},
+             {"seconds", std::chrono::duration<double>(Clock::now() - runStart).count()}});
+    }
+    summary.step = step;
+    return summary;
+  }
+};
+
+Trainer::Trainer(TrainConfig config, TrainingData data, TrainerOptions options)
+    : config_(std::move(config)),
+      impl_(std::make_unique<Impl>(config_, std::move(data), std::move(options))) {
+  impl_->setup();
+}
+
+Trainer::~Trainer() = default;
+
+TrainSummary Trainer::run() {
+  return impl_->runAll();
+}
+
+const NoiseSampler& Trainer::sampler() const {
+  return *impl_->sampler;
+}
+
+std::vector<std::pair<std::string, at::Tensor>> Trainer::modelParameters() const {
+  return impl_->model->namedParameters();
+}
+
+std::vector<std::pair<std::string, at::Tensor>> Trainer::emaParameters() const {
+  return impl_->ema->namedParameters();
+}
+
+const BinStatistics& Trainer::totalStatistics() const {
+  return impl_->total;
+}
+
+}  // namespace noisescope::train

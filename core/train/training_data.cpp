@@ -1,0 +1,89 @@
+#include "train/training_data.h"
+
+#include <cmath>
+#include <vector>
+
+#include "data/load.h"
+#include "data/transforms.h"
+#include "util/error.h"
+
+namespace noisescope::train {
+namespace {
+
+Dataset readOne(const TrainConfig& config, const std::string& path, const Progress& progress) {
+  LoadOptions options;
+  options.hdf5Dataset = config.dataset.hdf5Dataset;
+  options.fasta.window = config.dataset.fastaWindow;
+  options.fasta.stride = config.dataset.fastaStride;
+  options.progress = progress;
+  Dataset d = loadDataset(path, options);
+  if (config.dataset.transform == "binarize")
+    d = binarize(d, static_cast<float>(config.dataset.binarizeThreshold));
+  return d;
+}
+
+}  // namespace
+
+double measureSigmaData(const Dataset& dataset) {
+  const int64_t n = dataset.size(), dim = dataset.dim();
+  if (n < 1 || dim < 1) return 0.0;
+  std::vector<double> mean(dim, 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* x = dataset.sample(i);
+    for (int64_t j = 0; j < dim; ++j) mean[j] += x[j];
+  }
+  for (double& m : mean) m /= double(n);
+  double sum = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float* x = dataset.sample(i);
+    for (int64_t j = 0; j < dim; ++j) sum += (x[j] - mean[j]) * (x[j] - mean[j]);
+  }
+  return std::sqrt(sum / double(n * dim));
+}
+
+bool isDiscreteSigned(const Dataset& dataset) {
+  for (float v : dataset.values)
+    if (v != 1.0f && v != -1.0f) return false;
+  return !dataset.values.empty();
+}
+
+TrainingData loadTrainingData(const TrainConfig& config, const Progress& progress) {
+  const auto& s = config.dataset;
+  const uint64_t seed = config.optim.seed;
+  TrainingData out;
+  Dataset train = readOne(config, s.path, progress.sub(0.0, 0.7));
+  if (train.size() < 2)
+    throw InputError(config.source,
+                     "key 'dataset.path': '" + s.path + "' has fewer than 2 samples");
+  Dataset test;
+  if (!s.testPath.empty()) {
+    test = readOne(config, s.testPath, progress.sub(0.7, 0.95));
+    if (test.sampleShape != train.sampleShape)
+      throw InputError(config.source, "key 'dataset.test_path': samples of shape " +
+                                          test.shapeString() + " differ from the training set's " +
+                                          train.shapeString());
+    out.testDescription = "test_path " + s.testPath;
+  } else {
+    auto split = trainTestSplit(train, s.testFraction, seed);
+    train = std::move(split.first);
+    test = std::move(split.second);
+    out.testDescription = std::to_string(test.size()) + " samples split off the training file (" +
+                          "fraction " + std::to_string(s.testFraction) + ", seed " +
+                          std::to_string(seed) + ")";
+  }
+  if (s.limit > 0 && s.limit < train.size()) train = randomSubset(train, s.limit, seed);
+  if (s.testLimit > 0 && s.testLimit < test.size())
+    test = randomSubset(test, s.testLimit, seed + 1);
+  out.sigmaData = measureSigmaData(train);
+  if (!(out.sigmaData > 0))
+    throw InputError(config.source,
+                     "key 'dataset.path': every training sample is the same; "
+                     "σ_data is 0");
+  out.discrete = isDiscreteSigned(train);
+  out.train = std::move(train);
+  out.test = std::move(test);
+  progress.report(1.0, "data ready");
+  return out;
+}
+
+}  // namespace noisescope::train
