@@ -1,0 +1,132 @@
+// Training configs: defaults, a round trip through config.json, and every kind of bad input
+// (unknown key, wrong type, out-of-range value, missing dataset, bad schedule, bad JSON) rejected
+// with an InputError that names the file and the key.
+#include <QtTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "train/train_config.h"
+#include "util/error.h"
+
+using namespace noisescope;
+using namespace noisescope::train;
+using nlohmann::json;
+
+namespace {
+
+json minimal() {
+  return json{{"dataset", {{"path", "synthetic:two-moons?n=100"}}}};
+}
+
+// The InputError message for a config, or "" when it parses.
+QString problemWith(const json& config) {
+  try {
+    parseTrainConfig(config, "run.json");
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
+class TestTrainConfig : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void defaultsAndRoundTrip() {
+    json j = minimal();
+    j["noise"] = {{"sampler", "infonoise"}, {"bins", 32}, {"schedule_params", {{"p_mean", -1.0}}}};
+    j["optim"] = {{"seed", 42}, {"lr", 5e-4}};
+    const TrainConfig c = parseTrainConfig(j, "run.json");
+    QCOMPARE(c.dataset.path, std::string("synthetic:two-moons?n=100"));
+    QCOMPARE(c.noise.sampler, std::string("infonoise"));
+    QCOMPARE(c.noise.bins, int64_t(32));
+    QCOMPARE(c.noise.scheduleParams.at("p_mean"), -1.0);
+    QCOMPARE(c.optim.seed, uint64_t(42));
+    QCOMPARE(c.optim.batchSize, int64_t(128));  // default
+    QCOMPARE(c.noise.refreshEvery, int64_t(200));
+    QCOMPARE(c.eval.reference, std::string("elbo"));
+    // config.json (with its format and provenance) parses back to the same settings.
+    json written = toJson(c);
+    written["provenance"] = {{"producer", "test"}};
+    const TrainConfig again = parseTrainConfig(written, "config.json");
+    QCOMPARE(toJson(again), toJson(c));
+  }
+
+  void relativePathsFollowTheConfigFile() {
+    const QString dir = QDir::tempPath() + "/noisescope_train_config_test";
+    QDir().mkpath(dir);
+    const std::string path = (dir + "/run.json").toStdString();
+    std::ofstream(path) << R"({"dataset": {"path": "data/train.npy"}})";
+    const TrainConfig c = readTrainConfig(path);
+    QCOMPARE(c.dataset.path, (dir + "/data/train.npy").toStdString());
+  }
+
+  void badConfigsNameFileAndKey_data() {
+    QTest::addColumn<QString>("patch");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("unknown key") << R"({"optim": {"learning_rate": 0.1}})"
+                                 << "key 'optim.learning_rate' is not a known setting";
+    QTest::newRow("unknown section") << R"({"optimiser": {}})"
+                                     << "key 'optimiser' is not a known setting";
+    QTest::newRow("wrong type") << R"({"optim": {"steps": "100"}})"
+                                << "key 'optim.steps': expected an integer";
+    QTest::newRow("fraction for integer") << R"({"optim": {"batch_size": 12.5}})"
+                                          << "key 'optim.batch_size': expected an integer";
+    QTest::newRow("out of range") << R"({"noise": {"bins": 1}})"
+                                  << "key 'noise.bins': value 1 is out of range";
+    QTest::newRow("negative lr") << R"({"optim": {"lr": -1}})"
+                                 << "key 'optim.lr'";
+    QTest::newRow("bad choice") << R"({"noise": {"sampler": "fancy"}})"
+                                << "key 'noise.sampler': 'fancy' is not one of";
+    QTest::newRow("section not object") << R"({"eval": 3})"
+                                        << "key 'eval': expected an object";
+    QTest::newRow("sigma range") << R"({"noise": {"sigma_min": 5, "sigma_max": 1}})"
+                                 << "key 'noise.sigma_max'";
+    QTest::newRow("schedule neither preset nor file")
+        << R"({"noise": {"schedule": "no-such-schedule.json"}})"
+        << "key 'noise.schedule'";
+    QTest::newRow("bad preset parameter") << R"({"noise": {"schedule_params": {"p_wobble": 1}}})"
+                                          << "noise.schedule_params";
+    QTest::newRow("odd embedding") << R"({"model": {"embedding": 33}})"
+                                   << "key 'model.embedding'";
+    QTest::newRow("bad device") << R"({"optim": {"device": "tpu"}})"
+                                << "key 'optim.device'";
+    QTest::newRow("wrong format") << R"({"format": "noisescope.profile/1"})"
+                                  << "key 'format'";
+  }
+
+  void badConfigsNameFileAndKey() {
+    QFETCH(QString, patch);
+    QFETCH(QString, expected);
+    json j = minimal();
+    j.merge_patch(json::parse(patch.toStdString()));
+    const QString message = problemWith(j);
+    QVERIFY2(message.startsWith("run.json: "), qPrintable(message));
+    QVERIFY2(message.contains(expected), qPrintable(message));
+  }
+
+  void missingDatasetIsReported() {
+    const QString message = problemWith(json{{"optim", {{"steps", 10}}}});
+    QVERIFY2(message.contains("key 'dataset.path': missing"), qPrintable(message));
+  }
+
+  void unreadableFilesAreReported() {
+    QVERIFY_THROWS_EXCEPTION(InputError, readTrainConfig("/nonexistent/run.json"));
+    const QString dir = QDir::tempPath() + "/noisescope_train_config_test";
+    QDir().mkpath(dir);
+    const std::string path = (dir + "/broken.json").toStdString();
+    std::ofstream(path) << "{\"dataset\": ";
+    try {
+      readTrainConfig(path);
+      QFAIL("a truncated file was accepted");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("broken.json: not valid JSON"));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTrainConfig)
+#include "test_train_config.moc"

@@ -1,0 +1,131 @@
+// EDM preconditioning formulas, the networks sized to the data, and the TorchScript export: the
+// exported module computes what the C++ denoiser computes (THEORY §4 calling convention).
+#include <QtTest>
+
+#include <torch/script.h>
+
+#include <cmath>
+#include <fstream>
+
+#include "train/checkpoint.h"
+#include "train/networks.h"
+#include "train/preconditioning.h"
+#include "train/torchscript_export.h"
+#include "util/error.h"
+
+using namespace noisescope;
+using namespace noisescope::train;
+
+namespace {
+
+NetworkSpec specFor(const std::vector<int64_t>& shape, SampleKind kind,
+                    const std::string& net = "auto") {
+  ModelSettings m;
+  m.kind = net;
+  m.width = 32;
+  m.depth = 2;
+  m.channels = 8;
+  m.blocks = 3;
+  m.embedding = 16;
+  return resolveNetworkSpec(m, shape, kind, 0.6, "test");
+}
+
+at::Tensor batchOf(const std::vector<int64_t>& shape, int64_t b) {
+  std::vector<int64_t> full{b};
+  full.insert(full.end(), shape.begin(), shape.end());
+  return torch::randn(full);
+}
+
+}  // namespace
+
+class TestTrainNetworks : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void preconditioningFormulas() {
+    const EdmPreconditioning p{0.5};
+    const double sigma = 2.0, sd = 0.5;
+    QCOMPARE(p.cSkip(sigma), sd * sd / (sigma * sigma + sd * sd));
+    QCOMPARE(p.cOut(sigma), sigma * sd / std::sqrt(sigma * sigma + sd * sd));
+    QCOMPARE(p.cIn(sigma), 1.0 / std::sqrt(sigma * sigma + sd * sd));
+    QCOMPARE(p.cNoise(sigma), 0.25 * std::log(sigma));
+    for (double s : {0.002, 0.1, 1.0, 10.0, 80.0}) {
+      // The EDM weight makes the effective target weight one: λ·c_out² = 1.
+      QVERIFY(std::abs(p.edmWeight(s) * p.cOut(s) * p.cOut(s) - 1.0) < 1e-12);
+      // Unit-variance input: c_in²·(σ² + σ_d²) = 1.
+      QVERIFY(std::abs(p.cIn(s) * p.cIn(s) * (s * s + sd * sd) - 1.0) < 1e-12);
+      // Unit-variance target: c_skip²σ_d²... the training target (x0 − c_skip·y)/c_out has
+      // variance (σ_d²(1−c_skip)² + c_skip²σ²)/c_out² = 1.
+      const double cs = p.cSkip(s), co = p.cOut(s);
+      QVERIFY(std::abs((sd * sd * (1 - cs) * (1 - cs) + cs * cs * s * s) / (co * co) - 1.0) < 1e-9);
+    }
+    QCOMPARE(p.cNoise(1.0), 0.0);
+  }
+
+  void networksFitTheData() {
+    QCOMPARE(specFor({1, 28, 28}, SampleKind::Image).kind, std::string("unet"));
+    QCOMPARE(specFor({3, 32, 32}, SampleKind::Image).kind, std::string("unet"));
+    QCOMPARE(specFor({200, 4}, SampleKind::Sequence).kind, std::string("conv1d"));
+    QCOMPARE(specFor({2}, SampleKind::Points).kind, std::string("mlp"));
+    QCOMPARE(specFor({1, 27, 27}, SampleKind::Image).kind, std::string("mlp"));
+    QVERIFY_THROWS_EXCEPTION(InputError, specFor({1, 27, 27}, SampleKind::Image, "unet"));
+    QVERIFY_THROWS_EXCEPTION(InputError, specFor({5}, SampleKind::Vector, "conv1d"));
+    torch::manual_seed(3);
+    for (const auto& [shape, kind] :
+         std::vector<std::pair<std::vector<int64_t>, SampleKind>>{{{1, 28, 28}, SampleKind::Image},
+                                                                  {{40, 4}, SampleKind::Sequence},
+                                                                  {{3}, SampleKind::Points}}) {
+      Denoiser d(specFor(shape, kind), c10::Device(c10::kCPU));
+      const auto x = batchOf(shape, 4);
+      const auto sigma = torch::tensor({0.01f, 0.3f, 2.0f, 50.0f});
+      const auto out = d.forward(x, sigma);
+      QCOMPARE(out.sizes().vec(), x.sizes().vec());
+      QVERIFY(torch::isfinite(out).all().item<bool>());
+      // As σ → 0, c_skip → 1 and c_out → 0: the denoiser returns its input.
+      const auto tiny = d.forward(x, torch::full({4}, 1e-6f));
+      QVERIFY((tiny - x).abs().max().item<double>() < 1e-4);
+      QVERIFY(d.parameterCount() > 0);
+    }
+  }
+
+  void torchScriptExportMatches() {
+    torch::manual_seed(5);
+    const QString dir = QDir::tempPath() + "/noisescope_train_networks_test";
+    QDir().mkpath(dir);
+    for (const auto& [shape, kind] :
+         std::vector<std::pair<std::vector<int64_t>, SampleKind>>{{{1, 28, 28}, SampleKind::Image},
+                                                                  {{3, 32, 32}, SampleKind::Image},
+                                                                  {{40, 4}, SampleKind::Sequence},
+                                                                  {{3}, SampleKind::Points}}) {
+      Denoiser d(specFor(shape, kind), c10::Device(c10::kCPU));
+      const std::string path = (dir + "/exported.pt").toStdString();
+      exportTorchScriptDenoiser(d, path);
+      auto module = torch::jit::load(path);
+      const auto x = batchOf(shape, 3);
+      const auto sigma = torch::tensor({0.05f, 1.0f, 20.0f});
+      const auto expected = d.forward(x, sigma).detach();
+      const auto got = module.forward({x, sigma}).toTensor();
+      const double diff = (got - expected).abs().max().item<double>();
+      QVERIFY2(diff < 1e-5, qPrintable(QString::fromStdString(d.spec().kind) + " differs by " +
+                                       QString::number(diff)));
+      QCOMPARE(module.attr("sigma_data").toDouble(), 0.6);
+    }
+  }
+
+  void checkpointLoaderRejectsOtherFiles() {
+    const QString dir = QDir::tempPath() + "/noisescope_train_networks_test";
+    QDir().mkpath(dir);
+    const std::string junk = (dir + "/junk.ckpt").toStdString();
+    std::ofstream(junk) << "not a checkpoint";
+    QVERIFY_THROWS_EXCEPTION(InputError, loadCheckpointDenoiser(junk, c10::Device(c10::kCPU)));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             loadCheckpointDenoiser(junk + ".missing", c10::Device(c10::kCPU)));
+    // A TorchScript file is a valid archive but not a training checkpoint.
+    Denoiser d(specFor({2}, SampleKind::Points), c10::Device(c10::kCPU));
+    const std::string ts = (dir + "/model.pt").toStdString();
+    exportTorchScriptDenoiser(d, ts);
+    QVERIFY_THROWS_EXCEPTION(InputError, loadCheckpointDenoiser(ts, c10::Device(c10::kCPU)));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestTrainNetworks)
+#include "test_train_networks.moc"
