@@ -258,22 +258,24 @@ DesignResult evaluateDesign(const DesignProblem& problem, const std::vector<doub
 }
 
 std::vector<std::pair<double, double>> mergeAdjacentAtoms(const std::vector<double>& positions,
-                                                          const std::vector<double>& weights) {
+                                                          const std::vector<double>& weights,
+                                                          double maxSpacing) {
   std::vector<std::pair<double, double>> atoms;
-  bool open = false;
   double sum = 0.0, moment = 0.0;
-  for (std::size_t g = 0; g <= weights.size(); ++g) {
-    const bool present = g < weights.size() && weights[g] > 0.0;
-    if (present) {
-      sum += weights[g];
-      moment += weights[g] * positions[g];
-      open = true;
-    } else if (open) {
-      atoms.emplace_back(moment / sum, sum);
-      sum = moment = 0.0;
-      open = false;
+  auto close = [&] {
+    if (sum > 0.0) atoms.emplace_back(moment / sum, sum);
+    sum = moment = 0.0;
+  };
+  for (std::size_t g = 0; g < weights.size(); ++g) {
+    if (!(weights[g] > 0.0)) {
+      close();
+      continue;
     }
+    if (sum > 0.0 && std::abs(positions[g] - positions[g - 1]) > maxSpacing) close();
+    sum += weights[g];
+    moment += weights[g] * positions[g];
   }
+  close();
   return atoms;
 }
 

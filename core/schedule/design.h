@@ -11,6 +11,7 @@
 // zero at the optimum (with equality on the support).
 #include <Eigen/Dense>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -64,10 +65,12 @@ DesignResult solveDesign(const DesignProblem& problem, const DesignOptions& opti
 // answer.
 DesignResult evaluateDesign(const DesignProblem& problem, const std::vector<double>& weights);
 
-// Groups of neighbouring support levels (indices adjacent on the candidate grid) become one atom:
-// weight = sum, position = weighted mean of the given positions (e.g. log σ). Returns
-// {position, weight} pairs in grid order.
-std::vector<std::pair<double, double>> mergeAdjacentAtoms(const std::vector<double>& positions,
-                                                          const std::vector<double>& weights);
+// Runs of neighbouring support levels (indices adjacent on the candidate grid, at most
+// `maxSpacing` apart in position) become one atom: weight = sum, position = weighted mean of the
+// positions (e.g. log σ). A fine grid splits one true atom over two neighbours; on a coarse grid
+// neighbours can be distinct atoms, hence the spacing limit. Returns {position, weight} pairs.
+std::vector<std::pair<double, double>> mergeAdjacentAtoms(
+    const std::vector<double>& positions, const std::vector<double>& weights,
+    double maxSpacing = std::numeric_limits<double>::infinity());
 
 }  // namespace noisescope::schedule

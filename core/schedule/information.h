@@ -1,0 +1,71 @@
+#pragma once
+// Information matrices H_g = E[J_gᵀJ_g] of a denoiser shared across noise levels (THEORY §7), the
+// input of the atomic-schedule design. Two models:
+//
+//  * Random features (default). D_θ(y; σ) = c_skip(σ)·y + c_out(σ)·W·φ(c_in(σ)·y, σ) with the EDM
+//    preconditioning c_in = 1/√(σ²+σ_d²), c_out = σ·σ_d/√(σ²+σ_d²), and fixed random ReLU features
+//    φ_k = relu(u_kᵀz + v_kᵀe(σ) + b_k) (plus a constant), u_k ~ N(0, I/D), where
+//    e(σ) = cos(ω_j·log(σ)/4 + ψ_j) is a random Fourier embedding of the noise level. Only the
+//    linear readout W (D × F) is trained, shared by all σ. Its Jacobian is c_out·(I_D ⊗ φᵀ), so
+//    H_g = I_D ⊗ c_out(σ_g)²·E[φφᵀ]: the design depends only on the F×F factor, estimated by Monte
+//    Carlo over y = x + σ·ε with the same (x, ε) at every level. The Hessian of a model linear in
+//    its parameters does not depend on the fitted readout (the Fisher regime needs no fit).
+//  * A TorchScript checkpoint's last linear layer (see checkpoint_information.cpp).
+#include <Eigen/Dense>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "util/progress.h"
+
+namespace noisescope {
+struct Dataset;
+}
+
+namespace noisescope::schedule {
+
+struct InformationMatrices {
+  std::vector<double> sigma;                 // candidate levels, ascending
+  std::vector<Eigen::MatrixXd> information;  // H_g, reduced to the per-output factor (F×F)
+  std::string model;                         // "random-features" or "checkpoint-last-layer"
+  std::string description;                   // one line for files and the UI
+  std::vector<std::pair<std::string, double>> parameters;
+  std::vector<std::pair<std::string, std::string>> notes;
+};
+
+struct RandomFeatureOptions {
+  int features = 128;           // F (a constant feature is added: F + 1 parameters per output)
+  int embedding = 16;           // Fourier components of the σ embedding
+  int samples = 2048;           // Monte Carlo (x, ε) pairs per level
+  double sigmaData = 0.0;       // σ_d of the preconditioning; ≤ 0: computed from the data
+  bool preconditioning = true;  // false: c_in = c_out = 1, c_skip = 0
+  uint64_t seed = 1;
+  Progress progress;
+};
+
+// Throws InputError when the dataset is empty or the options are out of range.
+InformationMatrices randomFeatureInformation(const Dataset& data, const std::vector<double>& sigma,
+                                             const RandomFeatureOptions& options = {});
+
+struct CheckpointInformationOptions {
+  std::string parameter;  // name of the weight to use; empty: the last 2-D "*weight" parameter
+  int samples = 256;      // (x, ε) pairs per level
+  int batch = 16;         // per forward/backward pass (reduced automatically, see the .cpp)
+  std::string device = "auto";
+  uint64_t seed = 1;
+  Progress progress;
+};
+
+// The model follows THEORY §4: forward(x: Tensor[B, ...sampleShape], sigma: Tensor[B]) → x0
+// estimate. Throws InputError naming the file for unreadable models, a missing parameter, or a
+// forward that does not accept the data's shape.
+InformationMatrices checkpointInformation(const std::string& modelPath, const Dataset& data,
+                                          const std::vector<double>& sigma,
+                                          const CheckpointInformationOptions& options = {});
+
+// σ_d of a dataset: the root mean over dimensions of the per-dimension variance.
+double datasetSigma(const Dataset& data);
+
+}  // namespace noisescope::schedule
