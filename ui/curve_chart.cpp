@@ -2,6 +2,7 @@
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
+#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
@@ -109,6 +110,9 @@ void CurveChart::rebuild() {
   }
   if (xlo > xhi) xlo = 1e-3, xhi = 1e2;
   if (ylo > yhi) ylo = logY_ ? 1e-3 : 0.0, yhi = 1.0;
+  // A log axis spanning more than six decades hides the curves' shape; zeros and near-zeros
+  // (e.g. MMSE below the memorisation scale) sit on the floor instead.
+  if (logY_) ylo = std::max(ylo, yhi * 1e-6);
   if (ylo == yhi) ylo = logY_ ? ylo / 2 : ylo - 1, yhi = logY_ ? yhi * 2 : yhi + 1;
   if (!logY_ && ylo > 0 && ylo < 0.25 * yhi) ylo = 0;  // densities read best from zero
   QAbstractAxis* axisX = makeAxis(logX_, xTitle_, xlo, xhi);
@@ -127,7 +131,7 @@ void CurveChart::rebuild() {
       auto* upper = new QLineSeries();
       for (size_t i = 0; i < curve.x.size(); ++i) {
         if (!usable(curve.x[i], logX_)) continue;
-        const double floor = logY_ ? ylo * 0.8 : -std::numeric_limits<double>::max();
+        const double floor = logY_ ? ylo : -std::numeric_limits<double>::max();
         lower->append(curve.x[i],
                       std::max(usable(curve.lower[i], logY_) ? curve.lower[i] : floor, floor));
         upper->append(curve.x[i],
@@ -142,6 +146,7 @@ void CurveChart::rebuild() {
       c->addSeries(band);
       band->attachAxis(axisX);
       band->attachAxis(axisY);
+      for (QLegendMarker* marker : c->legend()->markers(band)) marker->setVisible(false);
     }
     auto* line = new QLineSeries();
     line->setName(curve.name);

@@ -22,6 +22,7 @@
 #include "data/load.h"
 #include "data/statistics.h"
 #include "ui/dataset_panel.h"
+#include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
 #include "ui/workbench.h"
 
@@ -41,6 +42,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   tabs_ = new QTabWidget(this);
   datasetPanel_ = new DatasetPanel(workbench_, tabs_);
   tabs_->addTab(datasetPanel_, tr("&Dataset"));
+  diagnosticPanel_ = new DiagnosticPanel(workbench_, tabs_);
+  tabs_->addTab(diagnosticPanel_, tr("D&iagnostic"));
   setCentralWidget(tabs_);
 
   summary_ = new QLabel(tr("No dataset"), this);

@@ -19,6 +19,7 @@ namespace noisescope::ui {
 
 class Workbench;
 class DatasetPanel;
+class DiagnosticPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -28,6 +29,7 @@ class MainWindow : public QMainWindow {
 
   Workbench* workbench() const { return workbench_; }
   DatasetPanel* datasetPanel() const { return datasetPanel_; }
+  DiagnosticPanel* diagnosticPanel() const { return diagnosticPanel_; }
   QTabWidget* tabs() const { return tabs_; }
   QLabel* summaryLabel() const { return summary_; }
 
@@ -62,6 +64,7 @@ class MainWindow : public QMainWindow {
   Workbench* workbench_;
   QTabWidget* tabs_;
   DatasetPanel* datasetPanel_;
+  DiagnosticPanel* diagnosticPanel_;
   QMenu* recentMenu_;
   QLabel* summary_;
   QLabel* jobLabel_;

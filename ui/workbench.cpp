@@ -1,5 +1,7 @@
 #include "ui/workbench.h"
 
+#include <algorithm>
+
 namespace noisescope::ui {
 
 Workbench::Workbench(QObject* parent) : QObject(parent), jobs_(new JobRunner(this)) {}
@@ -15,6 +17,28 @@ void Workbench::setStatistics(const DatasetStatistics& statistics) {
   statistics_ = statistics;
   hasStatistics_ = true;
   Q_EMIT statisticsChanged();
+}
+
+QString Workbench::addProfile(const QString& name, std::shared_ptr<const Profile> profile) {
+  QString unique = name;
+  for (int n = 2; this->profile(unique); ++n) unique = QStringLiteral("%1 (%2)").arg(name).arg(n);
+  profiles_.push_back({unique, std::move(profile)});
+  Q_EMIT profilesChanged();
+  return unique;
+}
+
+void Workbench::removeProfile(const QString& name) {
+  const auto it = std::find_if(profiles_.begin(), profiles_.end(),
+                               [&](const NamedProfile& p) { return p.name == name; });
+  if (it == profiles_.end()) return;
+  profiles_.erase(it);
+  Q_EMIT profilesChanged();
+}
+
+std::shared_ptr<const Profile> Workbench::profile(const QString& name) const {
+  for (const NamedProfile& p : profiles_)
+    if (p.name == name) return p.profile;
+  return nullptr;
 }
 
 }  // namespace noisescope::ui

@@ -1,13 +1,16 @@
 #pragma once
-// What the panels share: the loaded dataset with its statistics, and the job runner. Panels
-// listen to datasetChanged() instead of talking to each other.
+// What the panels share: the loaded dataset with its statistics, the noise-level profiles measured
+// or loaded so far, and the job runner. Panels listen to the signals instead of talking to each
+// other.
 #include <QObject>
 #include <QString>
 
 #include <memory>
+#include <vector>
 
 #include "data/dataset.h"
 #include "data/statistics.h"
+#include "diagnostic/profile.h"
 #include "ui/job_runner.h"
 
 namespace noisescope::ui {
@@ -26,15 +29,27 @@ class Workbench : public QObject {
   void setDataset(std::shared_ptr<const Dataset> dataset);
   void setStatistics(const DatasetStatistics& statistics);
 
+  struct NamedProfile {
+    QString name;  // unique display name, e.g. "fashion-mnist · empirical · 64 levels"
+    std::shared_ptr<const Profile> profile;
+  };
+  const std::vector<NamedProfile>& profiles() const { return profiles_; }
+  // Adds a profile under a unique name (a suffix is added when the name is taken); returns it.
+  QString addProfile(const QString& name, std::shared_ptr<const Profile> profile);
+  void removeProfile(const QString& name);
+  std::shared_ptr<const Profile> profile(const QString& name) const;
+
  Q_SIGNALS:
   void datasetChanged();
   void statisticsChanged();
+  void profilesChanged();
 
  private:
   JobRunner* jobs_;
   std::shared_ptr<const Dataset> dataset_;
   DatasetStatistics statistics_;
   bool hasStatistics_ = false;
+  std::vector<NamedProfile> profiles_;
 };
 
 }  // namespace noisescope::ui

@@ -31,6 +31,12 @@ c10::Device resolveDevice(const std::string& name) {
 
 std::string describeDevice(const c10::Device& device) { return device.str(); }
 
+std::vector<std::string> availableDeviceNames() {
+  std::vector<std::string> names = {"auto", "cpu"};
+  if (at::hasCUDA()) names.push_back("cuda");
+  return names;
+}
+
 void initTorchThreads(int threads) {
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   at::set_num_threads(threads);

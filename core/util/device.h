@@ -5,6 +5,7 @@
 #include <c10/core/Device.h>
 
 #include <string>
+#include <vector>
 
 namespace noisescope {
 
@@ -12,6 +13,8 @@ namespace noisescope {
 // CUDA is asked for and is not available.
 c10::Device resolveDevice(const std::string& name);
 std::string describeDevice(const c10::Device& device);
+// The device names this build and machine can run on: "auto", "cpu", and "cuda" when available.
+std::vector<std::string> availableDeviceNames();
 
 // Sets torch's intra-op thread count (Debian's LibTorch starts at 1). threads <= 0 means all
 // hardware threads. Call once at program start.

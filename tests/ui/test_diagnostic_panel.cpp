@@ -1,0 +1,82 @@
+// The Diagnostic panel runs the optimal-denoiser diagnostic in the background, overlays profiles
+// with labelled axes, switches the rate coordinate, round-trips a profile file, and draws the
+// one-sample posterior strip.
+#include <QComboBox>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "io/profile_io.h"
+#include "screenshot.h"
+#include "ui/curve_chart.h"
+#include "ui/diagnostic_panel.h"
+#include "ui/main_window.h"
+#include "ui/posterior_strip.h"
+#include "ui/workbench.h"
+
+using namespace noisescope::ui;
+
+class TestDiagnosticPanel : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+  }
+
+  void runsOverlaysAndProbes() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:gaussian?n=400&d=16&seed=2", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+
+    DiagnosticPanel* panel = window.diagnosticPanel();
+    window.tabs()->setCurrentWidget(panel);
+    panel->levelsSpin()->setValue(24);
+    panel->queriesSpin()->setValue(64);
+    QSignalSpy finished(panel, &DiagnosticPanel::diagnosticFinished);
+    panel->runDiagnostic();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+
+    QCOMPARE(window.workbench()->profiles().size(), size_t(1));
+    QCOMPARE(panel->mmseChart()->curves().size(), size_t(1));
+    const Curve& mmse = panel->mmseChart()->curves().front();
+    QCOMPARE(mmse.x.size(), size_t(24));
+    QCOMPARE(mmse.lower.size(), size_t(24));
+    // MMSE per dimension grows with σ towards the data's per-coordinate variance.
+    QVERIFY(mmse.y.back() > mmse.y.front());
+    QVERIFY(panel->mmseChart()->xTitle().contains("σ"));
+
+    const QString logTitle = panel->rateChart()->yTitle();
+    panel->rateCoordinate()->setCurrentIndex(2);
+    QVERIFY(panel->rateChart()->yTitle().contains("λ"));
+    QVERIFY(panel->rateChart()->yTitle() != logTitle);
+    panel->rateCoordinate()->setCurrentIndex(0);
+
+    // Save the profile, load it back: a second, identical curve is overlaid.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("profile.json");
+    noisescope::writeProfile(path.toStdString(), *window.workbench()->profiles().front().profile);
+    QCOMPARE(panel->loadProfile(path), QString());
+    QCOMPARE(panel->mmseChart()->curves().size(), size_t(2));
+    QCOMPARE(panel->mmseChart()->curves()[1].y, panel->mmseChart()->curves()[0].y);
+    QVERIFY(panel->loadProfile(dir.filePath("missing.json")).contains("missing.json"));
+
+    QSignalSpy probed(panel->strip(), &PosteriorStrip::probeFinished);
+    panel->strip()->sampleSpin()->setValue(5);
+    panel->strip()->probe();
+    QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
+    QCOMPARE(panel->strip()->shownLevels(), 8);
+    saveScreenshot(&window, "diagnostic-panel");
+  }
+};
+
+QTEST_MAIN(TestDiagnosticPanel)
+#include "test_diagnostic_panel.moc"

@@ -1,0 +1,346 @@
+#include "ui/diagnostic_panel.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "diagnostic/empirical_diagnostic.h"
+#include "io/profile_io.h"
+#include "ui/curve_chart.h"
+#include "ui/posterior_strip.h"
+#include "ui/workbench.h"
+#include "util/device.h"
+
+namespace noisescope::ui {
+
+namespace {
+const QString kDiagnosticTag = QStringLiteral("diagnostic");
+
+struct CoordinateInfo {
+  const char* key;
+  const char* label;
+  const char* axis;
+};
+const CoordinateInfo kCoordinates[] = {
+    {"log_sigma", "per log σ: MMSE/σ²", "dH/d log σ (nats per unit log σ)"},
+    {"sigma", "per σ: MMSE/σ³", "dH/dσ (nats per unit σ)"},
+    {"lambda", "per λ = −2 log σ: MMSE/(2σ²)", "|dH/dλ| (nats per unit log-SNR)"},
+};
+
+QDoubleSpinBox* sigmaSpin(QWidget* parent, double value) {
+  auto* box = new QDoubleSpinBox(parent);
+  box->setDecimals(4);
+  box->setRange(1e-4, 1e4);
+  box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  box->setValue(value);
+  return box;
+}
+}  // namespace
+
+DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
+    : QWidget(parent), workbench_(workbench) {
+  // Settings: every one of THEORY §3's knobs, with the documented defaults.
+  auto* settings = new QGroupBox(tr("Optimal-denoiser diagnostic"), this);
+  auto* form = new QFormLayout(settings);
+  levels_ = new QSpinBox(settings);
+  levels_->setRange(2, 1024);
+  levels_->setValue(64);
+  sigmaMin_ = sigmaSpin(settings, 0.002);
+  sigmaMax_ = sigmaSpin(settings, 80.0);
+  queries_ = new QSpinBox(settings);
+  queries_->setRange(1, 1000000);
+  queries_->setValue(256);
+  queries_->setToolTip(tr("Monte Carlo queries y = x_j + σε per level; the same ones at every σ"));
+  seed_ = new QSpinBox(settings);
+  seed_->setRange(0, 1 << 30);
+  device_ = new QComboBox(settings);
+  for (const std::string& name : availableDeviceNames())
+    device_->addItem(QString::fromStdString(name));
+  memory_ = new QSpinBox(settings);
+  memory_->setRange(16, 1 << 20);
+  memory_->setValue(1024);
+  memory_->setSuffix(tr(" MB"));
+  memory_->setToolTip(tr("Extra memory the computation may use on top of the dataset"));
+  form->addRow(tr("&Levels:"), levels_);
+  form->addRow(tr("σ m&in:"), sigmaMin_);
+  form->addRow(tr("σ m&ax:"), sigmaMax_);
+  form->addRow(tr("&Queries per level:"), queries_);
+  form->addRow(tr("S&eed:"), seed_);
+  form->addRow(tr("De&vice:"), device_);
+  form->addRow(tr("&Memory:"), memory_);
+  run_ = new QPushButton(tr("&Run on dataset"), settings);
+  run_->setToolTip(tr("Exact posterior over every sample of the loaded dataset"));
+  form->addRow(run_);
+
+  auto* profilesBox = new QGroupBox(tr("Profiles (checked ones are drawn)"), this);
+  auto* profilesLayout = new QVBoxLayout(profilesBox);
+  list_ = new QListWidget(profilesBox);
+  list_->setAccessibleName(tr("Profiles"));
+  auto* load = new QPushButton(tr("&Load…"), profilesBox);
+  auto* save = new QPushButton(tr("Sa&ve JSON…"), profilesBox);
+  auto* csv = new QPushButton(tr("Export &CSV…"), profilesBox);
+  auto* remove = new QPushButton(tr("Re&move"), profilesBox);
+  auto* buttons = new QHBoxLayout();
+  for (QPushButton* b : {load, save, csv, remove}) buttons->addWidget(b);
+  profilesLayout->addWidget(list_);
+  profilesLayout->addLayout(buttons);
+  summary_ = new QLabel(profilesBox);
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  profilesLayout->addWidget(summary_);
+
+  auto* left = new QVBoxLayout();
+  left->addWidget(settings);
+  left->addWidget(profilesBox, 1);
+
+  mmseChart_ = new CurveChart(this);
+  mmseChart_->setTitle(tr("MMSE per dimension"));
+  mmseChart_->setAxisTitles(tr("noise level σ (log scale)"),
+                            tr("MMSE(σ) / D (squared data units)"));
+  mmseChart_->setLogY(true);
+  rateChart_ = new CurveChart(this);
+  rateChart_->setTitle(tr("Conditional-entropy rate"));
+  coordinate_ = new QComboBox(this);
+  for (const CoordinateInfo& c : kCoordinates) coordinate_->addItem(tr(c.label), QString(c.key));
+  coordinate_->setAccessibleName(tr("Entropy-rate coordinate"));
+  posteriorChart_ = new CurveChart(this);
+  posteriorChart_->setTitle(tr("Posterior shape (empirical profiles)"));
+  posteriorChart_->setAxisTitles(tr("noise level σ (log scale)"), tr("fraction"));
+
+  auto* rateHeader = new QHBoxLayout();
+  auto* coordinateLabel = new QLabel(tr("Rate c&oordinate:"), this);
+  coordinateLabel->setBuddy(coordinate_);
+  rateHeader->addWidget(coordinateLabel);
+  rateHeader->addWidget(coordinate_);
+  rateHeader->addStretch(1);
+  auto* rateBox = new QWidget(this);
+  auto* rateLayout = new QVBoxLayout(rateBox);
+  rateLayout->setContentsMargins(0, 0, 0, 0);
+  rateLayout->addLayout(rateHeader);
+  rateLayout->addWidget(rateChart_, 1);
+
+  auto* charts = new QSplitter(Qt::Horizontal, this);
+  charts->addWidget(mmseChart_);
+  charts->addWidget(rateBox);
+  charts->addWidget(posteriorChart_);
+
+  strip_ = new PosteriorStrip(workbench_, this);
+  auto* stripBox = new QGroupBox(tr("Optimal denoiser, one sample"), this);
+  auto* stripLayout = new QVBoxLayout(stripBox);
+  auto* stripScroll = new QScrollArea(stripBox);
+  stripScroll->setWidget(strip_);
+  stripScroll->setWidgetResizable(true);
+  stripScroll->setFrameShape(QFrame::NoFrame);
+  stripLayout->addWidget(stripScroll);
+
+  auto* right = new QSplitter(Qt::Vertical, this);
+  right->addWidget(charts);
+  right->addWidget(stripBox);
+  right->setStretchFactor(0, 3);
+  right->setStretchFactor(1, 2);
+  right->setSizes({460, 400});
+
+  auto* layout = new QHBoxLayout(this);
+  auto* leftWidget = new QWidget(this);
+  leftWidget->setLayout(left);
+  leftWidget->setMaximumWidth(360);
+  layout->addWidget(leftWidget);
+  layout->addWidget(right, 1);
+
+  connect(run_, &QPushButton::clicked, this, &DiagnosticPanel::runDiagnostic);
+  connect(load, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load profile"), QString(),
+                                                      tr("NoiseScope profile (*.json)"));
+    if (path.isEmpty()) return;
+    const QString error = loadProfile(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load profile"), error);
+  });
+  connect(save, &QPushButton::clicked, this, [this] { saveSelected(false); });
+  connect(csv, &QPushButton::clicked, this, [this] { saveSelected(true); });
+  connect(remove, &QPushButton::clicked, this, [this] {
+    if (QListWidgetItem* item = list_->currentItem()) workbench_->removeProfile(item->text());
+  });
+  connect(list_, &QListWidget::itemChanged, this, &DiagnosticPanel::redrawCharts);
+  connect(list_, &QListWidget::currentItemChanged, this, &DiagnosticPanel::redrawCharts);
+  connect(coordinate_, &QComboBox::currentIndexChanged, this, &DiagnosticPanel::redrawCharts);
+  connect(workbench_, &Workbench::profilesChanged, this, &DiagnosticPanel::rebuildList);
+  connect(workbench_, &Workbench::datasetChanged, this,
+          [this] { run_->setEnabled(workbench_->dataset() != nullptr); });
+  run_->setEnabled(false);
+  redrawCharts();
+}
+
+void DiagnosticPanel::runDiagnostic() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  DiagnosticOptions options;
+  options.levels = levels_->value();
+  options.sigmaMin = sigmaMin_->value();
+  options.sigmaMax = sigmaMax_->value();
+  options.queries = queries_->value();
+  options.seed = static_cast<uint64_t>(seed_->value());
+  options.device = device_->currentText().toStdString();
+  options.memoryBytes = static_cast<int64_t>(memory_->value()) << 20;
+  try {
+    options.validate();
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Diagnostic settings"), QString::fromStdString(e.what()));
+    return;
+  }
+  auto profile = std::make_shared<Profile>();
+  const QString name = tr("%1 · empirical · %2×%3")
+                           .arg(QString::fromStdString(dataset->name))
+                           .arg(options.levels)
+                           .arg(options.queries);
+  workbench_->jobs()->submit(
+      kDiagnosticTag,
+      [dataset, options, profile](const Progress& progress) {
+        *profile = computeEmpiricalProfile(*dataset, options, progress);
+      },
+      [this, profile, name] {
+        const QString added = workbench_->addProfile(name, profile);
+        Q_EMIT diagnosticFinished(added);
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) QMessageBox::warning(this, tr("Diagnostic failed"), message);
+      });
+}
+
+QString DiagnosticPanel::loadProfile(const QString& path) {
+  try {
+    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
+    workbench_->addProfile(QFileInfo(path).completeBaseName() + QStringLiteral(" · ") +
+                               QString::fromStdString(profile->kind),
+                           profile);
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+}
+
+void DiagnosticPanel::saveSelected(bool csv) {
+  QListWidgetItem* item = list_->currentItem();
+  if (!item) {
+    QMessageBox::information(this, tr("Save profile"), tr("Select a profile in the list first."));
+    return;
+  }
+  const auto profile = workbench_->profile(item->text());
+  const QString path = QFileDialog::getSaveFileName(
+      this, csv ? tr("Export profile as CSV") : tr("Save profile"), QString(),
+      csv ? tr("CSV table (*.csv)") : tr("NoiseScope profile (*.json)"));
+  if (path.isEmpty() || !profile) return;
+  try {
+    if (csv)
+      writeProfileCsv(path.toStdString(), *profile);
+    else
+      writeProfile(path.toStdString(), *profile);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Save failed"), QString::fromStdString(e.what()));
+  }
+}
+
+void DiagnosticPanel::rebuildList() {
+  const QStringList checked = checkedProfiles();
+  const int before = list_->count();
+  list_->blockSignals(true);
+  list_->clear();
+  for (const auto& named : workbench_->profiles()) {
+    auto* item = new QListWidgetItem(named.name, list_);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    // New profiles are drawn at once; existing ones keep their state.
+    const bool isNew = list_->count() > before;
+    item->setCheckState(checked.contains(named.name) || isNew ? Qt::Checked : Qt::Unchecked);
+  }
+  if (list_->count() > 0) list_->setCurrentRow(list_->count() - 1);
+  list_->blockSignals(false);
+  redrawCharts();
+}
+
+QStringList DiagnosticPanel::checkedProfiles() const {
+  QStringList names;
+  for (int i = 0; i < list_->count(); ++i)
+    if (list_->item(i)->checkState() == Qt::Checked) names << list_->item(i)->text();
+  return names;
+}
+
+void DiagnosticPanel::redrawCharts() {
+  const int ci = std::max(0, coordinate_->currentIndex());
+  rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kCoordinates[ci].axis));
+  rateChart_->setLogY(true);
+  std::vector<Curve> mmse, rates, posterior;
+  int colour = 0;
+  for (const QString& name : checkedProfiles()) {
+    const auto profile = workbench_->profile(name);
+    if (!profile || profile->estimates.empty()) continue;
+    const QColor c = CurveChart::paletteColor(colour++);
+    const MmseEstimate& e = profile->primary();
+    const double d = static_cast<double>(std::max<int64_t>(1, profile->dim));
+    Curve m{name, profile->sigma, {}, {}, {}, c};
+    for (size_t i = 0; i < e.mean.size(); ++i) {
+      m.y.push_back(e.mean[i] / d);
+      m.lower.push_back(e.ciLow[i] / d);
+      m.upper.push_back(e.ciHigh[i] / d);
+    }
+    mmse.push_back(m);
+    if (const RateSeries* r = profile->rate(kCoordinates[ci].key)) {
+      Curve rc{name, profile->sigma, r->value, {}, {}, c};
+      for (size_t i = 0; i < r->value.size() && i < r->standardError.size(); ++i) {
+        rc.lower.push_back(r->value[i] - kNormal95 * r->standardError[i]);
+        rc.upper.push_back(r->value[i] + kNormal95 * r->standardError[i]);
+      }
+      if (rc.lower.size() != rc.x.size()) rc.lower.clear(), rc.upper.clear();
+      rates.push_back(rc);
+    }
+    if (!profile->posterior.empty()) {
+      posterior.push_back(
+          {name + tr(": max weight"), profile->sigma, profile->posterior.maxWeight, {}, {}, c});
+      Curve h{name + tr(": weight entropy / log N"), profile->sigma, {}, {}, {}, c, true};
+      const double logN = std::log(static_cast<double>(std::max<int64_t>(2, profile->datasetSize)));
+      for (double v : profile->posterior.weightEntropy) h.y.push_back(v / logN);
+      posterior.push_back(h);
+    }
+  }
+  mmseChart_->setCurves(mmse);
+  rateChart_->setCurves(rates);
+  posteriorChart_->setCurves(posterior);
+
+  QListWidgetItem* item = list_->currentItem();
+  const auto current = item ? workbench_->profile(item->text()) : nullptr;
+  if (!current) {
+    summary_->setText(tr("Run the diagnostic or load a profile."));
+    return;
+  }
+  QString text = tr("<b>%1</b>: %2 levels, %3 queries per level, N = %4, D = %5.")
+                     .arg(item->text().toHtmlEscaped())
+                     .arg(current->levels())
+                     .arg(current->queries)
+                     .arg(current->datasetSize)
+                     .arg(current->dim);
+  if (current->kind == "empirical") {
+    text += tr(" ∫ rate d log σ = %1 nats (log N = %2).")
+                .arg(integrateRateOverLogSigma(*current), 0, 'f', 3)
+                .arg(std::log(static_cast<double>(current->datasetSize)), 0, 'f', 3);
+    text += tr(" Weights below e^−%1 of the largest were dropped (≤ %2 of the mass per query). "
+               "Below the nearest-neighbour scale the empirical prior's MMSE is ~0: its optimal "
+               "denoiser memorises the training points.")
+                .arg(current->posterior.pruneLogRatio)
+                .arg(current->posterior.prunedWeightBound, 0, 'g', 2);
+  }
+  summary_->setText(text);
+}
+
+}  // namespace noisescope::ui

@@ -1,0 +1,68 @@
+#pragma once
+// The Diagnostic panel: runs the offline optimal-denoiser diagnostic on the loaded dataset (in
+// the background, with progress and cancel), keeps the measured and loaded profiles, and overlays
+// them: MMSE per dimension and the entropy rate in a chosen coordinate, both with 95 % bands, and
+// the posterior's shape. Below, the optimal-denoiser strip for one sample.
+#include <QWidget>
+
+class QSpinBox;
+class QDoubleSpinBox;
+class QComboBox;
+class QPushButton;
+class QListWidget;
+class QLabel;
+
+namespace noisescope::ui {
+
+class Workbench;
+class CurveChart;
+class PosteriorStrip;
+
+class DiagnosticPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit DiagnosticPanel(Workbench* workbench, QWidget* parent = nullptr);
+
+  // Starts the diagnostic with the current settings on the loaded dataset.
+  void runDiagnostic();
+  // Reads a profile file; returns an error message (empty on success).
+  QString loadProfile(const QString& path);
+
+  CurveChart* mmseChart() const { return mmseChart_; }
+  CurveChart* rateChart() const { return rateChart_; }
+  CurveChart* posteriorChart() const { return posteriorChart_; }
+  QComboBox* rateCoordinate() const { return coordinate_; }
+  QSpinBox* levelsSpin() const { return levels_; }
+  QSpinBox* queriesSpin() const { return queries_; }
+  QListWidget* profileList() const { return list_; }
+  PosteriorStrip* strip() const { return strip_; }
+
+ Q_SIGNALS:
+  void diagnosticFinished(const QString& profileName);
+
+ private:
+  void redrawCharts();
+  void rebuildList();
+  void saveSelected(bool csv);
+  QStringList checkedProfiles() const;
+
+  Workbench* workbench_;
+  QSpinBox* levels_;
+  QDoubleSpinBox* sigmaMin_;
+  QDoubleSpinBox* sigmaMax_;
+  QSpinBox* queries_;
+  QSpinBox* seed_;
+  QComboBox* device_;
+  QSpinBox* memory_;
+  QPushButton* run_;
+  QListWidget* list_;
+  QComboBox* coordinate_;
+  QLabel* summary_;
+  CurveChart* mmseChart_;
+  CurveChart* rateChart_;
+  CurveChart* posteriorChart_;
+  PosteriorStrip* strip_;
+};
+
+}  // namespace noisescope::ui
