@@ -36,6 +36,13 @@ void channelsLastToFirst(std::vector<float>& values, int64_t n, int64_t h, int64
   }
 }
 
+// {0, 1} or {−1, +1} throughout: how one-hot DNA is stored.
+bool isOneHotLike(const std::vector<float>& values) {
+  return std::all_of(values.begin(), values.end(),
+                     [](float v) { return v == 0.0f || v == 1.0f; }) ||
+         std::all_of(values.begin(), values.end(), [](float v) { return v == -1.0f || v == 1.0f; });
+}
+
 void affine(std::vector<float>& values, double scale, double offset) {
   for (float& v : values) v = static_cast<float>(v * scale + offset);
 }
@@ -63,7 +70,7 @@ void finishArrayDataset(Dataset& dataset, const std::string& path,
       dataset.sampleShape = rest;
       break;
     case 2:
-      if (rest[1] == 4) {
+      if (rest[1] == 4 && isOneHotLike(values)) {
         dataset.kind = SampleKind::Sequence;
         dataset.sampleShape = rest;
       } else {
@@ -130,19 +137,9 @@ void finishArrayDataset(Dataset& dataset, const std::string& path,
       dataset.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
     }
   } else if (dataset.kind == SampleKind::Sequence) {
-    const bool zeroOne =
-        std::all_of(values.begin(), values.end(), [](float v) { return v == 0.0f || v == 1.0f; });
-    const bool plusMinus =
-        std::all_of(values.begin(), values.end(), [](float v) { return v == -1.0f || v == 1.0f; });
-    if (zeroOne) {
-      affine(values, 2.0, -1.0);
-      dataset.scaling = "one-hot ±1";
-    } else if (plusMinus) {
-      dataset.scaling = "one-hot ±1";
-    } else {
-      dataset.scaling = "raw";
-      dataset.notes.push_back("[N, L, 4] array is not one-hot; values kept as they are");
-    }
+    // Chosen only for one-hot values (see above): {0, 1} becomes ±1, {−1, +1} stays.
+    if (lo == 0.0) affine(values, 2.0, -1.0);
+    dataset.scaling = "one-hot ±1";
   } else {
     dataset.scaling = "raw";
   }

@@ -5,7 +5,8 @@
 // Layout (the first axis is always N):
 //   [N]            → Points, shape {1}
 //   [N, d]         → Points when d ≤ 3, else Vector
-//   [N, L, 4]      → Sequence (one-hot DNA, bases A, C, G, T)
+//   [N, L, 4]      → Sequence (one-hot DNA, bases A, C, G, T) when the values are {0, 1} or
+//                    {−1, +1} throughout; otherwise a grey image like any [N, H, W]
 //   [N, H, W]      → grey Image 1×H×W
 //   [N, C, H, W]   → Image when C ∈ {1, 3}; [N, H, W, C] with C ∈ {1, 3} is transposed to C×H×W
 //   anything else  → Vector of the flattened sample (with a note)
@@ -13,7 +14,7 @@
 //   uint8 data             → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
 //   other Images           → within [0, 1]: 2v − 1; within [−1, 1]: unchanged; else the observed
 //                            min/max mapped affinely to [−1, 1]
-//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged; otherwise raw
+//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged
 //   other Points / Vectors → raw
 #include <cstdint>
 #include <string>

@@ -233,7 +233,7 @@ Dataset readNpy(const std::string& path, const Progress& progress) {
   }
 
   Dataset dataset;
-  dataset.name = fileName(path);
+  dataset.name = displayName(path);
   dataset.source = path;
   finishArrayDataset(dataset, path, header.shape, elementName(element), std::move(values));
   dataset.validate();

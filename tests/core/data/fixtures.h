@@ -8,7 +8,36 @@
 #include <string>
 #include <vector>
 
+#include "data/dataset.h"
 #include "util/error.h"
+
+// Readable failure messages for QCOMPARE on the standard types the data tests compare.
+namespace QTest {
+template <>
+inline char* toString(const std::string& text) {
+  return qstrdup(text.c_str());
+}
+template <typename T>
+char* vectorToString(const std::vector<T>& values) {
+  std::string text = "{";
+  for (size_t i = 0; i < values.size() && i < 32; ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  text += values.size() > 32 ? ", … (" + std::to_string(values.size()) + ")}" : "}";
+  return qstrdup(text.c_str());
+}
+template <>
+inline char* toString(const std::vector<int64_t>& values) {
+  return vectorToString(values);
+}
+template <>
+inline char* toString(const std::vector<int32_t>& values) {
+  return vectorToString(values);
+}
+template <>
+inline char* toString(const std::vector<float>& values) {
+  return vectorToString(values);
+}
+}  // namespace QTest
 
 namespace fixtures {
 

@@ -32,7 +32,7 @@ class TestIdxReader : public QObject {
   void checkImages(const Dataset& d, const std::vector<uint8_t>& pixels, int64_t n, int64_t h,
                    int64_t w) {
     QCOMPARE(d.size(), n);
-    QCOMPARE(d.kind, SampleKind::Image);
+    QCOMPARE(std::string(toString(d.kind)), std::string(toString(SampleKind::Image)));
     QCOMPARE(d.sampleShape, (std::vector<int64_t>{1, h, w}));
     QCOMPARE(d.sourceDtype, std::string("uint8"));
     QCOMPARE(d.scaling, std::string("[-1,1]"));
@@ -91,7 +91,7 @@ class TestIdxReader : public QObject {
   void twoDimensionalIsVectors() {
     fixtures::writeBytes(path("vectors.idx"), fixtures::idxBytes({3, 10}, ramp(30)));
     const Dataset d = readIdx(path("vectors.idx"));
-    QCOMPARE(d.kind, SampleKind::Vector);
+    QCOMPARE(std::string(toString(d.kind)), std::string(toString(SampleKind::Vector)));
     QCOMPARE(d.sampleShape, (std::vector<int64_t>{10}));
     QCOMPARE(d.size(), int64_t{3});
     QCOMPARE(d.split, std::string("all"));
