@@ -169,7 +169,7 @@ Dataset readHdf5(const std::string& path, const std::string& datasetPath,
   std::vector<float> values(count);
   const int rank = static_cast<int>(shape.size());
   const uint64_t rowElements = count / static_cast<uint64_t>(shape[0]);
-  const uint64_t rowsPerChunk = std::max<uint64_t>(1, (uint64_t{4} << 20) / rowElements);
+  const uint64_t rowsPerChunk = std::max<uint64_t>(1, (uint64_t{1} << 20) / rowElements);
   std::vector<hsize_t> start(rank, 0), extent(shape.begin(), shape.end());
   for (uint64_t row = 0; row < static_cast<uint64_t>(shape[0]);) {
     progress.throwIfCancelled();
