@@ -68,7 +68,7 @@ IdxHeader readHeader(GzipInput& input) {
   } else if (total > input.maximumDecodedSize()) {
     throw InputError(path, "declares " + formatBytes(total) + " of data, more than " +
                                formatBytes(input.fileSize()) +
-                               " of gzip can hold (corrupt header?)");
+                               " of gzip can hold (truncated file or corrupt header)");
   }
   return header;
 }

@@ -1,7 +1,9 @@
 #include "data/npy_reader.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "data/array_layout.h"
 #include "data/input_file.h"
@@ -224,6 +226,9 @@ Dataset readNpy(const std::string& path, const Progress& progress) {
         for (size_t i = 0; i < n; ++i) {
           double v;
           std::memcpy(&v, buffer.data() + i * 8, 8);
+          if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max())
+            throw InputError(path, "holds the value " + std::to_string(v) + " at element " +
+                                       std::to_string(done + i) + ", beyond float32's range");
           out[i] = static_cast<float>(v);
         }
         break;

@@ -1,5 +1,8 @@
 // Format detection (magic numbers first, then names) and dispatch through loadDataset.
+#include <unistd.h>
+
 #include <QDir>
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -81,6 +84,13 @@ class TestLoad : public QObject {
     EXPECT_INPUT_ERROR(loadDataset(path("empty.bin")), "empty.bin");
     EXPECT_INPUT_ERROR(loadDataset("synthetic:nothing"), "synthetic:nothing");
     EXPECT_INPUT_ERROR(loadDataset(""), "dataset");
+  }
+
+  void unreadableFile() {
+    fixtures::writeBytes(path("locked.npy"), fixtures::npyBytes("<f4", {1}, std::string(4, '\0')));
+    QFile::setPermissions(QString::fromStdString(path("locked.npy")), QFileDevice::Permissions());
+    if (::geteuid() == 0) QSKIP("root reads files whatever their permissions");
+    EXPECT_INPUT_ERROR(loadDataset(path("locked.npy")), "locked.npy");
   }
 };
 

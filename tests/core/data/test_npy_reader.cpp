@@ -178,6 +178,10 @@ class TestNpyReader : public QObject {
     const std::vector<float> v = {1.0f, NAN};
     fixtures::writeBytes(path("nan.npy"), fixtures::npyBytes("<f4", {2}, fixtures::rawBytes(v)));
     EXPECT_INPUT_ERROR(readNpy(path("nan.npy")), "nan.npy");
+    const std::vector<double> huge = {1.0, 1e300};
+    fixtures::writeBytes(path("f64range.npy"),
+                         fixtures::npyBytes("<f8", {2}, fixtures::rawBytes(huge)));
+    EXPECT_INPUT_ERROR(readNpy(path("f64range.npy")), "f64range.npy");
     fixtures::writeBytes(path("zero.npy"), fixtures::npyBytes("<f4", {0, 3}, ""));
     EXPECT_INPUT_ERROR(readNpy(path("zero.npy")), "zero.npy");
   }
