@@ -33,7 +33,8 @@ int main(int argc, char** argv) {
     std::printf("wall time   %.3f s\n", seconds);
     std::printf("float array %.1f MB\n", arrayMb);
     std::printf("peak RSS    %.1f MB (%.1f MB before loading)\n", peakMb, startMb);
-    std::printf("peak/array  %.3f\n", peakMb / arrayMb);
+    std::printf("peak/array  %.3f (growth during the load / array: %.3f)\n", peakMb / arrayMb,
+                (peakMb - startMb) / arrayMb);
     return 0;
   } catch (const noisescope::InputError& error) {
     std::fprintf(stderr, "bench_load: %s\n", error.what());
