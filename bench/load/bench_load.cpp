@@ -15,13 +15,13 @@ int main(int argc, char** argv) {
   const std::string path =
       argc > 1 ? argv[1] : "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz";
   try {
-    rusage before {};
+    rusage before{};
     getrusage(RUSAGE_SELF, &before);
     const auto start = std::chrono::steady_clock::now();
     const noisescope::Dataset dataset = noisescope::readIdx(path);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    rusage after {};
+    rusage after{};
     getrusage(RUSAGE_SELF, &after);
 
     const double arrayMb = static_cast<double>(dataset.values.size()) * sizeof(float) / 1e6;
