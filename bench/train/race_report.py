@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""Reads the run directories of schedule_race.sh and prints a markdown report: per dataset and
+sampler the final held-out quality (ELBO-like, nats/dim, lower is better), the EDM-reference loss,
+and the steps each sampler needed to reach the EDM run's final quality (linear interpolation
+between evaluations; '>' budget when it never got there)."""
+import json
+import os
+import sys
+
+
+def evals(run_dir):
+    out = []
+    with open(os.path.join(run_dir, "events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "eval":
+                out.append(e)
+    return out
+
+
+def steps_to_reach(curve, target):
+    prev = None
+    for e in curve:
+        if e["quality"] <= target:
+            if prev is None or prev["quality"] == e["quality"]:
+                return float(e["step"])
+            t = (prev["quality"] - target) / (prev["quality"] - e["quality"])
+            return prev["step"] + t * (e["step"] - prev["step"])
+        prev = e
+    return None
+
+
+def band(run_dir):
+    """Where the sampler's final π puts its middle 50 % (σ quartiles)."""
+    last = None
+    with open(os.path.join(run_dir, "events.jsonl")) as f:
+        for line in f:
+            e = json.loads(line)
+            if e["event"] == "schedule":
+                last = e
+    if last is None:
+        return "-"
+    cdf, acc = [], 0.0
+    for p in last["pi"]:
+        acc += p
+        cdf.append(acc)
+    def q(u):
+        for i, c in enumerate(cdf):
+            if c >= u:
+                return last["sigma"][i]
+        return last["sigma"][-1]
+    return "%.3g – %.3g" % (q(0.25), q(0.75))
+
+
+def main(out):
+    print("| data | sampler | final quality (nats/dim) | final EDM-ref loss | steps to EDM final | speed-up | middle 50 % of π (σ) |")
+    print("|---|---|---|---|---|---|---|")
+    for dataset in ("fashion", "dna"):
+        runs = {s: os.path.join(out, "%s-%s" % (dataset, s)) for s in ("static", "infonoise", "sqrt-entropy")}
+        if not all(os.path.exists(os.path.join(r, "events.jsonl")) for r in runs.values()):
+            continue
+        curves = {s: evals(r) for s, r in runs.items()}
+        target = curves["static"][-1]["quality"]
+        budget = curves["static"][-1]["step"]
+        edm_steps = steps_to_reach(curves["static"], target)
+        for s, c in curves.items():
+            reach = steps_to_reach(c, target)
+            reach_text = "%.0f" % reach if reach is not None else "> %d" % budget
+            speed = "%.2f×" % (edm_steps / reach) if reach else "< 1×"
+            label = "EDM log-normal" if s == "static" else s
+            print("| %s | %s | %.4f | %.4f | %s | %s | %s |" % (
+                dataset, label, c[-1]["quality"], c[-1]["edm"], reach_text, speed, band(runs[s])))
+    print()
+    print("Held-out quality per evaluation (step: value):")
+    for name in sorted(os.listdir(out)):
+        path = os.path.join(out, name)
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "events.jsonl")):
+            print("- %s: %s" % (name, ", ".join("%d: %.4f" % (e["step"], e["quality"]) for e in evals(path))))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
