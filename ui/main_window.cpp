@@ -24,6 +24,7 @@
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
+#include "ui/schedule_panel.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -44,6 +45,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   tabs_->addTab(datasetPanel_, tr("&Dataset"));
   diagnosticPanel_ = new DiagnosticPanel(workbench_, tabs_);
   tabs_->addTab(diagnosticPanel_, tr("D&iagnostic"));
+  schedulePanel_ = new SchedulePanel(workbench_, tabs_);
+  tabs_->addTab(schedulePanel_, tr("&Schedules"));
   setCentralWidget(tabs_);
 
   summary_ = new QLabel(tr("No dataset"), this);

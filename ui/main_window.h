@@ -20,6 +20,7 @@ namespace noisescope::ui {
 class Workbench;
 class DatasetPanel;
 class DiagnosticPanel;
+class SchedulePanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -30,6 +31,7 @@ class MainWindow : public QMainWindow {
   Workbench* workbench() const { return workbench_; }
   DatasetPanel* datasetPanel() const { return datasetPanel_; }
   DiagnosticPanel* diagnosticPanel() const { return diagnosticPanel_; }
+  SchedulePanel* schedulePanel() const { return schedulePanel_; }
   QTabWidget* tabs() const { return tabs_; }
   QLabel* summaryLabel() const { return summary_; }
 
@@ -65,6 +67,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_;
   DatasetPanel* datasetPanel_;
   DiagnosticPanel* diagnosticPanel_;
+  SchedulePanel* schedulePanel_;
   QMenu* recentMenu_;
   QLabel* summary_;
   QLabel* jobLabel_;

@@ -1,0 +1,131 @@
+// The Schedules panel: presets and families overlaid on φ, editors that redraw as values change,
+// coordinate and curve switches with labelled axes, entropic schedules from a workbench profile,
+// an atomic design in the background, and schedule files written and read back.
+#include <QAbstractButton>
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+#include "diagnostic/empirical_diagnostic.h"
+#include "screenshot.h"
+#include "ui/curve_chart.h"
+#include "ui/main_window.h"
+#include "ui/schedule_panel.h"
+#include "ui/workbench.h"
+
+using namespace noisescope;
+using namespace noisescope::ui;
+
+namespace {
+// Mass of a drawn density over its x grid (trapezoid): a normalised density integrates to ~1.
+double integrate(const Curve& c) {
+  double total = 0;
+  for (size_t i = 1; i < c.x.size(); ++i)
+    total += 0.5 * (c.y[i] + c.y[i - 1]) * (c.x[i] - c.x[i - 1]);
+  return std::abs(total);
+}
+}  // namespace
+
+class TestSchedulePanel : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+  }
+
+  void editsRedrawAndCoordinatesLabel() {
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    QCOMPARE(panel->scheduleCount(), 2);  // EDM and log-uniform to start from
+    const auto& curves = panel->chart()->curves();
+    QCOMPARE(curves.size(), size_t(2));
+    QVERIFY(std::abs(integrate(curves[0]) - 1.0) < 0.02);  // φ is normalised per unit log σ
+    QVERIFY(panel->chart()->yTitle().contains("log σ"));
+
+    // Typing a new P_mean moves EDM's mode: the chart follows at once.
+    panel->list()->setCurrentRow(0);
+    const std::vector<double> before = panel->chart()->curves()[0].y;
+    auto spins = panel->editor()->findChildren<QDoubleSpinBox*>();
+    QVERIFY(!spins.isEmpty());
+    spins.first()->setValue(spins.first()->value() + 1.0);
+    QVERIFY(panel->chart()->curves()[0].y != before);
+
+    panel->coordinateBox()->setCurrentIndex(2);  // λ
+    QVERIFY(panel->chart()->xTitle().contains("λ"));
+    QVERIFY(panel->chart()->yTitle().contains("per unit λ"));
+    panel->curveButtons()->button(3)->click();  // CDF
+    QCOMPARE(panel->chart()->yTitle(), QString("cumulative probability P(σ′ ≤ σ)"));
+    QCOMPARE(panel->metricsTable()->rowCount(), 2);
+  }
+
+  void entropicAtomicAndFiles() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    DiagnosticOptions options;
+    options.levels = 32;
+    options.queries = 128;
+    auto profile =
+        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
+    const QString name = window.workbench()->addProfile("dirac", profile);
+
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    ScheduleRecipe info;
+    info.kind = ScheduleRecipe::Kind::InfoNoise;
+    info.name = "InfoNoise";
+    info.profileName = name.toStdString();
+    info.gateC = 0.0;  // an empirical profile needs no gate
+    const int row = panel->addRecipe(info);
+    QVERIFY2(panel->errorAt(row).isEmpty(), qPrintable(panel->errorAt(row)));
+
+    // Without the profile the recipe reports the problem instead of drawing stale numbers.
+    window.workbench()->removeProfile(name);
+    QVERIFY(panel->errorAt(row).contains("no longer loaded"));
+    window.workbench()->addProfile("dirac", profile);
+    QVERIFY(panel->errorAt(row).isEmpty());
+
+    QSignalSpy designed(panel, &SchedulePanel::atomicDesignFinished);
+    panel->designAtomic();
+    QTRY_COMPARE_WITH_TIMEOUT(designed.count(), 1, 120000);
+    QVERIFY(panel->scheduleAt(panel->scheduleCount() - 1));
+    const schedule::Schedule atomic = *panel->scheduleAt(panel->scheduleCount() - 1);
+    QVERIFY(atomic.isAtomic());
+    QVERIFY(!atomic.atoms().empty());
+    saveScreenshot(&window, "schedule-panel");
+
+    QTemporaryDir dir;
+    for (const QString file : {"atomic.json", "atomic.csv"}) {
+      panel->list()->setCurrentRow(panel->scheduleCount() - 1);
+      QCOMPARE(panel->exportCurrent(dir.filePath(file)), QString());
+      const int before = panel->scheduleCount();
+      QCOMPARE(panel->loadScheduleFile(dir.filePath(file)), QString());
+      QCOMPARE(panel->scheduleCount(), before + 1);
+      const schedule::Schedule* back = panel->scheduleAt(before);
+      QCOMPARE(back->atoms().size(), atomic.atoms().size());
+      QVERIFY(std::abs(back->atoms().front().sigma - atomic.atoms().front().sigma) < 1e-9);
+    }
+    QFile broken(dir.filePath("broken.json"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("{\"format\": \"noisescope.schedule/1\", \"kind\": ");
+    broken.close();
+    QVERIFY(panel->loadScheduleFile(dir.filePath("broken.json")).contains("broken.json"));
+  }
+};
+
+QTEST_MAIN(TestSchedulePanel)
+#include "test_schedule_panel.moc"

@@ -1,0 +1,657 @@
+#include "ui/schedule_panel.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QShortcut>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "io/atomic_file.h"
+#include "io/schedule_io.h"
+#include "schedule/allocation.h"
+#include "schedule/atomic.h"
+#include "schedule/information.h"
+#include "ui/curve_chart.h"
+#include "ui/workbench.h"
+
+namespace noisescope::ui {
+
+using namespace noisescope::schedule;
+
+namespace {
+const QString kAtomicTag = QStringLiteral("atomic design");
+
+const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coordinate::Lambda,
+                                   Coordinate::VpTime, Coordinate::FlowTime};
+enum CurveKind { kAllocation, kSampling, kWeight, kCdf };
+
+QDoubleSpinBox* numberSpin(QWidget* parent, double lo, double hi, double value, int decimals = 4) {
+  auto* box = new QDoubleSpinBox(parent);
+  box->setDecimals(decimals);
+  box->setRange(lo, hi);
+  box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  box->setValue(value);
+  box->setKeyboardTracking(true);  // redraw as the user types
+  return box;
+}
+
+QString coordinateTitle(Coordinate c) {
+  switch (c) {
+    case Coordinate::Sigma:
+      return QObject::tr("noise level σ (log scale)");
+    case Coordinate::LogSigma:
+      return QObject::tr("log σ");
+    case Coordinate::Lambda:
+      return QObject::tr("log-SNR λ = −2 log σ");
+    case Coordinate::VpTime:
+      return QObject::tr("VP time t (β_d = 19.9, β_min = 0.1)");
+    case Coordinate::FlowTime:
+      return QObject::tr("rectified-flow time t = σ/(1+σ)");
+  }
+  return {};
+}
+
+QString densityUnit(Coordinate c) {
+  switch (c) {
+    case Coordinate::Sigma:
+      return QObject::tr("per unit σ");
+    case Coordinate::LogSigma:
+      return QObject::tr("per unit log σ");
+    case Coordinate::Lambda:
+      return QObject::tr("per unit λ");
+    case Coordinate::VpTime:
+    case Coordinate::FlowTime:
+      return QObject::tr("per unit t");
+  }
+  return {};
+}
+}  // namespace
+
+SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
+    : QWidget(parent), workbench_(workbench) {
+  // The common grid every schedule is discretised on and compared over.
+  auto* gridBox = new QGroupBox(tr("Grid"), this);
+  auto* gridForm = new QFormLayout(gridBox);
+  sigmaMin_ = numberSpin(gridBox, 1e-4, 1e3, 0.002);
+  sigmaMax_ = numberSpin(gridBox, 1e-3, 1e4, 80.0);
+  bins_ = new QSpinBox(gridBox);
+  bins_->setRange(8, 4096);
+  bins_->setValue(256);
+  gridForm->addRow(tr("σ m&in:"), sigmaMin_);
+  gridForm->addRow(tr("σ m&ax:"), sigmaMax_);
+  gridForm->addRow(tr("&Bins (log σ):"), bins_);
+
+  auto* listBox = new QGroupBox(tr("Schedules (checked ones are drawn)"), this);
+  auto* listLayout = new QVBoxLayout(listBox);
+  list_ = new QListWidget(listBox);
+  list_->setAccessibleName(tr("Schedules"));
+  add_ = new QPushButton(tr("&Add"), listBox);
+  add_->setMenu(new QMenu(add_));
+  remove_ = new QPushButton(tr("&Remove"), listBox);
+  export_ = new QPushButton(tr("E&xport…"), listBox);
+  export_->setToolTip(tr("Write the selected schedule as JSON, CSV or HDF5 (by extension)"));
+  samplingGrid_ = new QPushButton(tr("Sampling &grid…"), listBox);
+  samplingGrid_->setToolTip(
+      tr("Entropic time: N inference steps σ_k at equal quantiles of the selected allocation φ"));
+  auto* listButtons = new QHBoxLayout();
+  for (QPushButton* b : {add_, remove_, export_, samplingGrid_}) listButtons->addWidget(b);
+  listLayout->addWidget(list_, 1);
+  listLayout->addLayout(listButtons);
+
+  editorScroll_ = new QScrollArea(this);
+  editorScroll_->setWidgetResizable(true);
+  auto* editorBox = new QGroupBox(tr("Selected schedule"), this);
+  auto* editorLayout = new QVBoxLayout(editorBox);
+  editorLayout->addWidget(editorScroll_);
+
+  auto* left = new QWidget(this);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(gridBox);
+  leftLayout->addWidget(listBox, 2);
+  leftLayout->addWidget(editorBox, 3);
+  left->setMaximumWidth(420);
+
+  // The overlay chart and what it shows.
+  coordinate_ = new QComboBox(this);
+  for (Coordinate c : kCoordinates) coordinate_->addItem(coordinateTitle(c));
+  coordinate_->setAccessibleName(tr("Chart coordinate"));
+  auto* coordinateLabel = new QLabel(tr("C&oordinate:"), this);
+  coordinateLabel->setBuddy(coordinate_);
+  curves_ = new QButtonGroup(this);
+  auto* curveRow = new QHBoxLayout();
+  curveRow->addWidget(coordinateLabel);
+  curveRow->addWidget(coordinate_);
+  curveRow->addSpacing(16);
+  const std::pair<int, QString> curveNames[] = {{kAllocation, tr("φ = π·w (e&ffective)")},
+                                                {kSampling, tr("π (sam&pling)")},
+                                                {kWeight, tr("&w (loss weight)")},
+                                                {kCdf, tr("CD&F of π")}};
+  for (const auto& [id, label] : curveNames) {
+    auto* button = new QRadioButton(label, this);
+    curves_->addButton(button, id);
+    curveRow->addWidget(button);
+  }
+  curves_->button(kAllocation)->setChecked(true);
+  curveRow->addStretch(1);
+
+  chart_ = new CurveChart(this);
+  metrics_ = new QTableWidget(this);
+  metrics_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  metrics_->setAccessibleName(tr("Schedule metrics"));
+  metricsNote_ = new QLabel(this);
+  metricsNote_->setWordWrap(true);
+  metricsNote_->setEnabled(false);
+
+  auto* chartArea = new QWidget(this);
+  auto* chartLayout = new QVBoxLayout(chartArea);
+  chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->addLayout(curveRow);
+  chartLayout->addWidget(chart_, 1);
+  auto* metricsArea = new QWidget(this);
+  auto* metricsLayout = new QVBoxLayout(metricsArea);
+  metricsLayout->setContentsMargins(0, 0, 0, 0);
+  metricsLayout->addWidget(metricsNote_);
+  metricsLayout->addWidget(metrics_, 1);
+  auto* right = new QSplitter(Qt::Vertical, this);
+  right->addWidget(chartArea);
+  right->addWidget(metricsArea);
+  right->setSizes({520, 260});
+
+  auto* layout = new QHBoxLayout(this);
+  layout->addWidget(left);
+  layout->addWidget(right, 1);
+
+  addMenuActions();
+  connect(remove_, &QPushButton::clicked, this, &SchedulePanel::removeCurrent);
+  auto* deleteKey = new QShortcut(QKeySequence::Delete, list_);
+  deleteKey->setContext(Qt::WidgetShortcut);
+  connect(deleteKey, &QShortcut::activated, this, &SchedulePanel::removeCurrent);
+  connect(export_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export schedule"), QStringLiteral("schedule.json"),
+        tr("NoiseScope schedule (*.json);;CSV table (*.csv);;HDF5 (*.h5)"));
+    if (path.isEmpty()) return;
+    const QString error = exportCurrent(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
+  });
+  connect(samplingGrid_, &QPushButton::clicked, this, &SchedulePanel::exportSamplingGrid);
+  connect(list_, &QListWidget::currentRowChanged, this, [this] {
+    showEditor();
+    updateMetrics();
+  });
+  connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+    if (updatingList_) return;
+    const int row = list_->row(item);
+    if (row >= 0 && row < scheduleCount())
+      entries_[row].visible = item->checkState() == Qt::Checked;
+    redraw();
+  });
+  connect(coordinate_, &QComboBox::currentIndexChanged, this, &SchedulePanel::redraw);
+  connect(curves_, &QButtonGroup::idClicked, this, &SchedulePanel::redraw);
+  for (QDoubleSpinBox* box : {sigmaMin_, sigmaMax_})
+    connect(box, &QDoubleSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
+  connect(bins_, &QSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
+  connect(workbench_, &Workbench::profilesChanged, this, [this] {
+    rebuildAll();
+    addMenuActions();
+  });
+  connect(workbench_, &Workbench::datasetChanged, this, &SchedulePanel::addMenuActions);
+
+  // Start with the schedules people compare against first.
+  addRecipe(presetRecipe("edm"));
+  addRecipe(presetRecipe("log-uniform"));
+  list_->setCurrentRow(0);
+}
+
+void SchedulePanel::addMenuActions() {
+  QMenu* menu = add_->menu();
+  menu->clear();
+  QMenu* presetsMenu = menu->addMenu(tr("&Preset"));
+  for (const Preset& p : presets()) {
+    const std::string name = p.name;
+    presetsMenu->addAction(QString::fromStdString(p.label),
+                           [this, name] { addRecipe(presetRecipe(name)); });
+  }
+  QMenu* familyMenu = menu->addMenu(tr("&Family"));
+  for (const FamilyDescriptor& f : families()) {
+    const std::string name = f.name;
+    familyMenu->addAction(QString::fromStdString(f.label), [this, name] {
+      ScheduleRecipe recipe;
+      recipe.family = name;
+      recipe.name = family(name).label;
+      recipe.parameters = completeParameters(family(name), {});
+      addRecipe(recipe);
+    });
+  }
+  QMenu* entropic = menu->addMenu(tr("From a &profile"));
+  const auto& profiles = workbench_->profiles();
+  entropic->setEnabled(!profiles.empty());
+  if (profiles.empty()) entropic->setTitle(tr("From a profile (run or load one in Diagnostic)"));
+  for (const auto& named : profiles) {
+    const std::string profile = named.name.toStdString();
+    entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name), [this, profile] {
+      ScheduleRecipe recipe;
+      recipe.kind = ScheduleRecipe::Kind::InfoNoise;
+      recipe.name = "InfoNoise (" + profile + ")";
+      recipe.profileName = profile;
+      recipe.weight = LossWeight{LossWeight::Kind::Edm, 0.5, 5.0};
+      addRecipe(recipe);
+    });
+    entropic->addAction(tr("√-entropy ∝ √rate — %1").arg(named.name), [this, profile] {
+      ScheduleRecipe recipe;
+      recipe.kind = ScheduleRecipe::Kind::SqrtEntropy;
+      recipe.name = "√-entropy (" + profile + ")";
+      recipe.profileName = profile;
+      recipe.gateC = 0.0;
+      addRecipe(recipe);
+    });
+  }
+  QAction* atomic = menu->addAction(tr("&Atomic design on the dataset (random features)…"), this,
+                                    &SchedulePanel::designAtomic);
+  atomic->setEnabled(workbench_->dataset() != nullptr);
+  menu->addAction(tr("From a &file…"), this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open schedule"), QString(),
+                                     tr("Schedules (*.json *.csv *.h5 *.hdf5);;All files (*)"));
+    if (path.isEmpty()) return;
+    const QString error = loadScheduleFile(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot open schedule"), error);
+  });
+}
+
+LogSigmaGrid SchedulePanel::grid() const {
+  const double lo = std::min(sigmaMin_->value(), sigmaMax_->value() * 0.999);
+  return LogSigmaGrid::uniform(lo, sigmaMax_->value(), bins_->value());
+}
+
+int SchedulePanel::addRecipe(const ScheduleRecipe& recipe) {
+  entries_.push_back({recipe, {}, {}, true});
+  rebuild(scheduleCount() - 1);
+  refreshList();
+  list_->setCurrentRow(scheduleCount() - 1);
+  redraw();
+  return scheduleCount() - 1;
+}
+
+void SchedulePanel::removeCurrent() {
+  const int row = list_->currentRow();
+  if (row < 0 || row >= scheduleCount()) return;
+  entries_.erase(entries_.begin() + row);
+  refreshList();
+  list_->setCurrentRow(std::min(row, scheduleCount() - 1));
+  redraw();
+}
+
+const Schedule* SchedulePanel::scheduleAt(int row) const {
+  if (row < 0 || row >= scheduleCount() || !entries_[row].error.isEmpty()) return nullptr;
+  return &entries_[row].built;
+}
+
+QString SchedulePanel::errorAt(int row) const {
+  return row >= 0 && row < scheduleCount() ? entries_[row].error : QString();
+}
+
+void SchedulePanel::rebuild(int row) {
+  Entry& entry = entries_[row];
+  const Profile* profile = nullptr;
+  std::shared_ptr<const Profile> held;
+  if (!entry.recipe.profileName.empty()) {
+    held = workbench_->profile(QString::fromStdString(entry.recipe.profileName));
+    profile = held.get();
+  }
+  try {
+    entry.built = buildSchedule(entry.recipe, grid(), profile);
+    entry.error.clear();
+  } catch (const std::exception& e) {
+    entry.built = Schedule();
+    entry.error = QString::fromStdString(e.what());
+  }
+}
+
+void SchedulePanel::rebuildAll() {
+  for (int row = 0; row < scheduleCount(); ++row) rebuild(row);
+  refreshList();
+  redraw();
+}
+
+void SchedulePanel::refreshList() {
+  updatingList_ = true;
+  const int current = list_->currentRow();
+  list_->clear();
+  for (const Entry& entry : entries_) {
+    auto* item = new QListWidgetItem(QString::fromStdString(entry.recipe.name), list_);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(entry.visible ? Qt::Checked : Qt::Unchecked);
+    if (!entry.error.isEmpty()) {
+      item->setForeground(Qt::red);
+      item->setToolTip(entry.error);
+    } else {
+      item->setToolTip(QString::fromStdString(entry.built.lossWeight.label()));
+    }
+  }
+  list_->setCurrentRow(std::min(current, scheduleCount() - 1));
+  updatingList_ = false;
+}
+
+void SchedulePanel::showEditor() {
+  const int row = list_->currentRow();
+  auto* editor = new QWidget();
+  auto* form = new QFormLayout(editor);
+  editor_ = editor;
+  editorScroll_->setWidget(editor);  // deletes the previous editor
+  if (row < 0 || row >= scheduleCount()) return;
+  Entry& entry = entries_[row];
+  ScheduleRecipe& recipe = entry.recipe;
+
+  // Every editor change rebuilds this one schedule and redraws: cheap on a few hundred bins.
+  auto changed = [this, row] {
+    rebuild(row);
+    updatingList_ = true;
+    if (QListWidgetItem* item = list_->item(row)) {
+      item->setForeground(entries_[row].error.isEmpty() ? palette().text().color() : Qt::red);
+      item->setToolTip(entries_[row].error);
+    }
+    updatingList_ = false;
+    redraw();
+  };
+  auto addNumber = [&](const QString& label, double lo, double hi, double value,
+                       std::function<void(double)> set, const QString& help = {}) {
+    QDoubleSpinBox* box = numberSpin(editor, lo, hi, value);
+    box->setToolTip(help);
+    form->addRow(label, box);
+    connect(box, &QDoubleSpinBox::valueChanged, editor, [set, changed](double v) {
+      set(v);
+      changed();
+    });
+  };
+
+  auto* kind = new QLabel(editor);
+  kind->setWordWrap(true);
+  form->addRow(tr("Kind:"), kind);
+  switch (recipe.kind) {
+    case ScheduleRecipe::Kind::Family: {
+      const FamilyDescriptor& f = family(recipe.family);
+      kind->setText(QString::fromStdString(f.label + ": " + f.formula));
+      for (const ParameterDescriptor& p : f.parameters) {
+        const std::string key = p.name;
+        addNumber(
+            QString::fromStdString(p.label) + QLatin1Char(':'), p.minimum, p.maximum,
+            recipe.parameters.count(key) ? recipe.parameters.at(key) : p.defaultValue,
+            [&recipe, key](double v) { recipe.parameters[key] = v; },
+            QString::fromStdString(p.help));
+      }
+      break;
+    }
+    case ScheduleRecipe::Kind::InfoNoise:
+    case ScheduleRecipe::Kind::SqrtEntropy: {
+      const bool info = recipe.kind == ScheduleRecipe::Kind::InfoNoise;
+      kind->setText(info ? tr("InfoNoise: effective allocation ρ ∝ (MMSE/σ²)·g(σ), "
+                              "g = σⁿ/(σⁿ + cⁿ); sampling π ∝ ρ/w")
+                         : tr("√-entropy: sampling density π(u) ∝ √(dH/du) in the coordinate u "
+                              "below, moved to log σ with the Jacobian"));
+      auto* profile = new QComboBox(editor);
+      for (const auto& named : workbench_->profiles()) profile->addItem(named.name);
+      profile->setCurrentText(QString::fromStdString(recipe.profileName));
+      form->addRow(tr("Pro&file:"), profile);
+      connect(profile, &QComboBox::currentTextChanged, editor,
+              [&recipe, changed](const QString& t) {
+                recipe.profileName = t.toStdString();
+                changed();
+              });
+      if (!info) {
+        auto* coordinate = new QComboBox(editor);
+        const Coordinate options[] = {Coordinate::LogSigma, Coordinate::Sigma, Coordinate::Lambda};
+        for (Coordinate c : options) coordinate->addItem(coordinateTitle(c));
+        coordinate->setCurrentIndex(recipe.sqrtCoordinate == Coordinate::Sigma    ? 1
+                                    : recipe.sqrtCoordinate == Coordinate::Lambda ? 2
+                                                                                  : 0);
+        form->addRow(tr("Square root in &u:"), coordinate);
+        connect(coordinate, &QComboBox::currentIndexChanged, editor,
+                [&recipe, changed, options](int i) {
+                  recipe.sqrtCoordinate = options[i];
+                  changed();
+                });
+      }
+      addNumber(
+          tr("Gate c (0: off):"), 0.0, 100.0, recipe.gateC,
+          [&recipe](double v) { recipe.gateC = v; },
+          tr("Low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). ≈0.15 for CIFAR-like images, 0.2 for DNA "
+             "and other discrete data; an offline empirical profile needs none."));
+      addNumber(tr("Gate n:"), 0.5, 20.0, recipe.gateN, [&recipe](double v) { recipe.gateN = v; });
+      addNumber(
+          tr("Smoothing (log σ):"), 0.0, 5.0, recipe.smoothing,
+          [&recipe](double v) { recipe.smoothing = v; },
+          tr("Gaussian smoothing bandwidth of the log-rate along log σ, for noisy profiles"));
+      break;
+    }
+    case ScheduleRecipe::Kind::Fixed: {
+      QStringList facts;
+      if (recipe.fixed) {
+        for (const auto& [k, v] : recipe.fixed->info.notes)
+          facts << QStringLiteral("%1: %2").arg(QString::fromStdString(k),
+                                                QString::fromStdString(v));
+        for (const auto& [k, v] : recipe.fixed->info.parameters)
+          facts << QStringLiteral("%1 = %2").arg(QString::fromStdString(k)).arg(v, 0, 'g', 6);
+        if (recipe.fixed->isAtomic()) {
+          QStringList atoms;
+          for (const Atom& a : recipe.fixed->atoms())
+            atoms << QStringLiteral("σ=%1: %2").arg(a.sigma, 0, 'g', 4).arg(a.weight, 0, 'f', 4);
+          facts << tr("atoms: %1").arg(atoms.join(QStringLiteral("; ")));
+        }
+      }
+      kind->setText(QString::fromStdString(recipe.fixed ? recipe.fixed->info.label : "") +
+                    QStringLiteral("\n") + facts.join(QLatin1Char('\n')));
+      kind->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      break;
+    }
+  }
+
+  // The loss weight: what turns the sampling density into the effective allocation.
+  if (recipe.kind != ScheduleRecipe::Kind::Fixed) {
+    auto* weight = new QComboBox(editor);
+    for (const std::string& name : lossWeightNames()) weight->addItem(QString::fromStdString(name));
+    weight->setCurrentText(QString::fromStdString(recipe.weight.name()));
+    form->addRow(tr("&Loss weight w:"), weight);
+    connect(weight, &QComboBox::currentTextChanged, editor, [&recipe, changed](const QString& t) {
+      recipe.weight.kind = lossWeightKindFromString(t.toStdString());
+      changed();
+    });
+    addNumber(tr("σ_data (EDM weight):"), 1e-3, 100.0, recipe.weight.sigmaData,
+              [&recipe](double v) { recipe.weight.sigmaData = v; });
+    addNumber(tr("γ (min-SNR):"), 1e-3, 1e4, recipe.weight.gamma,
+              [&recipe](double v) { recipe.weight.gamma = v; });
+  }
+  auto* facts = new QLabel(editor);
+  facts->setWordWrap(true);
+  if (entry.error.isEmpty()) {
+    facts->setText(tr("Mass outside [σ_min, σ_max] before truncation: %1")
+                       .arg(entry.built.info.truncatedMass, 0, 'g', 3));
+  } else {
+    facts->setText(entry.error);
+  }
+  form->addRow(facts);
+}
+
+void SchedulePanel::redraw() {
+  const Coordinate coordinate = kCoordinates[std::max(0, coordinate_->currentIndex())];
+  const int curve = curves_->checkedId();
+  const LogSigmaGrid g = grid();
+  const QString unit = densityUnit(coordinate);
+  const QString yTitles[] = {
+      tr("effective allocation φ (density %1)").arg(unit), tr("sampling density π (%1)").arg(unit),
+      tr("loss weight w(σ) (x0 space, log scale)"), tr("cumulative probability P(σ′ ≤ σ)")};
+  chart_->setLogX(coordinate == Coordinate::Sigma);
+  chart_->setLogY(curve == kWeight);
+  chart_->setAxisTitles(coordinateTitle(coordinate), yTitles[curve]);
+  chart_->setTitle(curve == kAllocation
+                       ? tr("What training emphasises: φ ∝ π·w, normalised on the grid")
+                       : QString());
+  std::vector<Curve> drawn;
+  int colour = 0;
+  for (const Entry& entry : entries_) {
+    const QColor c = CurveChart::paletteColor(colour++);
+    if (!entry.visible || !entry.error.isEmpty() || entry.built.empty()) continue;
+    const CurveTable table = evaluateCurves(entry.built, g, coordinate);
+    Curve line;
+    line.name = QString::fromStdString(entry.recipe.name);
+    line.color = c;
+    line.x = table.coordinateValue;
+    switch (curve) {
+      case kAllocation:
+        line.y = table.allocation;
+        break;
+      case kSampling:
+        line.y = table.sampling;
+        break;
+      case kWeight:
+        line.y = table.weight;
+        break;
+      case kCdf:
+        line.y = table.cdf;
+        break;
+    }
+    line.dashed = entry.built.isAtomic();
+    drawn.push_back(std::move(line));
+  }
+  chart_->setCurves(drawn);
+  updateMetrics();
+}
+
+void SchedulePanel::designAtomic() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  auto result = std::make_shared<AtomicResult>();
+  const double lo = sigmaMin_->value(), hi = sigmaMax_->value();
+  workbench_->jobs()->submit(
+      kAtomicTag,
+      [dataset, result, lo, hi](const Progress& progress) {
+        // Candidate levels: 48 log-spaced points over the grid's range.
+        std::vector<double> sigma;
+        for (int i = 0; i < 48; ++i)
+          sigma.push_back(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 47.0));
+        // Sized for an interactive answer in seconds; the CLI exposes the full-size settings.
+        RandomFeatureOptions options;
+        options.features = 64;
+        options.samples = 1024;
+        options.progress = progress.sub(0.0, 0.5);
+        const InformationMatrices info = randomFeatureInformation(*dataset, sigma, options);
+        progress.throwIfCancelled();
+        progress.report(0.5, "solving the design");
+        AtomicOptions design;
+        design.solver.gapTolerance = 1e-6;
+        design.solver.maxIterations = 3000;
+        design.solver.progress = progress.sub(0.5, 1.0);
+        *result = designAtomicSchedule(info, design);
+        progress.report(1.0, "design solved");
+      },
+      [this, result, dataset] {
+        ScheduleRecipe recipe;
+        recipe.kind = ScheduleRecipe::Kind::Fixed;
+        recipe.name = "Atomic (random features, " + dataset->name + ", " +
+                      std::to_string(result->schedule.atoms().size()) + " atoms)";
+        recipe.fixed = std::make_shared<Schedule>(result->schedule);
+        addRecipe(recipe);
+        Q_EMIT atomicDesignFinished();
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) QMessageBox::warning(this, tr("Atomic design failed"), message);
+      });
+}
+
+QString SchedulePanel::loadScheduleFile(const QString& path) {
+  try {
+    auto loaded = std::make_shared<Schedule>(readSchedule(path.toStdString()));
+    ScheduleRecipe recipe;
+    recipe.kind = ScheduleRecipe::Kind::Fixed;
+    recipe.name = QFileInfo(path).fileName().toStdString() + " (" + loaded->info.label + ")";
+    recipe.fixed = loaded;
+    addRecipe(recipe);
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+}
+
+QString SchedulePanel::exportCurrent(const QString& path) {
+  const Schedule* current = scheduleAt(list_->currentRow());
+  if (!current) return tr("Select a schedule without errors first.");
+  try {
+    writeSchedule(path.toStdString(), *current,
+                  {{"producer", "noisescope workbench"},
+                   {"recipe", entries_[list_->currentRow()].recipe.name}});
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+}
+
+void SchedulePanel::exportSamplingGrid() {
+  const Schedule* current = scheduleAt(list_->currentRow());
+  if (!current) return;
+  bool ok = false;
+  const int steps = QInputDialog::getInt(this, tr("Sampling grid"),
+                                         tr("Number of inference steps N:"), 18, 2, 10000, 1, &ok);
+  if (!ok) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save σ list"), QStringLiteral("sigmas.json"), tr("JSON (*.json)"));
+  if (path.isEmpty()) return;
+  try {
+    const std::vector<double> sigmas = entropicTimeGrid(effectiveAllocation(*current), steps);
+    const nlohmann::json out = {{"format", "noisescope.sigma-grid/1"},
+                                {"schedule", current->info.label},
+                                {"steps", steps},
+                                {"rule", "sigma_k = u^-1(k/(N-1)), u = CDF of the allocation phi"},
+                                {"sigmas", sigmas}};
+    writeFileAtomically(path.toStdString(), out.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(e.what()));
+  }
+}
+
+void SchedulePanel::updateMetrics() {
+  metrics_->clear();
+  metrics_->setRowCount(0);
+  metrics_->setColumnCount(0);
+  metricsNote_->setText(tr("Quantiles of σ under each schedule's effective allocation φ."));
+  const QStringList headers = {tr("schedule"), tr("loss weight"), tr("σ 5%"),
+                               tr("median σ"), tr("σ 95%"),       tr("truncated mass")};
+  metrics_->setColumnCount(headers.size());
+  metrics_->setHorizontalHeaderLabels(headers);
+  for (const Entry& entry : entries_) {
+    if (!entry.error.isEmpty() || entry.built.empty()) continue;
+    const Schedule phi = effectiveAllocation(entry.built);
+    const int row = metrics_->rowCount();
+    metrics_->insertRow(row);
+    const QStringList cells = {QString::fromStdString(entry.recipe.name),
+                               QString::fromStdString(entry.built.lossWeight.label()),
+                               QString::number(phi.quantileSigma(0.05), 'g', 4),
+                               QString::number(phi.quantileSigma(0.5), 'g', 4),
+                               QString::number(phi.quantileSigma(0.95), 'g', 4),
+                               QString::number(entry.built.info.truncatedMass, 'g', 3)};
+    for (int c = 0; c < cells.size(); ++c)
+      metrics_->setItem(row, c, new QTableWidgetItem(cells[c]));
+  }
+  metrics_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+}
+
+}  // namespace noisescope::ui
