@@ -87,9 +87,13 @@ bool isRegularFile(const std::string& path) {
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
 
+// MNIST names its splits "train-…" and "t10k-…"; derived sets add prefixes ("emnist-letters-
+// train-…"), so the words are looked for anywhere in the name.
 std::string splitFromName(const std::string& name) {
-  if (name.rfind("t10k", 0) == 0 || name.rfind("test", 0) == 0) return "test";
-  if (name.rfind("train", 0) == 0) return "train";
+  const std::string lower = toLower(name);
+  if (lower.find("t10k") != std::string::npos || lower.find("test") != std::string::npos)
+    return "test";
+  if (lower.find("train") != std::string::npos) return "train";
   return "all";
 }
 

@@ -95,6 +95,9 @@ class TestIdxReader : public QObject {
     QCOMPARE(d.sampleShape, (std::vector<int64_t>{10}));
     QCOMPARE(d.size(), int64_t{3});
     QCOMPARE(d.split, std::string("all"));
+    fixtures::writeBytes(path("emnist-letters-test-images-idx3-ubyte"),
+                         fixtures::idxBytes({1, 2, 2}, ramp(4)));
+    QCOMPARE(readIdx(path("emnist-letters-test-images-idx3-ubyte")).split, std::string("test"));
   }
 
   void progressAndCancel() {
