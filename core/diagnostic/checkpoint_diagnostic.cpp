@@ -1,0 +1,258 @@
+#include "diagnostic/checkpoint_diagnostic.h"
+
+#include <ATen/core/grad_mode.h>
+#include <torch/script.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "diagnostic/diagnostic_options.h"
+#include "diagnostic/queries.h"
+#include "io/provenance.h"
+#include "util/device.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+const char* toString(Prediction prediction) {
+  switch (prediction) {
+    case Prediction::X0:
+      return "x0";
+    case Prediction::Epsilon:
+      return "eps";
+    case Prediction::V:
+      return "v";
+  }
+  return "x0";
+}
+
+Prediction predictionFromString(const std::string& text) {
+  if (text == "x0") return Prediction::X0;
+  if (text == "eps" || text == "epsilon") return Prediction::Epsilon;
+  if (text == "v") return Prediction::V;
+  throw InputError("--prediction " + text, "expected x0, eps or v");
+}
+
+namespace {
+
+std::string firstLine(const std::string& text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string shapeText(at::IntArrayRef shape) {
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+  out << ']';
+  return out.str();
+}
+
+// A loaded TorchScript denoiser behind the x0 convention, with the chosen adapter applied.
+class Denoiser {
+ public:
+  Denoiser(const std::string& path, Prediction prediction, const c10::Device& device)
+      : path_(path), prediction_(prediction) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw InputError(path, "no such file");
+    if (!fs::is_regular_file(path, ec)) throw InputError(path, "not a regular file");
+    try {
+      module_ = torch::jit::load(path, device);
+    } catch (const std::exception& e) {
+      throw InputError(path, "not a TorchScript model file (torch::jit::load failed: " +
+                                 firstLine(e.what()) + ")");
+    }
+    module_.eval();
+    const auto method = module_.find_method("forward");
+    if (!method) throw InputError(path, "the TorchScript module has no forward method");
+    const auto& arguments = method->function().getSchema().arguments();
+    // arguments[0] is `self`; the convention needs exactly (x, sigma) without defaults.
+    int64_t required = 0;
+    for (size_t i = 1; i < arguments.size(); ++i) {
+      if (!arguments[i].default_value()) ++required;
+    }
+    if (arguments.size() < 3 || required != 2) {
+      throw InputError(path, "forward takes " + std::to_string(arguments.size() - 1) +
+                                 " input(s) (" + std::to_string(required) +
+                                 " without default); the convention is "
+                                 "forward(x: Tensor[B, ...], sigma: Tensor[B]) -> Tensor");
+    }
+  }
+
+  // x̂0 for noisy samples y [B, ...] (VE) at sigma [B].
+  at::Tensor denoise(const at::Tensor& y, const at::Tensor& sigma) {
+    at::Tensor shaped = sigma.view({-1});
+    std::vector<int64_t> broadcast(static_cast<size_t>(y.dim()), 1);
+    broadcast[0] = y.size(0);
+    at::Tensor s = shaped.view(broadcast);
+    at::Tensor input = y;
+    at::Tensor alpha, spread;
+    if (prediction_ == Prediction::V) {
+      alpha = (s * s + 1.0).rsqrt();
+      spread = s * alpha;
+      input = y * alpha;
+    }
+    at::Tensor out = call(input, shaped);
+    switch (prediction_) {
+      case Prediction::X0:
+        return out;
+      case Prediction::Epsilon:
+        return y - s * out;
+      case Prediction::V:
+        return alpha * input - spread * out;
+    }
+    return out;
+  }
+
+ private:
+  at::Tensor call(const at::Tensor& x, const at::Tensor& sigma) {
+    c10::IValue result;
+    try {
+      result = module_.forward({x, sigma});
+    } catch (const std::exception& e) {
+      throw InputError(path_, "the model failed on a batch of shape " + shapeText(x.sizes()) +
+                                  ": " + firstLine(e.what()));
+    }
+    if (!result.isTensor())
+      throw InputError(path_, "forward returned " + result.tagKind() + ", expected a Tensor");
+    at::Tensor out = result.toTensor();
+    if (out.sizes() != x.sizes())
+      throw InputError(path_, "forward returned shape " + shapeText(out.sizes()) +
+                                  " for an input of shape " + shapeText(x.sizes()) +
+                                  " (it must return the same shape)");
+    if (!out.is_floating_point())
+      throw InputError(path_, "forward returned a tensor of integer type");
+    out = out.to(at::kFloat);
+    if (!at::isfinite(out).all().item<bool>()) {
+      const double smallest = sigma.min().item<double>();
+      const double largest = sigma.max().item<double>();
+      throw InputError(path_, "the model returned NaN or infinity (sigma in [" +
+                                  std::to_string(smallest) + ", " + std::to_string(largest) + "])");
+    }
+    return out;
+  }
+
+  std::string path_;
+  Prediction prediction_;
+  torch::jit::Module module_;
+};
+
+at::Tensor batchOf(const Dataset& dataset, const std::vector<int64_t>& rows,
+                   const c10::Device& device) {
+  std::vector<int64_t> shape = {static_cast<int64_t>(rows.size())};
+  shape.insert(shape.end(), dataset.sampleShape.begin(), dataset.sampleShape.end());
+  at::Tensor out = at::empty(shape, at::kFloat);
+  float* dst = out.data_ptr<float>();
+  const int64_t d = dataset.dim();
+  for (size_t r = 0; r < rows.size(); ++r)
+    std::copy(dataset.sample(rows[r]), dataset.sample(rows[r]) + d, dst + r * d);
+  return out.to(device);
+}
+
+void requireUsable(const Dataset& dataset) {
+  if (dataset.size() < 1 || dataset.dim() < 1)
+    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
+                     "the evaluation dataset is empty");
+}
+
+}  // namespace
+
+void checkCheckpoint(const std::string& path, Prediction prediction, const Dataset& dataset,
+                     const std::string& device) {
+  requireUsable(dataset);
+  const c10::Device dev = resolveDevice(device);
+  c10::InferenceMode inference;
+  Denoiser model(path, prediction, dev);
+  const std::vector<int64_t> rows = {0, std::min<int64_t>(1, dataset.size() - 1)};
+  at::Tensor x = batchOf(dataset, rows, dev);
+  at::Tensor sigma = at::full({2}, 1.0, at::TensorOptions().dtype(at::kFloat).device(dev));
+  model.denoise(x, sigma);
+}
+
+Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOptions& options,
+                                 const Progress& progress) {
+  requireUsable(evaluation);
+  DiagnosticOptions grid;
+  grid.levels = options.levels;
+  grid.sigmaMin = options.sigmaMin;
+  grid.sigmaMax = options.sigmaMax;
+  grid.queries = options.queries;
+  grid.device = options.device;
+  grid.validate();
+  if (options.batchSize < 1) throw InputError("--batch", "must be at least 1");
+  const auto started = std::chrono::steady_clock::now();
+  const c10::Device device = resolveDevice(options.device);
+  checkCheckpoint(options.path, options.prediction, evaluation, options.device);
+
+  c10::InferenceMode inference;
+  Denoiser model(options.path, options.prediction, device);
+  const std::vector<double> sigma =
+      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  const QuerySet queries =
+      drawQueries(evaluation.size(), evaluation.dim(), options.queries, options.seed);
+  const int64_t m = options.queries;
+  const int64_t d = evaluation.dim();
+  at::Tensor clean = batchOf(evaluation, queries.index, device);
+  at::Tensor noise = at::from_blob(const_cast<double*>(queries.noise.data()), {m, d},
+                                   at::TensorOptions().dtype(at::kDouble))
+                         .to(at::kFloat)
+                         .to(device)
+                         .view(clean.sizes());
+
+  std::vector<double> perQuery(static_cast<size_t>(options.levels) * static_cast<size_t>(m));
+  const int64_t batches = (m + options.batchSize - 1) / options.batchSize;
+  const auto floats = at::TensorOptions().dtype(at::kFloat).device(device);
+  for (int l = 0; l < options.levels; ++l) {
+    for (int64_t b = 0; b < batches; ++b) {
+      progress.throwIfCancelled();
+      const int64_t start = b * options.batchSize;
+      const int64_t count = std::min(options.batchSize, m - start);
+      at::Tensor x0 = clean.narrow(0, start, count);
+      const double s = sigma[static_cast<size_t>(l)];
+      at::Tensor y = x0 + noise.narrow(0, start, count) * s;
+      at::Tensor estimate = model.denoise(y, at::full({count}, s, floats));
+      at::Tensor error = (estimate - x0).to(at::kDouble).pow(2).view({count, -1}).sum(1).cpu();
+      std::copy(error.data_ptr<double>(), error.data_ptr<double>() + count,
+                perQuery.begin() + static_cast<size_t>(l) * m + start);
+      progress.report(
+          static_cast<double>(l * batches + b + 1) / static_cast<double>(options.levels * batches),
+          "σ level " + std::to_string(l + 1) + "/" + std::to_string(options.levels));
+    }
+  }
+
+  Profile profile;
+  profile.kind = "checkpoint";
+  profile.sigma = sigma;
+  profile.dim = d;
+  profile.datasetSize = evaluation.size();
+  profile.queries = m;
+  profile.estimates.push_back(summarizeEstimate(
+      "x0_error",
+      "mean over queries of |x_j - D(x_j + sigma eps_j; sigma)|^2 (upper bound on MMSE)", perQuery,
+      options.levels, m));
+  profile.rates = computeRates(sigma, profile.primary());
+  nlohmann::json parameters = {
+      {"checkpoint", options.path},
+      {"prediction", toString(options.prediction)},
+      {"levels", options.levels},
+      {"sigma_min", options.sigmaMin},
+      {"sigma_max", options.sigmaMax},
+      {"queries", m},
+      {"batch_size", options.batchSize},
+      {"evaluation_set", options.evaluationSet},
+      {"query_sampling",
+       "j uniform over the evaluation set with replacement; the same (j, eps) at every sigma"},
+  };
+  profile.provenance = makeProvenance("noisescope checkpoint diagnostic", parameters);
+  profile.provenance["dataset"] = describeDataset(evaluation);
+  profile.provenance["seed"] = options.seed;
+  profile.provenance["device"] = describeDevice(device);
+  profile.provenance["wall_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return profile;
+}
+
+}  // namespace noisescope
