@@ -19,6 +19,8 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 
 // Rows of the dataset processed per step; also the granularity of progress and cancellation.
 constexpr int64_t kRowsPerChunk = 4096;
+// Most query values copied at once for the nearest-neighbour search (8 M floats = 32 MB).
+constexpr int64_t kQueryFloats = int64_t{8} << 20;
 
 // Distinct query rows chosen with a seeded partial Fisher–Yates shuffle.
 std::vector<int64_t> chooseQueries(int64_t n, int64_t count, uint64_t seed) {
@@ -48,36 +50,43 @@ std::vector<double> nearestNeighbourDistances(const Dataset& dataset,
                                               const std::vector<int64_t>& queries,
                                               const Progress& progress) {
   const int64_t n = dataset.size(), d = dataset.dim(), m = static_cast<int64_t>(queries.size());
-  RowMatrix q(m, d);
-  for (int64_t i = 0; i < m; ++i)
-    q.row(i) = Eigen::Map<const Eigen::RowVectorXf>(dataset.sample(queries[i]), d);
-  const Eigen::VectorXf queryNorms = q.rowwise().squaredNorm();
-
-  std::vector<float> best(static_cast<size_t>(m), std::numeric_limits<float>::infinity());
-  std::vector<int64_t> bestIndex(static_cast<size_t>(m), -1);
-  RowMatrix products;
-  for (int64_t start = 0; start < n; start += kRowsPerChunk) {
-    progress.throwIfCancelled();
-    const int64_t rows = std::min(kRowsPerChunk, n - start);
-    const Eigen::Map<const RowMatrix> chunk(dataset.sample(start), rows, d);
-    const Eigen::VectorXf chunkNorms = chunk.rowwise().squaredNorm();
-    products.noalias() = q * chunk.transpose();
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < rows; ++j) {
-        if (start + j == queries[i]) continue;  // the query itself is not its own neighbour
-        const float distance = queryNorms[i] + chunkNorms[j] - 2.0f * products(i, j);
-        if (distance < best[i]) {
-          best[i] = distance;
-          bestIndex[i] = start + j;
+  // Queries go in blocks whose copy stays under kQueryFloats, so memory is bounded for any D.
+  const int64_t block = std::clamp<int64_t>(kQueryFloats / d, 1, m);
+  const int64_t blocks = (m + block - 1) / block;
+  std::vector<double> distances(static_cast<size_t>(m));
+  RowMatrix q, products;
+  for (int64_t b = 0; b < blocks; ++b) {
+    const int64_t first = b * block, count = std::min(block, m - first);
+    q.resize(count, d);
+    for (int64_t i = 0; i < count; ++i)
+      q.row(i) = Eigen::Map<const Eigen::RowVectorXf>(dataset.sample(queries[first + i]), d);
+    const Eigen::VectorXf queryNorms = q.rowwise().squaredNorm();
+    std::vector<float> best(static_cast<size_t>(count), std::numeric_limits<float>::infinity());
+    std::vector<int64_t> bestIndex(static_cast<size_t>(count), -1);
+    for (int64_t start = 0; start < n; start += kRowsPerChunk) {
+      progress.throwIfCancelled();
+      const int64_t rows = std::min(kRowsPerChunk, n - start);
+      const Eigen::Map<const RowMatrix> chunk(dataset.sample(start), rows, d);
+      const Eigen::VectorXf chunkNorms = chunk.rowwise().squaredNorm();
+      products.noalias() = q * chunk.transpose();
+      for (int64_t i = 0; i < count; ++i) {
+        const int64_t self = queries[first + i];
+        for (int64_t j = 0; j < rows; ++j) {
+          if (start + j == self) continue;  // the query itself is not its own neighbour
+          const float distance = queryNorms[i] + chunkNorms[j] - 2.0f * products(i, j);
+          if (distance < best[i]) {
+            best[i] = distance;
+            bestIndex[i] = start + j;
+          }
         }
       }
+      progress.report(static_cast<double>(b * n + start + rows) / static_cast<double>(blocks * n),
+                      "nearest neighbours");
     }
-    progress.report(static_cast<double>(start + rows) / static_cast<double>(n),
-                    "nearest neighbours");
+    for (int64_t i = 0; i < count; ++i)
+      distances[first + i] =
+          exactDistance(dataset.sample(queries[first + i]), dataset.sample(bestIndex[i]), d);
   }
-  std::vector<double> distances(static_cast<size_t>(m));
-  for (int64_t i = 0; i < m; ++i)
-    distances[i] = exactDistance(dataset.sample(queries[i]), dataset.sample(bestIndex[i]), d);
   return distances;
 }
 

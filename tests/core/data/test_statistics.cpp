@@ -76,6 +76,16 @@ class TestStatistics : public QObject {
             .c_str());
   }
 
+  void highDimensionalQueriesGoInBlocks() {
+    // D = 3 000 000: two queries fill a 32 MB block, so the 4 queries take two blocks.
+    const Dataset d = makeSynthetic(parseSyntheticSpec("synthetic:hypercube?n=4&d=3000000&seed=4"));
+    const DatasetStatistics s = computeStatistics(d, 4, 2);
+    QCOMPARE(s.nearestNeighbourQueries, int64_t{4});
+    std::vector<double> distances;
+    for (int64_t q = 0; q < d.size(); ++q) distances.push_back(bruteForceNearest(d, q));
+    QVERIFY(std::abs(s.nearestNeighbourMedian - medianOf(distances)) < 1e-9);
+  }
+
   void duplicatesAreAtDistanceZeroButNotSelf() {
     // Every point appears twice: the nearest other point is its copy.
     const Dataset atoms =
