@@ -1,0 +1,179 @@
+#include "schedule/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "util/error.h"
+
+namespace noisescope::schedule {
+
+double klDivergence(const std::vector<double>& p, const std::vector<double>& q) {
+  double kl = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] <= 0.0) continue;
+    if (q[i] <= 0.0) return std::numeric_limits<double>::infinity();
+    kl += p[i] * std::log(p[i] / q[i]);
+  }
+  return std::max(0.0, kl);
+}
+
+double totalVariation(const std::vector<double>& p, const std::vector<double>& q) {
+  double tv = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) tv += std::abs(p[i] - q[i]);
+  return 0.5 * tv;
+}
+
+double hellingerDistance(const std::vector<double>& p, const std::vector<double>& q) {
+  double h = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const double d = std::sqrt(p[i]) - std::sqrt(q[i]);
+    h += d * d;
+  }
+  return std::sqrt(0.5 * h);
+}
+
+Comparison compareSchedules(const std::vector<Schedule>& schedules,
+                            const ComparisonOptions& options) {
+  if (schedules.empty()) throw InputError("compare", "no schedules to compare");
+  if (options.reference < 0 || options.reference >= static_cast<int>(schedules.size()))
+    throw InputError("--reference", "index out of range");
+  options.grid.validate("comparison grid");
+  Comparison c;
+  c.grid = options.grid;
+  c.reference = options.reference;
+
+  std::vector<Schedule> allocations;
+  for (const Schedule& s : schedules) {
+    allocations.push_back(effectiveAllocation(s));
+    std::vector<double> masses = allocations.back().massesOn(c.grid);
+    double total = 0.0;
+    for (double m : masses) total += m;
+    if (!(total > 0.0))
+      throw InputError("compare",
+                       "schedule '" + s.info.label + "' has no mass on the comparison grid");
+    for (double& m : masses) m /= total;
+    c.allocationMasses.push_back(std::move(masses));
+    std::string label = s.info.label.empty() ? s.info.kind : s.info.label;
+    int copies = 0;
+    for (const auto& existing : c.labels) copies += existing.rfind(label, 0) == 0;
+    if (copies > 0) label += " #" + std::to_string(copies + 1);
+    c.labels.push_back(label);
+  }
+
+  // The profile's informative band and its uninformative bins.
+  std::vector<bool> lowRate(c.grid.bins(), false);
+  if (options.profile) {
+    c.hasProfile = true;
+    InfoNoiseOptions gate;
+    gate.gateC = options.bandGateC;
+    const Schedule rho = infoNoiseAllocation(*options.profile, c.grid, gate);
+    const double tail = 0.5 * (1.0 - options.bandMass);
+    c.bandLow = rho.quantileSigma(tail);
+    c.bandHigh = rho.quantileSigma(1.0 - tail);
+    std::vector<double> rate(c.grid.bins());
+    double peak = 0.0;
+    for (int b = 0; b < c.grid.bins(); ++b)
+      peak = std::max(peak, rate[b] = options.profile->rateLogSigma(c.grid.center(b)));
+    for (int b = 0; b < c.grid.bins(); ++b) lowRate[b] = rate[b] < options.lowRateFraction * peak;
+  }
+
+  const std::vector<double>& ref = c.allocationMasses[c.reference];
+  for (std::size_t i = 0; i < schedules.size(); ++i) {
+    const std::vector<double>& phi = c.allocationMasses[i];
+    ScheduleMetrics m;
+    m.label = c.labels[i];
+    m.atomic = schedules[i].isAtomic();
+    m.klToReference = klDivergence(phi, ref);
+    m.klFromReference = klDivergence(ref, phi);
+    m.totalVariation = totalVariation(phi, ref);
+    m.hellinger = hellingerDistance(phi, ref);
+    const Schedule& a = allocations[i];
+    m.sigmaMedian = a.quantileSigma(0.5);
+    m.sigmaQ05 = a.quantileSigma(0.05);
+    m.sigmaQ95 = a.quantileSigma(0.95);
+    m.truncatedMass = schedules[i].info.truncatedMass;
+    if (c.hasProfile) {
+      m.massInBand = a.cdfSigma(c.bandHigh) - a.cdfSigma(c.bandLow);
+      if (a.isAtomic()) {
+        // Atoms exactly at the lower band edge belong to the band.
+        for (const Atom& atom : a.atoms())
+          if (atom.sigma == c.bandLow) m.massInBand += atom.weight;
+      }
+      m.massLowRate = 0.0;
+      for (int b = 0; b < c.grid.bins(); ++b)
+        if (lowRate[b]) m.massLowRate += phi[b];
+    }
+    c.metrics.push_back(m);
+  }
+  return c;
+}
+
+namespace {
+std::string formatNumber(double v, const char* format = "%.4g") {
+  if (std::isnan(v)) return "—";
+  if (std::isinf(v)) return "inf";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, format, v);
+  return buffer;
+}
+
+// Display width: UTF-8 code points, not bytes.
+std::size_t displayWidth(const std::string& s) {
+  std::size_t points = 0;
+  for (unsigned char ch : s) points += (ch & 0xC0) != 0x80;
+  return points;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  const std::size_t w = displayWidth(s);
+  return s + std::string(width > w ? width - w : 0, ' ');
+}
+}  // namespace
+
+std::string formatComparisonTable(const Comparison& c) {
+  std::vector<std::vector<std::string>> rows;
+  rows.push_back({"schedule", "KL(φ‖ref)", "KL(ref‖φ)", "TV", "Hellinger", "in band", "low rate",
+                  "σ 5%", "σ median", "σ 95%", "truncated"});
+  for (const auto& m : c.metrics)
+    rows.push_back({m.label + (m.atomic ? " (atomic)" : ""), formatNumber(m.klToReference),
+                    formatNumber(m.klFromReference), formatNumber(m.totalVariation),
+                    formatNumber(m.hellinger), formatNumber(m.massInBand, "%.3f"),
+                    formatNumber(m.massLowRate, "%.3f"), formatNumber(m.sigmaQ05),
+                    formatNumber(m.sigmaMedian), formatNumber(m.sigmaQ95),
+                    formatNumber(m.truncatedMass, "%.2e")});
+  std::vector<std::size_t> widths(rows[0].size(), 0);
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) widths[i] = std::max(widths[i], displayWidth(r[i]));
+  std::ostringstream out;
+  out << "effective allocation φ ∝ π·w on " << c.grid.bins() << " log-σ bins ["
+      << formatNumber(c.grid.sigmaMin()) << ", " << formatNumber(c.grid.sigmaMax())
+      << "]; reference: " << c.labels[c.reference] << "\n";
+  if (c.hasProfile)
+    out << "informative band (central 90% of ρ): σ ∈ [" << formatNumber(c.bandLow) << ", "
+        << formatNumber(c.bandHigh) << "]\n";
+  for (const auto& r : rows) {
+    for (std::size_t i = 0; i < r.size(); ++i) out << pad(r[i], widths[i] + 2);
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string comparisonToCsv(const Comparison& c) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "schedule,atomic,kl_to_reference,kl_from_reference,total_variation,hellinger,mass_in_band,"
+         "mass_low_rate,sigma_q05,sigma_median,sigma_q95,truncated_mass\n";
+  for (const auto& m : c.metrics) {
+    std::string label = m.label;
+    std::replace(label.begin(), label.end(), ',', ';');
+    out << '"' << label << "\"," << (m.atomic ? 1 : 0) << ',' << m.klToReference << ','
+        << m.klFromReference << ',' << m.totalVariation << ',' << m.hellinger << ',' << m.massInBand
+        << ',' << m.massLowRate << ',' << m.sigmaQ05 << ',' << m.sigmaMedian << ',' << m.sigmaQ95
+        << ',' << m.truncatedMass << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace noisescope::schedule
