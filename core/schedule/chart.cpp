@@ -70,7 +70,7 @@ std::vector<double> niceTicks(double lo, double hi, int target) {
 
 Layout layoutOf(const ChartSpec& chart) {
   Layout l;
-  l.right = chart.width - 240.0;
+  l.right = chart.width - 300.0;
   l.bottom = chart.height - 60.0;
   l.logX = chart.logX;
   double xmin = INFINITY, xmax = -INFINITY, ymax = 0, wmax = 0;
@@ -199,7 +199,8 @@ std::string asciiSpelling(const std::string& s) {
       {"σ", "sigma"}, {"φ", "phi"}, {"π", "pi"},  {"λ", "lambda"}, {"ρ", "rho"}, {"√", "sqrt"},
       {"ℓ", "l"},     {"·", "*"},   {"−", "-"},   {"∝", "~"},      {"²", "^2"},  {"‖", "||"},
       {"≥", ">="},    {"≤", "<="},  {"ε", "eps"}, {"γ", "gamma"},  {"ν", "nu"},  {"—", "-"},
-      {"×", "x"},     {"…", "..."}, {"∈", "in"},  {"ⁿ", "^n"},     {"⁻", "^-"},  {"¹", "1"}};
+      {"×", "x"},     {"…", "..."}, {"∈", "in"},  {"ⁿ", "^n"},     {"⁻", "^-"},  {"¹", "1"},
+      {"β", "beta_"}, {"½", "1/2"}, {"∞", "inf"}};
   std::string out;
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
@@ -394,7 +395,11 @@ void renderPng(const ChartSpec& chart, const std::string& path) {
     }
     const double ly = l.top + 10 + 20 * static_cast<double>(i);
     r.line(l.right + 62, ly, l.right + 84, ly, c, s.stems ? 4 : 2);
-    r.text(s.label, l.right + 90, ly + 4, ink);
+    std::string legend = asciiSpelling(s.label);
+    const std::size_t room =
+        static_cast<std::size_t>(std::max(4.0, (chart.width - l.right - 96) / 6));
+    if (legend.size() > room) legend = legend.substr(0, room - 2) + "..";
+    r.text(legend, l.right + 90, ly + 4, ink);
   }
   writePng(path, r.image);
 }
