@@ -1,0 +1,171 @@
+// noisescope-cli diagnose: the noise-level profile of a dataset (empirical optimal denoiser, the
+// dataset as prior) or of a trained denoiser (--checkpoint), written as a profile JSON (and CSV),
+// with a summary table on stdout.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <numeric>
+#include <random>
+
+#include "command.h"
+#include "data/dataset.h"
+#include "dataset_options.h"
+#include "diagnostic/checkpoint_diagnostic.h"
+#include "diagnostic/empirical_diagnostic.h"
+#include "io/profile_io.h"
+#include "progress_bar.h"
+#include "util/error.h"
+
+namespace noisescope::cli {
+namespace {
+
+struct DiagnoseArgs {
+  DatasetArgs dataset;
+  DiagnosticOptions options;
+  int64_t memoryMiB = 1024;
+  std::string precision = "float64";
+  std::string checkpoint;
+  std::string prediction = "x0";
+  std::string evalData;
+  double holdout = 0.1;
+  int64_t batch = 256;
+  std::string out;
+  std::string csv;
+};
+
+// Picks the data a checkpoint is scored on and says which, for the profile.
+Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& description) {
+  if (!args.evalData.empty()) {
+    DatasetArgs eval = args.dataset;
+    eval.path = args.evalData;
+    Dataset data = loadWithProgress(eval);
+    if (data.sampleShape != given.sampleShape)
+      throw InputError(args.evalData, "samples of shape " + data.shapeString() +
+                                          " do not match the dataset's " + given.shapeString());
+    description = "--eval-data " + args.evalData + " (split: " + data.split + ")";
+    return data;
+  }
+  if (given.split == "test") {
+    description = "test split (" + given.source + ")";
+    return given;
+  }
+  if (!(args.holdout > 0.0 && args.holdout <= 1.0))
+    throw InputError("--holdout", "must be in (0, 1]");
+  const int64_t n = given.size();
+  const int64_t keep = std::max<int64_t>(1, static_cast<int64_t>(std::llround(args.holdout * n)));
+  std::vector<int64_t> rows(static_cast<size_t>(n));
+  std::iota(rows.begin(), rows.end(), 0);
+  std::mt19937_64 rng(args.options.seed + 0x9e3779b97f4a7c15ULL);
+  std::shuffle(rows.begin(), rows.end(), rng);
+  rows.resize(static_cast<size_t>(keep));
+  std::sort(rows.begin(), rows.end());
+  char share[32];
+  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * args.holdout);
+  description = std::string("held-out part: a seeded random ") + share + " (" +
+                std::to_string(keep) + " samples) of " + given.source + " (split: " + given.split +
+                "); the model may have been trained on it — pass --eval-data for a test split";
+  return selectRows(given, rows);
+}
+
+void printSummary(const Profile& profile) {
+  const MmseEstimate& mmse = profile.primary();
+  const RateSeries* rate = profile.rate("log_sigma");
+  const bool posterior = !profile.posterior.empty();
+  std::printf("\n%-11s %-25s %-13s %-10s %-10s\n", "sigma",
+              ("MMSE (" + mmse.name + ") ± se").c_str(), "dH/dlog σ", "max w", "ESS");
+  for (int l = 0; l < profile.levels(); ++l) {
+    char mmseText[64];
+    std::snprintf(mmseText, sizeof mmseText, "%.4g ± %.2g", mmse.mean[l], mmse.standardError[l]);
+    if (posterior) {
+      std::printf("%-11.4g %-25s %-13.4g %-10.4g %-10.4g\n", profile.sigma[l], mmseText,
+                  rate->value[l], profile.posterior.maxWeight[l],
+                  profile.posterior.effectiveSampleSize[l]);
+    } else {
+      std::printf("%-11.4g %-25s %-13.4g %-10s %-10s\n", profile.sigma[l], mmseText, rate->value[l],
+                  "-", "-");
+    }
+  }
+  const double integral = integrateRateOverLogSigma(profile);
+  if (profile.kind == "empirical") {
+    std::printf("\n∫ MMSE/σ² d log σ = %.4f   (log N = %.4f for N distinct points)\n", integral,
+                std::log(static_cast<double>(profile.datasetSize)));
+  } else {
+    std::printf("\n∫ error/σ² d log σ = %.4f\n", integral);
+  }
+}
+
+std::function<int()> setup(CLI::App& app) {
+  app.description(
+      "Noise-level profile: MMSE(σ), posterior statistics and entropy rates of a dataset "
+      "(its own optimal denoiser) or of a trained denoiser (--checkpoint)");
+  auto args = std::make_shared<DiagnoseArgs>();
+  addDatasetOptions(app, args->dataset);
+  DiagnosticOptions& o = args->options;
+  app.add_option("--levels", o.levels, "σ levels, log-spaced")->capture_default_str();
+  app.add_option("--sigma-min", o.sigmaMin, "Smallest σ")->capture_default_str();
+  app.add_option("--sigma-max", o.sigmaMax, "Largest σ")->capture_default_str();
+  app.add_option("--queries", o.queries, "Monte Carlo queries per level (the same for every σ)")
+      ->capture_default_str();
+  app.add_option("--seed", o.seed, "Random seed")->capture_default_str();
+  app.add_option("--device", o.device, "auto, cpu, cuda or cuda:N")->capture_default_str();
+  app.add_option("--memory", args->memoryMiB, "Extra memory for the computation, MiB")
+      ->capture_default_str();
+  app.add_option("--precision", args->precision,
+                 "Distance assembly: float64 (exact at small σ) or float32")
+      ->capture_default_str();
+  app.add_option("--checkpoint", args->checkpoint,
+                 "TorchScript denoiser forward(x, sigma) -> x0 (see integrations/python)");
+  app.add_option("--prediction", args->prediction, "What the checkpoint predicts: x0, eps or v")
+      ->capture_default_str();
+  app.add_option("--eval-data", args->evalData,
+                 "Checkpoint: data to score it on (default: the dataset if it is a test split, "
+                 "else a held-out part)");
+  app.add_option("--holdout", args->holdout, "Checkpoint: share of the dataset held out")
+      ->capture_default_str();
+  app.add_option("--batch", args->batch, "Checkpoint: batch size")->capture_default_str();
+  app.add_option("--out", args->out, "Profile JSON to write")->required();
+  app.add_option("--csv", args->csv, "Also write the profile as CSV");
+
+  return [args]() {
+    DiagnoseArgs& a = *args;
+    if (a.memoryMiB < 1) throw InputError("--memory", "must be at least 1 MiB");
+    a.options.memoryBytes = a.memoryMiB << 20;
+    a.options.distancePrecision = distancePrecisionFromString(a.precision);
+    const Prediction prediction = predictionFromString(a.prediction);
+    a.options.validate();
+    Dataset data = loadWithProgress(a.dataset);
+
+    Profile profile;
+    if (a.checkpoint.empty()) {
+      profile = computeEmpiricalProfile(data, a.options, stderrProgress("diagnose"));
+      profile.provenance["producer"] = "noisescope-cli diagnose";
+    } else {
+      std::string described;
+      Dataset evaluation = evaluationSet(a, std::move(data), described);
+      CheckpointOptions c;
+      c.path = a.checkpoint;
+      c.prediction = prediction;
+      c.levels = a.options.levels;
+      c.sigmaMin = a.options.sigmaMin;
+      c.sigmaMax = a.options.sigmaMax;
+      c.queries = a.options.queries;
+      c.seed = a.options.seed;
+      c.device = a.options.device;
+      c.batchSize = a.batch;
+      c.evaluationSet = described;
+      profile = computeCheckpointProfile(evaluation, c, stderrProgress("diagnose"));
+      profile.provenance["producer"] = "noisescope-cli diagnose --checkpoint";
+    }
+    writeProfile(a.out, profile);
+    if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
+    printSummary(profile);
+    std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
+                a.csv.c_str());
+    return 0;
+  };
+}
+
+const CommandRegistration registration("diagnose", setup);
+
+}  // namespace
+}  // namespace noisescope::cli
