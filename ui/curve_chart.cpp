@@ -115,9 +115,10 @@ void CurveChart::rebuild() {
   if (logY_) ylo = std::max(ylo, yhi * 1e-6);
   if (ylo == yhi) ylo = logY_ ? ylo / 2 : ylo - 1, yhi = logY_ ? yhi * 2 : yhi + 1;
   if (!logY_ && ylo > 0 && ylo < 0.25 * yhi) ylo = 0;  // densities read best from zero
+  // A log axis over less than a decade shows almost no labels: draw such data linearly.
+  const bool logY = logY_ && yhi / ylo > 10.0;
   QAbstractAxis* axisX = makeAxis(logX_, xTitle_, xlo, xhi);
-  QAbstractAxis* axisY =
-      makeAxis(logY_, yTitle_, logY_ ? ylo * 0.8 : ylo, logY_ ? yhi * 1.25 : yhi);
+  QAbstractAxis* axisY = makeAxis(logY, yTitle_, logY ? ylo * 0.8 : ylo, logY ? yhi * 1.25 : yhi);
   c->addAxis(axisX, Qt::AlignBottom);
   c->addAxis(axisY, Qt::AlignLeft);
 

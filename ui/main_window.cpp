@@ -25,6 +25,7 @@
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
 #include "ui/schedule_panel.h"
+#include "ui/training_panel.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -47,6 +48,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   tabs_->addTab(diagnosticPanel_, tr("D&iagnostic"));
   schedulePanel_ = new SchedulePanel(workbench_, tabs_);
   tabs_->addTab(schedulePanel_, tr("&Schedules"));
+  trainingPanel_ = new TrainingPanel(workbench_, tabs_);
+  tabs_->addTab(trainingPanel_, tr("&Training"));
   setCentralWidget(tabs_);
 
   summary_ = new QLabel(tr("No dataset"), this);

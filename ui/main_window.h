@@ -21,6 +21,7 @@ class Workbench;
 class DatasetPanel;
 class DiagnosticPanel;
 class SchedulePanel;
+class TrainingPanel;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -32,6 +33,7 @@ class MainWindow : public QMainWindow {
   DatasetPanel* datasetPanel() const { return datasetPanel_; }
   DiagnosticPanel* diagnosticPanel() const { return diagnosticPanel_; }
   SchedulePanel* schedulePanel() const { return schedulePanel_; }
+  TrainingPanel* trainingPanel() const { return trainingPanel_; }
   QTabWidget* tabs() const { return tabs_; }
   QLabel* summaryLabel() const { return summary_; }
 
@@ -68,6 +70,7 @@ class MainWindow : public QMainWindow {
   DatasetPanel* datasetPanel_;
   DiagnosticPanel* diagnosticPanel_;
   SchedulePanel* schedulePanel_;
+  TrainingPanel* trainingPanel_;
   QMenu* recentMenu_;
   QLabel* summary_;
   QLabel* jobLabel_;

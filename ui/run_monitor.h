@@ -1,0 +1,75 @@
+#pragma once
+// Follows one training run: optionally starts it as a child process (`noisescope-cli train`), and
+// reads its events.jsonl on a timer, keeping what the charts need. The run lives in its own
+// process, so a crash there never takes the workbench down; the monitor only reads files.
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QTimer>
+
+#include <vector>
+
+namespace noisescope::ui {
+
+struct RunState {
+  struct TrainPoint {
+    double step, loss, stepsPerSecond;
+  };
+  struct ScheduleSnapshot {
+    double step;
+    int refresh;
+    std::vector<double> sigma;    // bin centres
+    std::vector<double> density;  // π per unit log σ
+    std::vector<double> mhat;     // smoothed per-bin x0 error (empty before the first refresh)
+  };
+  struct EvalPoint {
+    double step, quality;
+    std::vector<double> sigma, error;
+  };
+  std::vector<TrainPoint> train;
+  std::vector<ScheduleSnapshot> schedules;
+  std::vector<EvalPoint> evals;
+  QString sampler;
+  QString reference;  // the eval's scalar quality measure ("elbo" or "edm")
+  double totalSteps = 0;
+  bool started = false;
+  bool ended = false;
+  int malformedLines = 0;  // lines that were not valid events (reported, then skipped)
+};
+
+class RunMonitor : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit RunMonitor(const QString& runDirectory, QObject* parent = nullptr);
+  ~RunMonitor() override;
+
+  // Starts `cli train --config CONFIG --out RUN_DIR` and follows it.
+  void start(const QString& cliPath, const QString& configPath);
+  // Asks the child to stop (SIGTERM; the run keeps its last checkpoint and can resume).
+  void stop();
+  bool isRunning() const;
+
+  const QString& runDirectory() const { return directory_; }
+  const RunState& state() const { return state_; }
+  QString log() const { return log_; }
+  // Reads any new complete lines now (the timer calls this every 500 ms).
+  void poll();
+
+ Q_SIGNALS:
+  void updated();
+  void processFinished(int exitCode, const QString& message);
+
+ private:
+  void parseLine(const QByteArray& line);
+
+  QString directory_;
+  QProcess* process_ = nullptr;
+  QTimer timer_;
+  qint64 offset_ = 0;
+  QByteArray pending_;
+  RunState state_;
+  QString log_;
+};
+
+}  // namespace noisescope::ui

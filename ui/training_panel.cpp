@@ -1,0 +1,419 @@
+#include "ui/training_panel.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "io/atomic_file.h"
+#include "schedule/families.h"
+#include "train/train_config.h"
+#include "ui/curve_chart.h"
+#include "ui/run_monitor.h"
+#include "ui/workbench.h"
+#include "util/device.h"
+
+namespace noisescope::ui {
+
+namespace {
+
+QSpinBox* intSpin(QWidget* parent, int lo, int hi, int value, int step = 1) {
+  auto* box = new QSpinBox(parent);
+  box->setRange(lo, hi);
+  box->setValue(value);
+  box->setSingleStep(step);
+  return box;
+}
+
+QString defaultCliPath() {
+  const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("noisescope-cli");
+  if (QFileInfo(beside).isExecutable()) return beside;
+  const QString fromPath = QStandardPaths::findExecutable(QStringLiteral("noisescope-cli"));
+  return fromPath.isEmpty() ? beside : fromPath;
+}
+
+QString samplerLabel(const QString& sampler) {
+  if (sampler == "infonoise") return QObject::tr("InfoNoise online");
+  if (sampler == "sqrt-entropy") return QObject::tr("√-entropy online");
+  return QObject::tr("static");
+}
+
+}  // namespace
+
+TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
+    : QWidget(parent), workbench_(workbench), cliPath_(defaultCliPath()) {
+  const train::TrainConfig defaults;
+  auto* form = new QWidget(this);
+  auto* layout = new QFormLayout(form);
+  dataset_ = new QLineEdit(form);
+  dataset_->setPlaceholderText(tr("dataset file, folder or synthetic: spec"));
+  auto* browse = new QPushButton(tr("…"), form);
+  browse->setToolTip(tr("Choose a dataset file"));
+  auto* datasetRow = new QHBoxLayout();
+  datasetRow->addWidget(dataset_, 1);
+  datasetRow->addWidget(browse);
+  auto* datasetLabel = new QLabel(tr("&Dataset:"), form);
+  datasetLabel->setBuddy(dataset_);
+  layout->addRow(datasetLabel, datasetRow);
+  transform_ = new QComboBox(form);
+  transform_->addItems({"none", "binarize"});
+  layout->addRow(tr("&Transform:"), transform_);
+  model_ = new QComboBox(form);
+  model_->addItems({"auto", "mlp", "unet", "conv1d"});
+  model_->setToolTip(tr("auto: MLP for flat data, U-Net for images, 1-D conv net for DNA"));
+  layout->addRow(tr("&Network:"), model_);
+  width_ = intSpin(form, 8, 4096, static_cast<int>(defaults.model.width), 32);
+  layout->addRow(tr("MLP &width:"), width_);
+  channels_ = intSpin(form, 4, 512, static_cast<int>(defaults.model.channels), 8);
+  layout->addRow(tr("U-Net / conv &channels:"), channels_);
+  steps_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.optim.steps), 1000);
+  layout->addRow(tr("&Steps:"), steps_);
+  batch_ = intSpin(form, 1, 65536, static_cast<int>(defaults.optim.batchSize), 32);
+  layout->addRow(tr("&Batch size:"), batch_);
+  lr_ = new QDoubleSpinBox(form);
+  lr_->setDecimals(6);
+  lr_->setRange(1e-6, 1.0);
+  lr_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+  lr_->setValue(defaults.optim.lr);
+  layout->addRow(tr("&Learning rate:"), lr_);
+  seed_ = intSpin(form, 0, 1 << 30, static_cast<int>(defaults.optim.seed));
+  layout->addRow(tr("S&eed:"), seed_);
+  sampler_ = new QComboBox(form);
+  sampler_->addItems({"static", "infonoise", "sqrt-entropy"});
+  sampler_->setToolTip(
+      tr("static: the schedule below throughout; infonoise / sqrt-entropy: "
+         "warm up with it, then adapt to the measured per-bin error"));
+  layout->addRow(tr("Noise sa&mpler:"), sampler_);
+  schedulePreset_ = new QComboBox(form);
+  for (const auto& p : schedule::presets())
+    schedulePreset_->addItem(QString::fromStdString(p.label), QString::fromStdString(p.name));
+  layout->addRow(tr("Sc&hedule (or warm-up):"), schedulePreset_);
+  lossWeight_ = new QComboBox(form);
+  lossWeight_->addItems({"edm", "uniform", "epsilon", "v", "min-snr"});
+  layout->addRow(tr("Loss &weight:"), lossWeight_);
+  warmup_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.noise.warmupSteps), 100);
+  layout->addRow(tr("Warm-up steps:"), warmup_);
+  refresh_ = intSpin(form, 1, 1000000, static_cast<int>(defaults.noise.refreshEvery), 50);
+  layout->addRow(tr("Refresh every (steps):"), refresh_);
+  bins_ = intSpin(form, 4, 1024, static_cast<int>(defaults.noise.bins));
+  layout->addRow(tr("log-σ bins K:"), bins_);
+  gateC_ = new QDoubleSpinBox(form);
+  gateC_->setRange(0.0, 10.0);
+  gateC_->setDecimals(3);
+  gateC_->setValue(defaults.noise.gateC);
+  gateC_->setSpecialValueText(tr("auto (0.15; 0.2 discrete)"));
+  layout->addRow(tr("Gate c:"), gateC_);
+  evalEvery_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.eval.every), 100);
+  layout->addRow(tr("E&valuate every:"), evalEvery_);
+  checkpointEvery_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.checkpoint.every), 100);
+  layout->addRow(tr("Checkpoint every:"), checkpointEvery_);
+  device_ = new QComboBox(form);
+  for (const std::string& name : availableDeviceNames())
+    device_->addItem(QString::fromStdString(name));
+  layout->addRow(tr("De&vice:"), device_);
+  runsFolder_ = new QLineEdit(form);
+  setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+                    .filePath(QStringLiteral("runs")));
+  layout->addRow(tr("R&uns folder:"), runsFolder_);
+
+  auto* start = new QPushButton(tr("Sta&rt run"), form);
+  auto* race = new QPushButton(tr("Start r&ace"), form);
+  race->setToolTip(
+      tr("Three runs with the same data, network and budget: static EDM, "
+         "InfoNoise online and √-entropy online"));
+  auto* stop = new QPushButton(tr("Sto&p"), form);
+  auto* open = new QPushButton(tr("&Open run…"), form);
+  auto* buttons = new QGridLayout();
+  buttons->addWidget(start, 0, 0);
+  buttons->addWidget(race, 0, 1);
+  buttons->addWidget(stop, 1, 0);
+  buttons->addWidget(open, 1, 1);
+  layout->addRow(buttons);
+
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(form);
+  scroll->setWidgetResizable(true);
+  scroll->setMaximumWidth(400);
+
+  list_ = new QListWidget(this);
+  list_->setAccessibleName(tr("Training runs"));
+  list_->setMaximumHeight(130);
+  status_ = new QLabel(this);
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+  loss_ = new CurveChart(this);
+  loss_->setTitle(tr("Training loss"));
+  loss_->setLogX(false);
+  loss_->setLogY(true);
+  loss_->setAxisTitles(tr("step"), tr("weighted loss"));
+  quality_ = new CurveChart(this);
+  quality_->setTitle(tr("Schedule race: held-out error, lower is better"));
+  quality_->setLogX(false);
+  quality_->setLogY(true);
+  schedule_ = new CurveChart(this);
+  schedule_->setTitle(tr("Live schedule π (selected run)"));
+  schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π (density per unit log σ)"));
+  error_ = new CurveChart(this);
+  error_->setTitle(tr("Per-bin x0 error (selected run) vs offline MMSE"));
+  error_->setLogY(true);
+  error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D(y;σ) − x₀‖²"));
+  auto* charts = new QGridLayout();
+  charts->addWidget(loss_, 0, 0);
+  charts->addWidget(quality_, 0, 1);
+  charts->addWidget(schedule_, 1, 0);
+  charts->addWidget(error_, 1, 1);
+
+  auto* right = new QVBoxLayout();
+  right->addWidget(
+      new QLabel(tr("Runs (checked ones are charted; the selected one below):"), this));
+  right->addWidget(list_);
+  right->addWidget(status_);
+  right->addLayout(charts, 1);
+  auto* main = new QHBoxLayout(this);
+  main->addWidget(scroll);
+  main->addLayout(right, 1);
+
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Training data"));
+    if (!path.isEmpty()) dataset_->setText(path);
+  });
+  connect(start, &QPushButton::clicked, this, [this] { startRun(); });
+  connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
+  connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
+  connect(open, &QPushButton::clicked, this, [this] {
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Open run directory"), runsFolder_->text());
+    if (!dir.isEmpty()) followRun(dir);
+  });
+  connect(list_, &QListWidget::itemChanged, this, &TrainingPanel::redraw);
+  connect(list_, &QListWidget::currentRowChanged, this, &TrainingPanel::redraw);
+  connect(workbench_, &Workbench::datasetChanged, this, [this] {
+    if (const auto d = workbench_->dataset()) dataset_->setText(QString::fromStdString(d->source));
+  });
+  connect(workbench_, &Workbench::profilesChanged, this, &TrainingPanel::redraw);
+}
+
+void TrainingPanel::setRunsFolder(const QString& path) {
+  runsFolder_->setText(path);
+}
+
+QString TrainingPanel::startRun(const QString& samplerOverride) {
+  const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
+  train::TrainConfig config;
+  config.dataset.path = dataset_->text().trimmed().toStdString();
+  config.dataset.transform = transform_->currentText().toStdString();
+  config.model.kind = model_->currentText().toStdString();
+  config.model.width = width_->value();
+  config.model.channels = channels_->value();
+  config.optim.steps = steps_->value();
+  config.optim.batchSize = batch_->value();
+  config.optim.lr = lr_->value();
+  config.optim.seed = static_cast<uint64_t>(seed_->value());
+  config.optim.device = device_->currentText().toStdString();
+  config.noise.sampler = sampler.toStdString();
+  config.noise.schedule = schedulePreset_->currentData().toString().toStdString();
+  config.noise.lossWeight = lossWeight_->currentText().toStdString();
+  config.noise.warmupSteps = warmup_->value();
+  config.noise.refreshEvery = refresh_->value();
+  config.noise.bins = bins_->value();
+  config.noise.gateC = gateC_->value();
+  config.eval.every = evalEvery_->value();
+  config.checkpoint.every = checkpointEvery_->value();
+
+  const QString stamp =
+      QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+  const QString directory = QDir(runsFolder_->text()).filePath(stamp + QLatin1Char('-') + sampler);
+  const QString configPath = directory + QStringLiteral(".config.json");
+  try {
+    // Validate here first, so a bad setting is reported at once, naming the setting.
+    const nlohmann::json json = train::toJson(config);
+    train::parseTrainConfig(json, "training settings");
+    if (!QDir().mkpath(runsFolder_->text()))
+      throw std::runtime_error(
+          tr("cannot create the runs folder %1").arg(runsFolder_->text()).toStdString());
+    writeFileAtomically(configPath.toStdString(), json.dump(2) + "\n");
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Cannot start training"), QString::fromStdString(e.what()));
+    return {};
+  }
+  auto* monitor = new RunMonitor(directory, this);
+  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp));
+  monitor->start(cliPath_, configPath);
+  return directory;
+}
+
+void TrainingPanel::startRace() {
+  for (const QString sampler : {"static", "infonoise", "sqrt-entropy"}) {
+    if (startRun(sampler).isEmpty()) return;
+  }
+}
+
+void TrainingPanel::followRun(const QString& directory) {
+  auto* monitor = new RunMonitor(directory, this);
+  addMonitor(monitor, QFileInfo(directory).fileName());
+  monitor->poll();
+}
+
+void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label) {
+  runs_.push_back(monitor);
+  labels_.push_back(label);
+  failures_.emplace_back();
+  const int index = runCount() - 1;
+  connect(monitor, &RunMonitor::updated, this, [this] {
+    refreshList();
+    redraw();
+    Q_EMIT runsUpdated();
+  });
+  connect(monitor, &RunMonitor::processFinished, this, [this, index](int, const QString& message) {
+    failures_[index] = message;
+    refreshList();
+    redraw();
+    Q_EMIT runsUpdated();
+  });
+  refreshList();
+  list_->setCurrentRow(index);
+}
+
+void TrainingPanel::stopSelected() {
+  const int row = list_->currentRow();
+  if (row >= 0 && row < runCount()) runs_[row]->stop();
+}
+
+void TrainingPanel::refreshList() {
+  list_->blockSignals(true);
+  const int current = list_->currentRow();
+  for (int i = 0; i < runCount(); ++i) {
+    const RunState& s = runs_[i]->state();
+    const double step = s.train.empty() ? 0 : s.train.back().step;
+    QString status;
+    if (!failures_[i].isEmpty())
+      status = tr("failed");
+    else if (s.ended)
+      status = tr("finished");
+    else if (runs_[i]->isRunning())
+      status = tr("running, step %1 of %2").arg(step).arg(s.totalSteps);
+    else
+      status = tr("stopped at step %1").arg(step);
+    const QString text = QStringLiteral("%1 — %2").arg(labels_[i], status);
+    if (i < list_->count()) {
+      list_->item(i)->setText(text);
+    } else {
+      auto* item = new QListWidgetItem(text, list_);
+      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+      item->setCheckState(Qt::Checked);
+    }
+    list_->item(i)->setToolTip(failures_[i].isEmpty() ? runs_[i]->runDirectory() : failures_[i]);
+  }
+  list_->setCurrentRow(current);
+  list_->blockSignals(false);
+}
+
+void TrainingPanel::redraw() {
+  std::vector<Curve> losses, qualities;
+  QString reference;
+  for (int i = 0; i < runCount(); ++i) {
+    if (!list_->item(i) || list_->item(i)->checkState() != Qt::Checked) continue;
+    const RunState& s = runs_[i]->state();
+    const QColor c = CurveChart::paletteColor(i);
+    Curve loss{labels_[i], {}, {}, {}, {}, c};
+    for (const auto& p : s.train) loss.x.push_back(p.step), loss.y.push_back(p.loss);
+    losses.push_back(loss);
+    Curve quality{labels_[i], {}, {}, {}, {}, c};
+    for (const auto& e : s.evals) quality.x.push_back(e.step), quality.y.push_back(e.quality);
+    qualities.push_back(quality);
+    if (!s.reference.isEmpty()) reference = s.reference;
+  }
+  loss_->setCurves(losses);
+  quality_->setAxisTitles(tr("step"),
+                          reference.isEmpty()
+                              ? tr("held-out error over the reference allocation")
+                              : tr("held-out error, %1-weighted (lower is better)").arg(reference));
+  quality_->setCurves(qualities);
+
+  const int row = list_->currentRow();
+  std::vector<Curve> snapshots, errors;
+  if (row >= 0 && row < runCount()) {
+    const RunState& s = runs_[row]->state();
+    // Up to six snapshots spread over the run, plus the latest: how the schedule moved.
+    const size_t n = s.schedules.size();
+    std::vector<size_t> picks;
+    for (size_t k = 0; k < 6 && n > 0; ++k) picks.push_back(k * (n - 1) / 5);
+    picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
+    int colour = 0;
+    for (size_t pick : picks) {
+      const auto& snap = s.schedules[pick];
+      snapshots.push_back({tr("step %1").arg(snap.step),
+                           snap.sigma,
+                           snap.density,
+                           {},
+                           {},
+                           CurveChart::paletteColor(colour++),
+                           pick + 1 != n});
+    }
+    for (auto it = s.schedules.rbegin(); it != s.schedules.rend(); ++it) {
+      if (it->mhat.empty()) continue;
+      errors.push_back({tr("m̂ (training, step %1)").arg(it->step),
+                        it->sigma,
+                        it->mhat,
+                        {},
+                        {},
+                        CurveChart::paletteColor(0)});
+      break;
+    }
+    if (!s.evals.empty())
+      errors.push_back({tr("held-out (step %1)").arg(s.evals.back().step),
+                        s.evals.back().sigma,
+                        s.evals.back().error,
+                        {},
+                        {},
+                        CurveChart::paletteColor(1)});
+    status_->setText(
+        failures_[row].isEmpty()
+            ? tr("%1 · sampler %2 · %3 schedule events · %4 evaluations%5")
+                  .arg(runs_[row]->runDirectory())
+                  .arg(s.sampler.isEmpty() ? tr("starting") : s.sampler)
+                  .arg(s.schedules.size())
+                  .arg(s.evals.size())
+                  .arg(s.malformedLines
+                           ? tr(" · %1 unreadable event lines skipped").arg(s.malformedLines)
+                           : QString())
+            : failures_[row]);
+  }
+  for (const auto& named : workbench_->profiles()) {
+    const auto& p = *named.profile;
+    if (p.estimates.empty()) continue;
+    errors.push_back({tr("offline MMSE: %1").arg(named.name),
+                      p.sigma,
+                      p.primary().mean,
+                      {},
+                      {},
+                      CurveChart::paletteColor(2),
+                      true});
+    break;
+  }
+  schedule_->setCurves(snapshots);
+  error_->setCurves(errors);
+}
+
+}  // namespace noisescope::ui
