@@ -13,12 +13,12 @@
 
 #include "io/atomic_file.h"
 #include "io/provenance.h"
+#include "io/schedule_io.h"
 #include "schedule/families.h"
 #include "train/checkpoint.h"
 #include "train/distributed.h"
 #include "train/networks.h"
 #include "train/run_directory.h"
-#include "train/schedule_files.h"
 #include "train/torchscript_export.h"
 #include "util/device.h"
 #include "util/error.h"
@@ -72,7 +72,7 @@ schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, 
   if (isSchedulePreset(n.schedule)) {
     s = schedule::makePresetSchedule(n.schedule, grid, n.scheduleParams);
   } else {
-    s = readScheduleFile(n.schedule);
+    s = readSchedule(n.schedule);
     if (s.sigmaMin() < n.sigmaMin * (1 - 1e-9) || s.sigmaMax() > n.sigmaMax * (1 + 1e-9)) {
       double lost = 0;
       s = s.truncated(n.sigmaMin, n.sigmaMax, &lost);
@@ -278,9 +278,8 @@ struct Trainer::Impl {
       e["export"] =
           "checkpoints/" + std::filesystem::path(run.exportPath(step)).filename().string();
     }
-    writeScheduleFile(
-        run.schedulesDir() + "/latest.schedule.json", sampler->current(),
-        makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+    writeSchedule(run.schedulesDir() + "/latest.schedule.json", sampler->current(),
+                  makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
     run.pruneCheckpoints(config.checkpoint.keep);
     event(e);
   }
@@ -516,9 +515,8 @@ struct Trainer::Impl {
     if (writer()) {
       summary.lastCheckpoint = run.checkpointPath(step);
       summary.scheduleFile = run.schedulesDir() + "/final.schedule.json";
-      writeScheduleFile(
-          summary.scheduleFile, sampler->current(),
-          makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+      writeSchedule(summary.scheduleFile, sampler->current(),
+                    makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
       event({{"event", "end"},
              {"step", step},
              {"seconds", std::chrono::duration<double>(Clock::now() - runStart).count()}});

@@ -15,9 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/schedule_io.h"
 #include "train/checkpoint.h"
 #include "train/run_directory.h"
-#include "train/schedule_files.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
@@ -152,7 +152,7 @@ class TestTrainer : public QObject {
     // Checkpoints: only the newest `keep`, each with its TorchScript export.
     QCOMPARE(run.checkpointSteps(), (std::vector<int64_t>{1750, 2000}));
     QVERIFY(QFile::exists(QString::fromStdString(run.exportPath(2000))));
-    const auto schedule = readScheduleFile(run.schedulesDir() + "/final.schedule.json");
+    const auto schedule = readSchedule(run.schedulesDir() + "/final.schedule.json");
     QCOMPARE(schedule.grid().bins(), 64);
 
     int trains = 0, schedules = 0, evals = 0, checkpoints = 0, ends = 0;
