@@ -18,13 +18,13 @@ def evals(run_dir):
     return out
 
 
-def steps_to_reach(curve, target):
+def steps_to_reach(curve, target, key="quality"):
     prev = None
     for e in curve:
-        if e["quality"] <= target:
-            if prev is None or prev["quality"] == e["quality"]:
+        if e[key] <= target:
+            if prev is None or prev[key] == e[key]:
                 return float(e["step"])
-            t = (prev["quality"] - target) / (prev["quality"] - e["quality"])
+            t = (prev[key] - target) / (prev[key] - e[key])
             return prev["step"] + t * (e["step"] - prev["step"])
         prev = e
     return None
@@ -52,25 +52,43 @@ def band(run_dir):
     return "%.3g – %.3g" % (q(0.25), q(0.75))
 
 
+def reach_text(curves, key, s):
+    target = curves["static"][-1][key]
+    budget = curves["static"][-1]["step"]
+    edm_steps = steps_to_reach(curves["static"], target, key)
+    reach = steps_to_reach(curves[s], target, key)
+    if reach is None:
+        return "> %d (never)" % budget
+    return "%.0f (%.2f×)" % (reach, edm_steps / reach)
+
+
 def main(out):
-    print("| data | sampler | final quality (nats/dim) | final EDM-ref loss | steps to EDM final | speed-up | middle 50 % of π (σ) |")
+    print("| data | sampler | final elbo (nats/dim) | final EDM-ref loss | steps to EDM's final elbo | steps to EDM's final EDM-ref loss | middle 50 % of π (σ) |")
     print("|---|---|---|---|---|---|---|")
+    tables = []
     for dataset in ("fashion", "dna"):
         runs = {s: os.path.join(out, "%s-%s" % (dataset, s)) for s in ("static", "infonoise", "sqrt-entropy")}
         if not all(os.path.exists(os.path.join(r, "events.jsonl")) for r in runs.values()):
             continue
         curves = {s: evals(r) for s, r in runs.items()}
-        target = curves["static"][-1]["quality"]
-        budget = curves["static"][-1]["step"]
-        edm_steps = steps_to_reach(curves["static"], target)
         for s, c in curves.items():
-            reach = steps_to_reach(c, target)
-            reach_text = "%.0f" % reach if reach is not None else "> %d" % budget
-            speed = "%.2f×" % (edm_steps / reach) if reach else "< 1×"
             label = "EDM log-normal" if s == "static" else s
             print("| %s | %s | %.4f | %.4f | %s | %s | %s |" % (
-                dataset, label, c[-1]["quality"], c[-1]["edm"], reach_text, speed, band(runs[s])))
+                dataset, label, c[-1]["elbo"], c[-1]["edm"], reach_text(curves, "elbo", s),
+                reach_text(curves, "edm", s), band(runs[s])))
+        tables.append((dataset, curves))
     print()
+    for dataset, curves in tables:
+        sigma = curves["static"][-1]["sigma"]
+        print("Final held-out x0 error per σ, %s, relative to EDM log-normal (< 1: lower error):" % dataset)
+        print()
+        print("| σ | " + " | ".join("%.3g" % x for x in sigma) + " |")
+        print("|---|" + "---|" * len(sigma))
+        base = curves["static"][-1]["error"]
+        for s in ("infonoise", "sqrt-entropy"):
+            err = curves[s][-1]["error"]
+            print("| %s | " % s + " | ".join("%.2f" % (a / b) if b > 0 else "-" for a, b in zip(err, base)) + " |")
+        print()
     print("Held-out quality per evaluation (step: value):")
     for name in sorted(os.listdir(out)):
         path = os.path.join(out, name)
