@@ -109,6 +109,10 @@ void DatasetPanel::onDatasetChanged() {
   else if (dataset->kind == SampleKind::Image)
     note = tr("Pixels are shown from −1 (black) to +1 (white); noisy values outside are clipped.");
   noiseNote_->setText(note + tr(" The same noise ε is reused as σ moves: x + σ·ε."));
+  // A DNA window is a long strip: a dozen fill the view legibly, where images want a few dozen.
+  sampleCount_->blockSignals(true);
+  sampleCount_->setValue(dataset->kind == SampleKind::Sequence ? 12 : 48);
+  sampleCount_->blockSignals(false);
   for (QLabel* label : statsLabels_) label->setText(QStringLiteral("…"));
   statsLabels_[kCount]->setText(QString::number(dataset->size()));
   statsLabels_[kShape]->setText(QString::fromStdString(dataset->shapeString()));
