@@ -67,8 +67,10 @@ def main(out):
     print("|---|---|---|---|---|---|---|")
     tables = []
     for dataset in ("fashion", "dna"):
-        runs = {s: os.path.join(out, "%s-%s" % (dataset, s)) for s in ("static", "infonoise", "sqrt-entropy")}
-        if not all(os.path.exists(os.path.join(r, "events.jsonl")) for r in runs.values()):
+        runs = {s: os.path.join(out, "%s-%s" % (dataset, s))
+                for s in ("static", "infonoise", "sqrt-entropy", "infonoise-mix")}
+        runs = {s: r for s, r in runs.items() if os.path.exists(os.path.join(r, "events.jsonl"))}
+        if "static" not in runs:
             continue
         curves = {s: evals(r) for s, r in runs.items()}
         for s, c in curves.items():
@@ -85,7 +87,7 @@ def main(out):
         print("| σ | " + " | ".join("%.3g" % x for x in sigma) + " |")
         print("|---|" + "---|" * len(sigma))
         base = curves["static"][-1]["error"]
-        for s in ("infonoise", "sqrt-entropy"):
+        for s in [k for k in curves if k != "static"]:
             err = curves[s][-1]["error"]
             print("| %s | " % s + " | ".join("%.2f" % (a / b) if b > 0 else "-" for a, b in zip(err, base)) + " |")
         print()

@@ -14,8 +14,13 @@ repo=$(cd "$here/../.." && pwd)
 cli="$build/app/noisescope-cli"
 mkdir -p "$out"
 
+# Samplers to race (SAMPLERS overrides): "static" is EDM log-normal; "infonoise-mix" is InfoNoise
+# with 10 % of π spread uniformly over log σ (noise.uniform_mix = 0.1).
+samplers=${SAMPLERS:-static infonoise sqrt-entropy}
+
 write_config() {  # dataset sampler file
-  local dataset=$1 sampler=$2 file=$3
+  local dataset=$1 sampler=$2 file=$3 mix=0.0
+  if [ "$sampler" = infonoise-mix ]; then sampler=infonoise mix=0.1; fi
   if [ "$dataset" = fashion ]; then
     cat > "$file" <<JSON
 {"dataset": {"path": "$repo/sample_data/fashion-mnist/train-images-idx3-ubyte.gz",
@@ -24,7 +29,8 @@ write_config() {  # dataset sampler file
  "model": {"kind": "unet", "channels": 8, "embedding": 32},
  "optim": {"steps": 1200, "batch_size": 32, "lr": 2e-3, "lr_warmup_steps": 50, "seed": 1,
            "ema_decay": 0.99},
- "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100},
+ "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100,
+           "uniform_mix": $mix},
  "eval": {"every": 150, "samples": 128, "levels": 16},
  "checkpoint": {"every": 600, "export_torchscript": false},
  "log_every": 50}
@@ -36,7 +42,8 @@ JSON
  "model": {"kind": "conv1d", "channels": 32, "blocks": 4, "embedding": 32},
  "optim": {"steps": 2000, "batch_size": 64, "lr": 2e-3, "lr_warmup_steps": 50, "seed": 1,
            "ema_decay": 0.99},
- "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100},
+ "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100,
+           "uniform_mix": $mix},
  "eval": {"every": 200, "samples": 113, "levels": 16},
  "checkpoint": {"every": 1000, "export_torchscript": false},
  "log_every": 50}
@@ -46,7 +53,7 @@ JSON
 
 lane() {  # dataset
   local dataset=$1
-  for sampler in static infonoise sqrt-entropy; do
+  for sampler in $samplers; do
     local name="$dataset-$sampler"
     write_config "$dataset" "$sampler" "$out/$name.json"
     rm -rf "$out/$name"
