@@ -77,6 +77,8 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
       {"sparse_steps", result.sparseSteps},
       {"dense_steps", result.denseSteps},
   };
+  for (const auto& [phase, secs] : result.phaseSeconds)
+    profile.provenance["execution"]["seconds_" + phase] = secs;
   return profile;
 }
 

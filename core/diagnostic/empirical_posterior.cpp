@@ -3,8 +3,10 @@
 #include <ATen/ATen.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "util/device.h"
 #include "util/error.h"
@@ -46,6 +48,36 @@ struct Workspace {
   static at::Tensor view(const at::Tensor& buffer, int64_t k, int64_t cols) {
     return buffer.narrow(0, 0, k * cols).view({k, cols});
   }
+};
+
+// Accumulates wall time per phase of the engine, for the benchmark report.
+class PhaseClock {
+ public:
+  class Scope {
+   public:
+    Scope(PhaseClock& clock, int phase)
+        : clock_(clock), phase_(phase), start_(std::chrono::steady_clock::now()) {}
+    ~Scope() {
+      clock_.seconds_[phase_] +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+   private:
+    PhaseClock& clock_;
+    int phase_;
+    std::chrono::steady_clock::time_point start_;
+  };
+  enum Phase { Distances, Onset, Logits, Sparse, DenseWeights, DenseGemm, Merge, Finish, Count };
+  std::vector<std::pair<std::string, double>> report() const {
+    static const char* names[] = {"distance_terms", "activation", "logits", "sparse_gather",
+                                  "dense_weights", "dense_gemm", "merge", "finish"};
+    std::vector<std::pair<std::string, double>> out;
+    for (int p = 0; p < Count; ++p) out.emplace_back(names[p], seconds_[p]);
+    return out;
+  }
+
+ private:
+  double seconds_[Count] = {};
 };
 
 class Engine {
@@ -96,6 +128,7 @@ class Engine {
       runQueryChunk(q0, std::min(plan_.queryChunk, m_ - q0));
     }
     progress_.report(1.0, "done");
+    out_.phaseSeconds = clock_.report();
     copyOut(variance_, out_.posteriorVariance);
     copyOut(error_, out_.squaredError);
     copyOut(maxWeight_, out_.maxWeight);
@@ -137,17 +170,29 @@ class Engine {
       const int64_t cols = std::min(plan_.dataChunk, n_ - c0);
       const bool first = c0 == 0;
       const bool last = c0 + cols >= n_;
-      at::Tensor terms = distanceTerms(q0, rows, c0, cols, hostIndex);
+      at::Tensor terms;
+      {
+        PhaseClock::Scope timing(clock_, PhaseClock::Distances);
+        terms = distanceTerms(q0, rows, c0, cols, hostIndex);
+      }
       at::Tensor a = terms.narrow(0, 0, rows);
       at::Tensor b = terms.narrow(0, rows, rows);
-      const std::vector<double> onset = activationSigma(a, b);
+      std::vector<double> onset;
+      {
+        PhaseClock::Scope timing(clock_, PhaseClock::Onset);
+        onset = activationSigma(a, b);
+      }
       at::Tensor xc = x_.narrow(0, c0, cols);
+      denseFromHere_ = false;
       for (int l = 0; l < levels_; ++l) {
         progress_.throwIfCancelled();
         const int slot = plan_.stateLevels == 1 ? 0 : l;
         if (first && plan_.stateLevels == 1) resetSlot(slot);
         processLevel(slot, sigmas_[static_cast<size_t>(l)], a, b, xc, onset);
-        if (last) finish(slot, l, q0, rows);
+        if (last) {
+          PhaseClock::Scope timing(clock_, PhaseClock::Finish);
+          finish(slot, l, q0, rows);
+        }
         ++doneSteps_;
         progress_.report(static_cast<double>(doneSteps_) / static_cast<double>(totalSteps_),
                          "σ level " + std::to_string(l + 1) + "/" + std::to_string(levels_));
@@ -257,6 +302,7 @@ class Engine {
     auto pick = [&](const at::Tensor& t) { return all ? t : t.index_select(0, rowIndex); };
 
     // Logits relative to the query's own point: z = −A/(2σ²) − B/σ.
+    std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::Logits);
     at::Tensor z = Workspace::view(ws_.z, k, cols);
     at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
     if (all) {
@@ -271,21 +317,31 @@ class Engine {
     at::Tensor oldMax = pick(state_.max[slot]);
     at::Tensor newMax = at::maximum(oldMax, z.amax(1));
     z.sub_(newMax.unsqueeze(1));
+    // Once every row of this tile needed the dense path, the higher levels (flatter posteriors)
+    // take it without counting survivors: the choice changes speed, not the result.
     at::Tensor mask = Workspace::view(ws_.mask, k, cols);
-    at::ge_out(mask, z, -tau_);
-    const int64_t kept = mask.sum().item<int64_t>();
+    bool sparse = false;
+    if (!(denseFromHere_ && all)) {
+      at::ge_out(mask, z, -tau_);
+      const int64_t kept = mask.sum().item<int64_t>();
+      sparse = static_cast<double>(kept) <= kSparseFraction * static_cast<double>(k * cols) ||
+               kept <= kSparsePerRow * k;
+      if (!sparse && all) denseFromHere_ = true;
+    }
 
     TileMoments tile;
     tile.newMax = newMax;
     at::Tensor xjActive = pick(xj_);
-    if (static_cast<double>(kept) <= kSparseFraction * static_cast<double>(k * cols) ||
-        kept <= kSparsePerRow * k) {
+    timing.reset();
+    if (sparse) {
       ++out_.sparseSteps;
+      PhaseClock::Scope sparseTiming(clock_, PhaseClock::Sparse);
       sparseMoments(tile, z, mask, xc, k);
     } else {
       ++out_.denseSteps;
       denseMoments(tile, z, a, rowIndex, xc, xjActive, k);
     }
+    PhaseClock::Scope mergeTiming(clock_, PhaseClock::Merge);
     merge(slot, rowIndex, oldMax, tile);
   }
 
@@ -329,22 +385,20 @@ class Engine {
     const int64_t cols = z.size(1);
     at::Tensor e = Workspace::view(ws_.e, k, cols);
     at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
+    std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::DenseWeights);
     at::exp_out(e, z);
+    // Row sums and row dot products as single reading passes (no temporary written).
     tile.w = e.sum(1);
-    at::mul_out(tmp, e, e);
-    tile.e2 = tmp.sum(1);
-    at::mul_out(tmp, e, z);
-    tile.t = tmp.sum(1);
-    if (rowIndex.defined()) {
-      at::index_select_out(tmp, a, 0, rowIndex);
-      tmp.mul_(e);
-    } else {
-      at::mul_out(tmp, e, a);
-    }
-    at::Tensor weightedDistance = tmp.sum(1);
+    tile.e2 = e.norm(2, 1).square_();
+    tile.t = at::einsum("ij,ij->i", {e, z});
+    at::Tensor aRows = a;
+    if (rowIndex.defined()) aRows = at::index_select_out(tmp, a, 0, rowIndex);
+    at::Tensor weightedDistance = at::einsum("ij,ij->i", {e, aRows});
     at::Tensor e32 = Workspace::view(ws_.e32, k, cols);
     e32.copy_(e);
+    timing.emplace(clock_, PhaseClock::DenseGemm);
     tile.mean = at::mm(e32, xc).to(at::kDouble).div_(tile.w.unsqueeze(1));
+    timing.emplace(clock_, PhaseClock::DenseWeights);
     at::Tensor dev = tile.mean - xj;
     tile.m2 = (weightedDistance - tile.w * (dev * dev).sum(1)).clamp_min_(0.0);
   }
@@ -413,6 +467,8 @@ class Engine {
   Workspace ws_;
   at::Tensor variance_, error_, maxWeight_, entropy_, ess_, means_;
   int64_t totalSteps_ = 0, doneSteps_ = 0;
+  bool denseFromHere_ = false;
+  PhaseClock clock_;
   PerQueryPosterior out_;
 };
 

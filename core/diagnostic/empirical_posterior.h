@@ -13,6 +13,7 @@
 //  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp).
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "data/dataset.h"
@@ -51,6 +52,8 @@ struct PerQueryPosterior {
   int64_t oneHotSkips = 0;
   int64_t sparseSteps = 0;
   int64_t denseSteps = 0;
+  // Wall seconds per phase (CPU timings; on a GPU they measure launch, not completion).
+  std::vector<std::pair<std::string, double>> phaseSeconds;
 
   size_t at(int level, int64_t query) const {
     return static_cast<size_t>(level) * static_cast<size_t>(queries) + static_cast<size_t>(query);
