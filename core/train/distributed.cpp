@@ -58,7 +58,10 @@ Communicator::Communicator(const DistributedEnvironment& env, int timeoutSeconds
   try {
     c10d::TCPStoreOptions options;
     options.port = static_cast<std::uint16_t>(env.masterPort);
-    options.isServer = env.rank == 0;
+    // Under torchrun the agent already serves the store at MASTER_PORT; every rank is a client.
+    const char* agentStore = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
+    const bool useAgentStore = agentStore && std::string(agentStore) == "True";
+    options.isServer = env.rank == 0 && !useAgentStore;
     options.numWorkers = static_cast<std::size_t>(env.worldSize);
     options.waitWorkers = true;
     options.timeout = timeout;
