@@ -11,6 +11,7 @@
 #include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/atomic_file.h"
+#include "io/profile_io.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "progress_bar.h"
@@ -51,7 +52,8 @@ struct ScheduleArgs {
   double gap = 1e-9, mergeSpacing = 0.12;
   uint64_t seed = 1;
   // Output.
-  std::string output, stepsOutput;
+  std::string output, stepsOutput, saveProfile;
+  std::vector<std::string> compareRisk;  // atomic: R of these schedules relative to the optimum
   int steps = 0;
   bool json = false;
 };
@@ -110,7 +112,16 @@ RateProfile loadProfile(const ScheduleArgs& a) {
   options.queries = a.profileQueries;
   options.seed = a.seed;
   options.device = a.device;
-  const Profile p = computeEmpiricalProfile(data, options, stderrProgress("profile"));
+  Profile p = computeEmpiricalProfile(data, options, stderrProgress("profile"));
+  p.provenance =
+      makeProvenance("noisescope-cli schedule --profile-dataset", {{"dataset", a.profileDataset},
+                                                                   {"queries", a.profileQueries},
+                                                                   {"levels", a.profileLevels},
+                                                                   {"seed", a.seed}});
+  if (!a.saveProfile.empty()) {
+    writeProfile(a.saveProfile, p);
+    std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
+  }
   return rateProfileFrom(p, "empirical profile of " + a.profileDataset);
 }
 
@@ -244,6 +255,12 @@ int run(const ScheduleArgs& a) {
     o.sigmaMax = a.sigmaMax;
     const AtomicResult r = designAtomicSchedule(info, o);
     s = r.schedule;
+    for (const auto& spec : a.compareRisk) {
+      const Schedule proxy = scheduleFromSpec(spec, grid);
+      const double ratio = riskOfSchedule(r, proxy) / r.design.criterion;
+      std::printf("R(%s) / R(optimum) = %.4f\n", spec.c_str(), ratio);
+      s.info.setParameter("risk_ratio:" + spec, ratio);
+    }
     parameters["dataset"] = a.dataset;
     if (!a.checkpoint.empty()) parameters["checkpoint"] = a.checkpoint;
     parameters["levels"] = a.levels;
@@ -316,6 +333,10 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--profile-queries", a->profileQueries,
                  "Monte Carlo queries for --profile-dataset")
       ->capture_default_str();
+  app.add_option("--save-profile", a->saveProfile,
+                 "Write the computed profile (noisescope.profile/1 JSON)");
+  app.add_option("--compare-risk", a->compareRisk,
+                 "With --atomic: R of these schedules (at equal φ) relative to the optimum");
   app.add_option("--profile-levels", a->profileLevels, "σ levels for --profile-dataset")
       ->capture_default_str();
   app.add_option("--method", a->method, "With a profile: infonoise or sqrt-entropy")

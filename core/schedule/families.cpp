@@ -150,6 +150,18 @@ double familyCdfLogSigma(const std::string& name, const ParameterValues& p, doub
   return 0.0;
 }
 
+double familySurvivalLogSigma(const std::string& name, const ParameterValues& p, double ell) {
+  if (name == "edm") return normalCdf(-(ell - get(p, "p_mean")) / get(p, "p_std"));
+  if (name == "logit-normal")
+    return normalCdf(-(ell - get(p, "m") - std::log(get(p, "shift"))) / get(p, "s"));
+  if (name == "laplace-lambda") {
+    const double z = (-2.0 * ell - get(p, "mu")) / get(p, "b");
+    return z < 0 ? 0.5 * std::exp(z) : 1.0 - 0.5 * std::exp(-z);
+  }
+  if (name == "cosine") return 2.0 / kPi * std::atan(get(p, "shift") * std::exp(-ell));
+  return 1.0 - familyCdfLogSigma(name, p, ell);
+}
+
 double familyDensityLogSigma(const std::string& name, const ParameterValues& p, double ell) {
   if (name == "edm") {
     const double s = get(p, "p_std");
@@ -188,11 +200,17 @@ Schedule makeFamilySchedule(const std::string& name, const ParameterValues& give
   const FamilyDescriptor& descriptor = family(name);
   const ParameterValues p = completeParameters(descriptor, given, name);
   grid.validate("grid");
-  std::vector<double> cdf(grid.edges.size());
-  for (std::size_t i = 0; i < cdf.size(); ++i) cdf[i] = familyCdfLogSigma(name, p, grid.edges[i]);
+  std::vector<double> cdf(grid.edges.size()), survival(grid.edges.size());
+  for (std::size_t i = 0; i < cdf.size(); ++i) {
+    cdf[i] = familyCdfLogSigma(name, p, grid.edges[i]);
+    survival[i] = familySurvivalLogSigma(name, p, grid.edges[i]);
+  }
+  // Differences of the CDF lose the upper tail to cancellation near 1; use the survival function
+  // there, so far-tail bins keep their tiny but positive mass.
   std::vector<double> masses(grid.bins());
-  for (int b = 0; b < grid.bins(); ++b) masses[b] = std::max(0.0, cdf[b + 1] - cdf[b]);
-  const double inside = cdf.back() - cdf.front();
+  for (int b = 0; b < grid.bins(); ++b)
+    masses[b] = std::max(0.0, cdf[b] < 0.5 ? cdf[b + 1] - cdf[b] : survival[b] - survival[b + 1]);
+  const double inside = 1.0 - cdf.front() - survival.back();
   if (!(inside > 1e-300))
     throw InputError(name, "the family puts no probability inside [σ_min, σ_max]");
   Schedule s = Schedule::fromBinMasses(grid, std::move(masses));

@@ -51,6 +51,9 @@ ParameterValues completeParameters(const FamilyDescriptor& descriptor, const Par
 // The untruncated family's CDF over ℓ (exact closed forms), and its density per unit ℓ.
 double familyCdfLogSigma(const std::string& family, const ParameterValues& parameters,
                          double logSigma);
+// 1 − CDF, computed without cancellation in the upper tail.
+double familySurvivalLogSigma(const std::string& family, const ParameterValues& parameters,
+                              double logSigma);
 double familyDensityLogSigma(const std::string& family, const ParameterValues& parameters,
                              double logSigma);
 

@@ -253,11 +253,17 @@ std::vector<double> Schedule::massesOn(const LogSigmaGrid& grid) const {
     }
     return out;
   }
-  double previous = cdfLogSigma(grid.edges[0]);
-  for (int b = 0; b < grid.bins(); ++b) {
-    const double next = cdfLogSigma(grid.edges[b + 1]);
-    out[b] = std::max(0.0, next - previous);
-    previous = next;
+  // Overlap of every source bin with every target bin (a merge of the two sorted edge lists), so
+  // tiny tail masses survive instead of cancelling in CDF differences.
+  int source = 0, target = 0;
+  while (source < grid_.bins() && target < grid.bins()) {
+    const double lo = std::max(grid_.edges[source], grid.edges[target]);
+    const double hi = std::min(grid_.edges[source + 1], grid.edges[target + 1]);
+    if (hi > lo) out[target] += masses_[source] * (hi - lo) / grid_.width(source);
+    if (grid_.edges[source + 1] < grid.edges[target + 1])
+      ++source;
+    else
+      ++target;
   }
   return out;
 }
