@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "data/input_file.h"
 #include "util/error.h"
 
 namespace noisescope::data_detail {
@@ -120,7 +121,8 @@ void finishArrayDataset(Dataset& dataset, const std::string& path,
   dataset.sourceMax = hi;
 
   if (sourceDtype == "uint8") {
-    affine(values, 1.0 / 127.5, -1.0);
+    const float* table = byteToSymmetricTable();
+    for (float& v : values) v = table[static_cast<int>(v)];
     dataset.scaling = "[-1,1]";
   } else if (dataset.kind == SampleKind::Image) {
     dataset.scaling = "[-1,1]";

@@ -91,6 +91,7 @@ void readBatch(Dataset& dataset, int64_t first, const std::string& path, CifarVa
   constexpr int64_t kRecordsPerChunk = 500;
   std::vector<unsigned char> buffer(kRecordsPerChunk * recordBytes(variant));
   unsigned char lo = 255, hi = 0;
+  const float* table = byteToSymmetricTable();
   for (int64_t done = 0; done < records;) {
     progress.throwIfCancelled();
     const int64_t n = std::min(kRecordsPerChunk, records - done);
@@ -110,7 +111,7 @@ void readBatch(Dataset& dataset, int64_t first, const std::string& path, CifarVa
       for (int64_t i = 0; i < kPixels; ++i) {
         lo = std::min(lo, pixels[i]);
         hi = std::max(hi, pixels[i]);
-        out[i] = static_cast<float>(pixels[i]) * (1.0f / 127.5f) - 1.0f;
+        out[i] = table[pixels[i]];
       }
     }
     done += n;

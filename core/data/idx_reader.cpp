@@ -173,6 +173,7 @@ Dataset readIdx(const std::string& path, const Progress& progress) {
   const Progress reading = progress.sub(0.0, 0.95);
   std::vector<unsigned char> bytes(kChunkBytes);
   unsigned char lo = 255, hi = 0;
+  const float* table = byteToSymmetricTable();
   for (uint64_t done = 0; done < count;) {
     reading.throwIfCancelled();
     const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkBytes, count - done));
@@ -183,7 +184,7 @@ Dataset readIdx(const std::string& path, const Progress& progress) {
       const unsigned char b = bytes[i];
       lo = std::min(lo, b);
       hi = std::max(hi, b);
-      out[i] = static_cast<float>(b) * (1.0f / 127.5f) - 1.0f;
+      out[i] = table[b];
     }
     done += n;
     reading.report(static_cast<double>(done) / static_cast<double>(count), "reading images");

@@ -104,7 +104,7 @@ Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& opt
       }
       const std::vector<float> scaled = resizePlane(plane, w, h, width, height);
       float* target = out + static_cast<size_t>(c) * width * height;
-      for (size_t p = 0; p < scaled.size(); ++p) target[p] = scaled[p] * (1.0f / 127.5f) - 1.0f;
+      for (size_t p = 0; p < scaled.size(); ++p) target[p] = byteToSymmetric(scaled[p]);
     }
     decoding.report(static_cast<double>(i + 1) / files.size(), "decoding images");
   }

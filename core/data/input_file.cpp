@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -80,6 +81,15 @@ void readExactly(std::FILE* file, void* buffer, size_t bytes, const std::string&
     throw InputError(path, "is truncated: " + what + " needs " + std::to_string(bytes) +
                                " bytes, the file ends after " + std::to_string(got));
   }
+}
+
+const float* byteToSymmetricTable() {
+  static const auto table = [] {
+    std::array<float, 256> values{};
+    for (int b = 0; b < 256; ++b) values[b] = byteToSymmetric(b);
+    return values;
+  }();
+  return table.data();
 }
 
 std::string formatBytes(uint64_t bytes) {

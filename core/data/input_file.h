@@ -39,6 +39,14 @@ FilePtr openForReading(const std::string& path);
 void readExactly(std::FILE* file, void* buffer, size_t bytes, const std::string& path,
                  const std::string& what);
 
+// An 8-bit intensity in the program's image scaling: v/127.5 − 1 computed in double and rounded
+// once, so 0 → −1 and 255 → +1 exactly and every reader gives the same float for the same byte.
+inline float byteToSymmetric(double value) {
+  return static_cast<float>(value / 127.5 - 1.0);
+}
+// The same for all 256 byte values, for the hot loops of the readers.
+const float* byteToSymmetricTable();
+
 // Human-readable byte count for messages: "188.2 MB".
 std::string formatBytes(uint64_t bytes);
 

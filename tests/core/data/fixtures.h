@@ -77,6 +77,21 @@ int64_t hdf5Int32();
 void writeHdf5Unwritten(const std::string& path, const std::string& datasetPath,
                         const std::vector<uint64_t>& dims);
 
+// The reference scaling of an 8-bit intensity to [−1, 1] (v/127.5 − 1, rounded once to float).
+inline float symmetric(double byte) {
+  return static_cast<float>(byte / 127.5 - 1.0);
+}
+
+// Exact float equality (QCOMPARE on floats is fuzzy; round trips must be exact).
+#define EXPECT_SAME_FLOAT(actual, expected)                                          \
+  do {                                                                               \
+    const float actual_ = (actual), expected_ = (expected);                          \
+    QVERIFY2(actual_ == expected_, qPrintable(QString("%1 != %2 (%3)")               \
+                                                  .arg(double(actual_), 0, 'g', 9)   \
+                                                  .arg(double(expected_), 0, 'g', 9) \
+                                                  .arg(#actual)));                   \
+  } while (0)
+
 // Runs `action` and checks that it throws InputError whose message contains `needle` (normally
 // the file name). `message` says what was thrown (or that nothing was).
 struct ErrorCheck {

@@ -48,7 +48,7 @@ class TestHdf5Reader : public QObject {
     QCOMPARE(std::string(toString(e.kind)), std::string("image"));
     QCOMPARE(e.sampleShape, (std::vector<int64_t>{1, 2, 3}));
     QCOMPARE(e.split, std::string("train"));
-    QCOMPARE(e.values[0], 7.0f / 127.5f - 1.0f);
+    EXPECT_SAME_FLOAT(e.values[0], fixtures::symmetric(7));
 
     EXPECT_INPUT_ERROR(readHdf5(path("two.h5"), "/nothing"), "two.h5");
   }
@@ -60,7 +60,7 @@ class TestHdf5Reader : public QObject {
     const Dataset d = readHdf5(path("one.hdf5"), "");
     QCOMPARE(d.size(), int64_t{5});
     QCOMPARE(d.sourceDtype, std::string("float64"));
-    for (size_t i = 0; i < v.size(); ++i) QCOMPARE(d.values[i], static_cast<float>(v[i]));
+    for (size_t i = 0; i < v.size(); ++i) EXPECT_SAME_FLOAT(d.values[i], static_cast<float>(v[i]));
 
     const std::vector<int32_t> ints = {-3, 0, 9, 100000};
     fixtures::writeHdf5(path("ints.h5"), "/n", {4}, fixtures::hdf5Int32(), ints.data());

@@ -40,7 +40,7 @@ class TestIdxReader : public QObject {
     QCOMPARE(d.sourceMin, 0.0);
     QCOMPARE(d.sourceMax, 255.0);
     for (size_t i = 0; i < pixels.size(); ++i)
-      QCOMPARE(d.values[i], static_cast<float>(pixels[i]) * (1.0f / 127.5f) - 1.0f);
+      EXPECT_SAME_FLOAT(d.values[i], fixtures::symmetric(pixels[i]));
   }
 
  private Q_SLOTS:
@@ -56,8 +56,8 @@ class TestIdxReader : public QObject {
     QCOMPARE(d.name, std::string("train-images-idx3-ubyte"));
     QCOMPARE(d.labels, (std::vector<int32_t>{3, 1, 4, 1, 5}));
     QCOMPARE(d.labelsSource, path("train-labels-idx1-ubyte"));
-    QCOMPARE(d.values.front(), -1.0f);
-    QCOMPARE(d.values[1], 1.0f);
+    EXPECT_SAME_FLOAT(d.values.front(), -1.0f);
+    EXPECT_SAME_FLOAT(d.values[1], 1.0f);
   }
 
   void gzipImagesWithGzipLabels() {

@@ -60,9 +60,9 @@ class TestSampleData : public QObject {
       }
     // The genome starts GGGCGGCGAC.
     const float* first = d.sample(0);
-    QCOMPARE(first[0 * 4 + 2], 1.0f);
-    QCOMPARE(first[3 * 4 + 1], 1.0f);
-    QCOMPARE(first[8 * 4 + 0], 1.0f);
+    EXPECT_SAME_FLOAT(first[0 * 4 + 2], 1.0f);
+    EXPECT_SAME_FLOAT(first[3 * 4 + 1], 1.0f);
+    EXPECT_SAME_FLOAT(first[8 * 4 + 0], 1.0f);
   }
 };
 
