@@ -125,7 +125,11 @@ struct Trainer::Impl {
       rank = options.communicator->rank();
       world = options.communicator->worldSize();
     }
-    device = resolveDevice(config.optim.device);
+    try {
+      device = resolveDevice(config.optim.device);
+    } catch (const InputError& e) {
+      throw InputError(config.source, "key 'optim.device': " + e.problem());
+    }
     if (data.train.size() < 1 || data.test.size() < 1)
       throw InputError(config.source,
                        "key 'dataset.path': the training and held-out sets must "
