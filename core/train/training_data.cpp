@@ -10,7 +10,8 @@
 namespace noisescope::train {
 namespace {
 
-Dataset readOne(const TrainConfig& config, const std::string& path, const Progress& progress) {
+Dataset readWithOptions(const TrainConfig& config, const std::string& path,
+                        const Progress& progress) {
   LoadOptions options;
   options.hdf5Dataset = config.dataset.hdf5Dataset;
   options.fasta.window = config.dataset.fastaWindow;
@@ -20,6 +21,16 @@ Dataset readOne(const TrainConfig& config, const std::string& path, const Progre
   if (config.dataset.transform == "binarize")
     d = binarize(d, static_cast<float>(config.dataset.binarizeThreshold));
   return d;
+}
+
+Dataset readOne(const TrainConfig& config, const std::string& path, const char* key,
+                const Progress& progress) {
+  try {
+    return readWithOptions(config, path, progress);
+  } catch (const InputError& e) {
+    // Say which setting named the file, so the user knows where to fix it.
+    throw InputError(config.source, std::string("key '") + key + "': " + e.what());
+  }
 }
 
 }  // namespace
@@ -51,13 +62,13 @@ TrainingData loadTrainingData(const TrainConfig& config, const Progress& progres
   const auto& s = config.dataset;
   const uint64_t seed = config.optim.seed;
   TrainingData out;
-  Dataset train = readOne(config, s.path, progress.sub(0.0, 0.7));
+  Dataset train = readOne(config, s.path, "dataset.path", progress.sub(0.0, 0.7));
   if (train.size() < 2)
     throw InputError(config.source,
                      "key 'dataset.path': '" + s.path + "' has fewer than 2 samples");
   Dataset test;
   if (!s.testPath.empty()) {
-    test = readOne(config, s.testPath, progress.sub(0.7, 0.95));
+    test = readOne(config, s.testPath, "dataset.test_path", progress.sub(0.7, 0.95));
     if (test.sampleShape != train.sampleShape)
       throw InputError(config.source, "key 'dataset.test_path': samples of shape " +
                                           test.shapeString() + " differ from the training set's " +

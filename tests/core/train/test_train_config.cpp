@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "train/train_config.h"
+#include "train/training_data.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -111,6 +112,27 @@ class TestTrainConfig : public QObject {
   void missingDatasetIsReported() {
     const QString message = problemWith(json{{"optim", {{"steps", 10}}}});
     QVERIFY2(message.contains("key 'dataset.path': missing"), qPrintable(message));
+  }
+
+  void missingDatasetFileNamesConfigAndKey() {
+    json j = minimal();
+    j["dataset"]["path"] = "/nonexistent/train-images-idx3-ubyte";
+    const TrainConfig c = parseTrainConfig(j, "run.json");
+    try {
+      loadTrainingData(c);
+      QFAIL("a missing dataset file was accepted");
+    } catch (const InputError& e) {
+      const QString message = e.what();
+      QVERIFY2(message.startsWith("run.json: key 'dataset.path': "), qPrintable(message));
+      QVERIFY2(message.contains("/nonexistent/train-images-idx3-ubyte"), qPrintable(message));
+    }
+    // A synthetic spec loads, splits off the held-out part and measures σ_data.
+    j["dataset"]["path"] = "synthetic:gaussian?n=200&d=3&seed=2";
+    const TrainingData data = loadTrainingData(parseTrainConfig(j, "run.json"));
+    QCOMPARE(data.train.size() + data.test.size(), int64_t(200));
+    QCOMPARE(data.test.size(), int64_t(20));
+    QVERIFY(data.sigmaData > 0.5 && data.sigmaData < 1.5);
+    QVERIFY(!data.discrete);
   }
 
   void unreadableFilesAreReported() {
