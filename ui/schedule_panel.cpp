@@ -29,6 +29,7 @@
 #include "io/schedule_io.h"
 #include "schedule/allocation.h"
 #include "schedule/atomic.h"
+#include "schedule/compare.h"
 #include "schedule/information.h"
 #include "ui/curve_chart.h"
 #include "ui/workbench.h"
@@ -170,6 +171,15 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   auto* metricsArea = new QWidget(this);
   auto* metricsLayout = new QVBoxLayout(metricsArea);
   metricsLayout->setContentsMargins(0, 0, 0, 0);
+  bandProfile_ = new QComboBox(metricsArea);
+  bandProfile_->setAccessibleName(tr("Profile for the informative band"));
+  bandProfile_->addItem(tr("(none)"));
+  auto* bandRow = new QHBoxLayout();
+  auto* bandLabel = new QLabel(tr("Informative band from &profile:"), metricsArea);
+  bandLabel->setBuddy(bandProfile_);
+  bandRow->addWidget(bandLabel);
+  bandRow->addWidget(bandProfile_, 1);
+  metricsLayout->addLayout(bandRow);
   metricsLayout->addWidget(metricsNote_);
   metricsLayout->addWidget(metrics_, 1);
   auto* right = new QSplitter(Qt::Vertical, this);
@@ -211,7 +221,17 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   for (QDoubleSpinBox* box : {sigmaMin_, sigmaMax_})
     connect(box, &QDoubleSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
   connect(bins_, &QSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
+  connect(bandProfile_, &QComboBox::currentIndexChanged, this, &SchedulePanel::updateMetrics);
   connect(workbench_, &Workbench::profilesChanged, this, [this] {
+    const QString keep = bandProfile_->currentText();
+    bandProfile_->blockSignals(true);
+    bandProfile_->clear();
+    bandProfile_->addItem(tr("(none)"));
+    for (const auto& named : workbench_->profiles()) bandProfile_->addItem(named.name);
+    const int index = bandProfile_->findText(keep);
+    // Keep the user's choice; with none made, the newest profile gives the band.
+    bandProfile_->setCurrentIndex(index > 0 ? index : bandProfile_->count() - 1);
+    bandProfile_->blockSignals(false);
     rebuildAll();
     addMenuActions();
   });
@@ -631,27 +651,81 @@ void SchedulePanel::exportSamplingGrid() {
 void SchedulePanel::updateMetrics() {
   metrics_->clear();
   metrics_->setRowCount(0);
-  metrics_->setColumnCount(0);
-  metricsNote_->setText(tr("Quantiles of σ under each schedule's effective allocation φ."));
-  const QStringList headers = {tr("schedule"), tr("loss weight"), tr("σ 5%"),
-                               tr("median σ"), tr("σ 95%"),       tr("truncated mass")};
+  // Compare every schedule that builds, against the selected one, on the panel's grid.
+  std::vector<Schedule> schedules;
+  std::vector<int> rows;
+  for (int row = 0; row < scheduleCount(); ++row) {
+    if (!entries_[row].error.isEmpty() || entries_[row].built.empty()) continue;
+    schedules.push_back(entries_[row].built);
+    schedules.back().info.label = entries_[row].recipe.name;
+    rows.push_back(row);
+  }
+  if (schedules.empty()) return;
+  ComparisonOptions options;
+  options.grid = grid();
+  const auto selected = std::find(rows.begin(), rows.end(), list_->currentRow());
+  options.reference = selected == rows.end() ? 0 : static_cast<int>(selected - rows.begin());
+  RateProfile rates;
+  const QString profileName = bandProfile_->currentText();
+  if (const auto profile = workbench_->profile(profileName)) {
+    try {
+      rates = rateProfileFrom(*profile, profileName.toStdString());
+      options.profile = &rates;
+      options.bandGateC = profile->kind == "empirical" ? 0.0 : 0.15;
+    } catch (const std::exception&) {
+      options.profile = nullptr;
+    }
+  }
+  Comparison comparison;
+  try {
+    comparison = compareSchedules(schedules, options);
+  } catch (const std::exception& e) {
+    metricsNote_->setText(QString::fromStdString(e.what()));
+    return;
+  }
+  QString note = tr("Divergences of each effective allocation φ from the selected schedule's "
+                    "(“%1”), on %2 log-σ bins; σ quantiles under φ.")
+                     .arg(QString::fromStdString(comparison.labels[comparison.reference]))
+                     .arg(options.grid.bins());
+  if (comparison.hasProfile)
+    note += tr(" Informative band (central 90% of the rate of “%1”): σ ∈ [%2, %3].")
+                .arg(profileName)
+                .arg(comparison.bandLow, 0, 'g', 3)
+                .arg(comparison.bandHigh, 0, 'g', 3);
+  else
+    note += tr(" Pick a profile to add the informative-band columns.");
+  metricsNote_->setText(note);
+  const QStringList headers = {
+      tr("schedule"), tr("loss weight"), tr("KL(φ‖ref)"),    tr("KL(ref‖φ)"),
+      tr("TV"),       tr("Hellinger"),   tr("mass in band"), tr("mass, rate < 1% of peak"),
+      tr("σ 5%"),     tr("median σ"),    tr("σ 95%"),        tr("truncated mass")};
   metrics_->setColumnCount(headers.size());
   metrics_->setHorizontalHeaderLabels(headers);
-  for (const Entry& entry : entries_) {
-    if (!entry.error.isEmpty() || entry.built.empty()) continue;
-    const Schedule phi = effectiveAllocation(entry.built);
+  auto number = [](double v) {
+    if (std::isnan(v)) return QStringLiteral("—");
+    if (std::isinf(v)) return QStringLiteral("∞");
+    return QString::number(v, 'g', 4);
+  };
+  for (size_t i = 0; i < comparison.metrics.size(); ++i) {
+    const ScheduleMetrics& m = comparison.metrics[i];
     const int row = metrics_->rowCount();
     metrics_->insertRow(row);
-    const QStringList cells = {QString::fromStdString(entry.recipe.name),
-                               QString::fromStdString(entry.built.lossWeight.label()),
-                               QString::number(phi.quantileSigma(0.05), 'g', 4),
-                               QString::number(phi.quantileSigma(0.5), 'g', 4),
-                               QString::number(phi.quantileSigma(0.95), 'g', 4),
-                               QString::number(entry.built.info.truncatedMass, 'g', 3)};
+    const QStringList cells = {QString::fromStdString(m.label),
+                               QString::fromStdString(entries_[rows[i]].built.lossWeight.label()),
+                               number(m.klToReference),
+                               number(m.klFromReference),
+                               number(m.totalVariation),
+                               number(m.hellinger),
+                               number(m.massInBand),
+                               number(m.massLowRate),
+                               number(m.sigmaQ05),
+                               number(m.sigmaMedian),
+                               number(m.sigmaQ95),
+                               number(m.truncatedMass)};
     for (int c = 0; c < cells.size(); ++c)
       metrics_->setItem(row, c, new QTableWidgetItem(cells[c]));
   }
-  metrics_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  metrics_->resizeColumnsToContents();
 }
 
 }  // namespace noisescope::ui

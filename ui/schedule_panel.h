@@ -90,6 +90,7 @@ class SchedulePanel : public QWidget {
   CurveChart* chart_;
   QTableWidget* metrics_;
   QLabel* metricsNote_;
+  QComboBox* bandProfile_;
   bool updatingList_ = false;
 };
 

@@ -67,6 +67,9 @@ class TestSchedulePanel : public QObject {
     panel->curveButtons()->button(3)->click();  // CDF
     QCOMPARE(panel->chart()->yTitle(), QString("cumulative probability P(σ′ ≤ σ)"));
     QCOMPARE(panel->metricsTable()->rowCount(), 2);
+    // Row 0 is the selected reference: zero divergence from itself, positive from log-uniform.
+    QCOMPARE(panel->metricsTable()->item(0, 4)->text(), QString("0"));
+    QVERIFY(panel->metricsTable()->item(1, 4)->text().toDouble() > 0.1);
   }
 
   void entropicAtomicAndFiles() {
@@ -98,6 +101,8 @@ class TestSchedulePanel : public QObject {
     QVERIFY(panel->errorAt(row).contains("no longer loaded"));
     window.workbench()->addProfile("dirac", profile);
     QVERIFY(panel->errorAt(row).isEmpty());
+    // With a profile in the workbench the table gains the informative-band columns.
+    QVERIFY(panel->metricsTable()->item(row, 6)->text() != QString("—"));
 
     QSignalSpy designed(panel, &SchedulePanel::atomicDesignFinished);
     panel->designAtomic();
