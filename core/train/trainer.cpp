@@ -344,7 +344,7 @@ struct Trainer::Impl {
 
   // ------------------------------------------------------------------------------ one step
 
-  double trainStep(double lr) {
+  void trainStep(double lr) {
     const auto& o = config.optim;
     const int64_t batch = o.batchSize;
     const int K = sampler->grid().bins();
@@ -427,7 +427,6 @@ struct Trainer::Impl {
     logWindow.add(stats);
     ++logSteps;
     ++step;
-    return 0;
   }
 
   double learningRate() const {
