@@ -349,6 +349,10 @@ std::string scheduleToCsv(const Schedule& s) {
       << "\n# sigma_data: " << s.lossWeight.sigmaData << "\n# gamma: " << s.lossWeight.gamma
       << "\n# truncated_mass: " << s.info.truncatedMass << "\n# sigma_min: " << s.sigmaMin()
       << "\n# sigma_max: " << s.sigmaMax() << "\n";
+  for (const auto& [key, value] : s.info.parameters)
+    out << "# parameter." << key << ": " << value << "\n";
+  for (const auto& [key, value] : s.info.notes)
+    if (value.find('\n') == std::string::npos) out << "# note." << key << ": " << value << "\n";
   const Schedule phi = effectiveAllocation(s);
   if (s.isAtomic()) {
     out << "sigma,log_sigma,weight,cdf,loss_weight,allocation\n";
@@ -417,6 +421,17 @@ Schedule scheduleFromCsv(const std::string& content, const std::string& source) 
     throw InputError(source, "sigma_data and gamma must be > 0");
   s.info.truncatedMass =
       std::clamp(std::strtod(t.metaValue("truncated_mass", "0").c_str(), nullptr), 0.0, 1.0);
+  for (const auto& [key, value] : t.meta) {
+    if (key.rfind("parameter.", 0) == 0) {
+      char* end = nullptr;
+      const double v = std::strtod(value.c_str(), &end);
+      if (value.empty() || end != value.c_str() + value.size())
+        throw InputError(source, "metadata " + key + " is not a number");
+      s.info.setParameter(key.substr(10), v);
+    } else if (key.rfind("note.", 0) == 0) {
+      s.info.setNote(key.substr(5), value);
+    }
+  }
   s.info.setNote("file", source);
   return s;
 }

@@ -85,7 +85,11 @@ void TestScheduleIo::roundTrips() {
   for (const char* name : names) {
     const std::string path = tempPath(dir, name);
     writeSchedule(path, edm, makeProvenance("test_schedule_io", {{"seed", 3}}));
-    compareSchedules(edm, readSchedule(path));
+    const Schedule back = readSchedule(path);
+    compareSchedules(edm, back);
+    // Parameters and notes travel in every format (CSV keeps them as '#' lines).
+    QCOMPARE(back.info.parameter("p_mean", 0.0), -1.2);
+    QCOMPARE(back.info.note("preset"), std::string("edm"));
     writeSchedule(path, atomic);
     compareSchedules(atomic, readSchedule(path));
     QVERIFY(!QFile::exists(QString::fromStdString(path + ".tmp")));
