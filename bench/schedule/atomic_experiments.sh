@@ -46,3 +46,24 @@ for name in dirac circle fmnist; do
     --chart "$IMG/atomic-$name.svg" --chart "$IMG/atomic-$name.png" --csv "$OUT/$name-compare.csv" \
     | tee "$OUT/$name-compare.txt"
 done
+
+# 5. The checkpoint regime (CHECKPOINT=1): a small MLP denoiser trained on the Dirac mixture
+#    (log-uniform σ, 1500 steps), its last linear layer's information matrices, the optimum and the
+#    same proxies.
+if [ "${CHECKPOINT:-0}" = 1 ]; then
+  name=dirac
+  data=${DATA[$name]}
+  "$CLI" train --config bench/schedule/dirac_mlp_config.json --out "$OUT/dirac-mlp-run"
+  model=$(ls "$OUT"/dirac-mlp-run/checkpoints/*.denoiser.pt | tail -1)
+  "$CLI" schedule --atomic --dataset "$data" --checkpoint "$model" --levels "$LEVELS" \
+    --samples 512 --gap 1e-6 --seed 1 --device cpu \
+    --compare-risk "$OUT/$name-sqrt.json" --compare-risk "$OUT/$name-infonoise.json" \
+    --compare-risk edm --compare-risk log-uniform \
+    -o "$OUT/$name-ckpt-atomic.json" > "$OUT/$name-ckpt-atomic.txt" 2> "$OUT/$name-ckpt-atomic.log"
+  grep -E "^design:" "$OUT/$name-ckpt-atomic.log" || true
+  grep -E "R\(|atoms:" "$OUT/$name-ckpt-atomic.txt" || true
+  "$CLI" compare "$OUT/$name-ckpt-atomic.json" "$OUT/$name-sqrt.json" "$OUT/$name-infonoise.json" edm \
+    --profile "$OUT/$name-profile.json" --gate-c 0 --reference 1 --coordinate log-sigma \
+    --chart "$IMG/atomic-$name-checkpoint.svg" --chart "$IMG/atomic-$name-checkpoint.png" \
+    | tee "$OUT/$name-ckpt-compare.txt"
+fi
