@@ -132,6 +132,18 @@ for content in ("{", json.dumps({"format": "noisescope.profile/1"}),
     except ScheduleError as error:
         check(bad in str(error), f"error does not name the file: {error}")
 
+# The CLI answers bad input with exit code 2 and a message that names what was wrong.
+for args, fragment in (
+        (["schedule", "--preset", "banana"], "unknown schedule preset"),
+        (["schedule", "--family", "edm", "--param", "p_std=-1"], "outside"),
+        (["schedule", "--from", bad], bad),
+        (["compare", os.path.join(WORK, "missing.json")], "missing.json"),
+        (["export", "edm", os.path.join(WORK, "out.txt")], "unknown schedule file type"),
+        (["schedule", "--preset", "edm", "--family", "edm"], "exactly one of")):
+    result = subprocess.run([CLI, *args], capture_output=True, text=True)
+    check(result.returncode == 2 and fragment in result.stderr,
+          f"{' '.join(args)}: exit {result.returncode}, stderr {result.stderr.strip()[:200]}")
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
