@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <memory>
 
@@ -93,6 +94,9 @@ void writeScheduleHdf5(const std::string& path, const schedule::Schedule& s,
 
 schedule::Schedule readScheduleHdf5(const std::string& path) {
   QuietErrors quiet;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error))
+    throw InputError(path, "cannot open the file (it does not exist or is not a regular file)");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw InputError(path, "not an HDF5 file");
   auto file = own(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (id(file) < 0) throw InputError(path, "cannot open the HDF5 file");

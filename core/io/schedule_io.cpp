@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -195,6 +196,11 @@ json parseJson(const std::string& content, const std::string& source) {
 }  // namespace
 
 std::string readTextFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw InputError(path, "is a directory, not a file");
+  if (!std::filesystem::exists(path, error))
+    throw InputError(path, "cannot open the file (it does not exist)");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(path, "cannot open the file");
   const std::streamoff size = in.tellg();
