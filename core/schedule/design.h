@@ -9,6 +9,8 @@
 // criteria is exactly the equivalence theorem's certificate:
 //   A: max_g w_g·tr(M⁻¹AM⁻¹H_g) − tr(AM⁻¹),   D: max_g w_g·tr(M⁻¹H_g) − p,
 // zero at the optimum (with equality on the support).
+// Cost per iteration: about 20·p³ flops (a Cholesky, an inverse, an eigen-decomposition for the
+// exact line search) plus G·p² for the sensitivities — comfortable up to p of a few hundred.
 #include <Eigen/Dense>
 
 #include <limits>

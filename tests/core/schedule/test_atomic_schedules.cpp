@@ -49,6 +49,7 @@ class TestAtomicSchedules : public QObject {
   void diracMixtureGivesFewCertifiedAtoms();
   void proxyRiskIsNotBelowOptimum();
   void checkpointLastLayerFactorIsExact();
+  void checkpointBatchedEstimatorIsUnbiased();
   void checkpointRejectsBadInput();
 };
 
@@ -146,6 +147,37 @@ void TestAtomicSchedules::checkpointLastLayerFactorIsExact() {
     Eigen::Vector4d h(1.0, s, s * s, 1.0);
     const Eigen::MatrixXd expected = c * c * h * h.transpose();
     QVERIFY2((info.information[g] - expected).norm() < 1e-5 * expected.norm(),
+             std::to_string(g).c_str());
+  }
+  QFile::remove(path);
+}
+
+void TestAtomicSchedules::checkpointBatchedEstimatorIsUnbiased() {
+  // A 64-row last layer: samples are batched 8 per pass, and the cross terms of the Rademacher
+  // estimator must average out to the same factor c²·h̃h̃ᵀ.
+  torch::jit::Module m("Wide");
+  m.register_parameter("out_weight", torch::randn({64, 3}), false);
+  m.register_parameter("out_bias", torch::randn({64}), false);
+  m.define(R"(
+    def forward(self, x, sigma):
+        h = torch.stack([torch.ones_like(sigma), torch.log(sigma), 0.5 * sigma], dim=1)
+        return torch.matmul(h, self.out_weight.t()) + self.out_bias + 0.0 * x.sum()
+  )");
+  const QString path = QDir::temp().filePath("noisescope_test_wide_denoiser.pt");
+  m.save(path.toStdString());
+  const Dataset data = points({{0.1f, 0.2f}, {-0.3f, 0.4f}});
+  CheckpointInformationOptions options;
+  options.samples = 512;
+  options.batch = 16;
+  options.device = "cpu";
+  const InformationMatrices info =
+      checkpointInformation(path.toStdString(), data, {0.5, 2.0}, options);
+  QCOMPARE(info.parameters[1].second, 8.0);  // batch capped at rows / 8
+  for (std::size_t g = 0; g < 2; ++g) {
+    const double s = info.sigma[g];
+    Eigen::Vector4d h(1.0, std::log(s), 0.5 * s, 1.0);
+    const Eigen::MatrixXd expected = h * h.transpose();
+    QVERIFY2((info.information[g] - expected).norm() < 0.1 * expected.norm(),
              std::to_string(g).c_str());
   }
   QFile::remove(path);
