@@ -8,6 +8,7 @@ timing and writes the per-level estimates to --out.
 
     reference_diagnostic.py DATA.idx3-ubyte.gz --queries 256 --levels 64 --out ref.json
     [--level-subset 0,21,42,63]   # time only these levels (for extrapolation)
+    [--device cuda]               # .item() at the end of each level waits for the GPU
 """
 import argparse
 import gzip
@@ -43,6 +44,7 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--level-subset", default="")
+    parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
 
@@ -58,6 +60,8 @@ def main():
     if args.level_subset:
         levels = [int(v) for v in args.level_subset.split(",")]
 
+    device = torch.device(args.device)
+    x, index, noise = x.to(device), index.to(device), noise.to(device)
     x0 = x[index]
     sq_norms = (x * x).sum(1)
     results = {}

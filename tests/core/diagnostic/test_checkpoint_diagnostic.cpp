@@ -12,6 +12,7 @@
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_diagnostic.h"
+#include "util/device.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -128,6 +129,10 @@ class TestCheckpointDiagnostic : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // One torch thread: the cases are small, and on a busy machine thread barriers cost more than
+  // the arithmetic.
+  void initTestCase() { initTorchThreads(1); }
+
   void gaussianPosteriorMeanGivesTheMmse() {
     expectGaussianProfile(saveModel("x0.pt", kPosteriorX0), Prediction::X0);
   }

@@ -12,6 +12,7 @@
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/posterior_probe.h"
 #include "diagnostic/queries.h"
+#include "util/device.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -92,6 +93,10 @@ class TestEmpiricalDiagnostic : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // One torch thread: the cases are small, and on a busy machine thread barriers cost more than
+  // the arithmetic.
+  void initTestCase() { initTorchThreads(1); }
+
   void twoPointMatchesClosedForm() {
     const double a = 0.7;
     const Dataset data = makeDataset(2, 1, {static_cast<float>(-a), static_cast<float>(a)});

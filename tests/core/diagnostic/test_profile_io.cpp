@@ -9,6 +9,7 @@
 #include "data/dataset.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "util/device.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -44,6 +45,7 @@ class TestProfileIo : public QObject {
 
  private Q_SLOTS:
   void initTestCase() {
+    initTorchThreads(1);
     QVERIFY(dir_.isValid());
     profile_ = smallProfile();
     good_ = profileToJson(profile_);
