@@ -116,7 +116,7 @@ class Schedule {
   // fell outside. Binned schedules keep their edges inside the range plus the two cut points.
   Schedule truncated(double sigmaMin, double sigmaMax, double* lostMass = nullptr) const;
 
-  // Mean of ℓ and the σ at quantiles, for summaries.
+  // Mean of ℓ = log σ under the schedule (quantiles: quantileSigma).
   double meanLogSigma() const;
 
   ScheduleInfo info;
