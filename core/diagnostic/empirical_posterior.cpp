@@ -70,7 +70,7 @@ class PhaseClock {
   enum Phase { Distances, Onset, Logits, Sparse, DenseWeights, DenseGemm, Merge, Finish, Count };
   std::vector<std::pair<std::string, double>> report() const {
     static const char* names[] = {"distance_terms", "activation", "logits", "sparse_gather",
-                                  "dense_weights", "dense_gemm", "merge", "finish"};
+                                  "dense_weights",  "dense_gemm", "merge",  "finish"};
     std::vector<std::pair<std::string, double>> out;
     for (int p = 0; p < Count; ++p) out.emplace_back(names[p], seconds_[p]);
     return out;
@@ -218,6 +218,7 @@ class Engine {
     at::Tensor gram = at::empty({2 * rows, cols}, f64_.dtype(gemmType));
     at::Tensor sqNorm = at::empty({cols}, f64_.dtype(gemmType));
     for (int64_t s0 = 0; s0 < cols; s0 += plan_.gemmRows) {
+      progress_.throwIfCancelled();  // the distance GEMMs are the longest single step
       const int64_t sn = std::min(plan_.gemmRows, cols - s0);
       at::Tensor xs = x_.narrow(0, c0 + s0, sn).to(gemmType);
       sqNorm.narrow(0, s0, sn).copy_((xs * xs).sum(1));
@@ -481,7 +482,8 @@ PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const Query
   if (dataset.size() < 1 || dataset.dim() < 1)
     throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
                      "the dataset is empty");
-  if (queries.dim != dataset.dim())
+  if (queries.dim != dataset.dim() ||
+      queries.noise.size() != queries.index.size() * static_cast<size_t>(queries.dim))
     throw std::invalid_argument("evaluateEmpiricalPosterior: queries drawn for another dimension");
   for (int64_t i : queries.index) {
     if (i < 0 || i >= dataset.size())

@@ -3,7 +3,10 @@
 // results that do not depend on how the memory setting cuts the work.
 #include <QtTest>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <memory>
 #include <random>
 
 #include "data/dataset.h"
@@ -298,6 +301,30 @@ class TestEmpiricalDiagnostic : public QObject {
     QVERIFY(probe.effectiveSampleSize[2] > 60.0);  // nearly uniform at σ = 80
     QVERIFY(probe.weightEntropy[2] > std::log(64.0) - 0.01);
     QVERIFY_THROWS_EXCEPTION(InputError, probePosterior(data, 64, sigma, options));
+  }
+
+  void reportsProgressAndCancels() {
+    const Dataset data = uniformPoints(300, 4, 6);
+    DiagnosticOptions options;
+    options.levels = 10;
+    options.queries = 600;
+    options.device = "cpu";
+    std::vector<double> fractions;
+    Progress watch([&](double f, const std::string&) { fractions.push_back(f); });
+    computeEmpiricalProfile(data, options, watch);
+    QVERIFY(fractions.size() >= 10);
+    QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+    QCOMPARE(fractions.back(), 1.0);
+
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    int reports = 0;
+    Progress stopping(
+        [&](double, const std::string&) {
+          if (++reports == 3) cancel->store(true);
+        },
+        cancel);
+    QVERIFY_THROWS_EXCEPTION(Cancelled, computeEmpiricalProfile(data, options, stopping));
+    QCOMPARE(reports, 3);  // stopped at the next check, not at the end
   }
 
   void badOptionsAreInputErrors() {
