@@ -173,7 +173,7 @@ class Engine {
       at::Tensor terms;
       {
         PhaseClock::Scope timing(clock_, PhaseClock::Distances);
-        terms = distanceTerms(q0, rows, c0, cols, hostIndex);
+        terms = distanceTerms(rows, c0, cols, hostIndex);
       }
       at::Tensor a = terms.narrow(0, 0, rows);
       at::Tensor b = terms.narrow(0, rows, rows);
@@ -208,7 +208,7 @@ class Engine {
   // Returns [2·rows, cols]: rows 0..rows−1 hold A = ‖x_j − x_i‖², the rest B = ε_j·(x_j − x_i),
   // so that ‖x_j + σε_j − x_i‖² = A + 2σB + σ²‖ε_j‖² at every σ. The query's own point gets
   // A = kSelfDistance, B = 0 (its weight is added analytically).
-  at::Tensor distanceTerms(int64_t q0, int64_t rows, int64_t c0, int64_t cols,
+  at::Tensor distanceTerms(int64_t rows, int64_t c0, int64_t cols,
                            const std::vector<int64_t>& hostIndex) {
     const bool exact = settings_.distancePrecision == DistancePrecision::Float64;
     const auto gemmType = exact ? at::kDouble : at::kFloat;
@@ -249,7 +249,6 @@ class Engine {
       terms.index_put_({r, c}, kSelfDistance);
       terms.index_put_({r + rows, c}, 0.0);
     }
-    (void)q0;
     return terms;
   }
 
