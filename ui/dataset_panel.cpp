@@ -101,13 +101,15 @@ void DatasetPanel::onDatasetChanged() {
                        .arg(QString::fromStdString(dataset->split))
                        .arg(QString::fromStdString(dataset->source).toHtmlEscaped()));
   QString note;
+  for (const std::string& readerNote : dataset->notes)
+    note += QString::fromStdString(readerNote) + QLatin1Char(' ');
   if (dataset->kind == SampleKind::Sequence)
     note =
         tr("DNA is one-hot coded: +1 for the base, −1 in the other three channels. Top row: the "
            "strongest base (A green, C blue, G amber, T red), faded as its lead shrinks; below: "
            "one row per channel.");
   else if (dataset->kind == SampleKind::Image)
-    note = tr("Pixels are shown from −1 (black) to +1 (white); noisy values outside are clipped.");
+    note += tr("Pixels are shown from −1 (black) to +1 (white); noisy values outside are clipped.");
   noiseNote_->setText(note + tr(" The same noise ε is reused as σ moves: x + σ·ε."));
   // A DNA window is a long strip: a dozen fill the view legibly, where images want a few dozen.
   sampleCount_->blockSignals(true);

@@ -31,6 +31,9 @@ nlohmann::json describe(const Dataset& d, const DatasetStatistics& s) {
   if (d.sourceRangeKnown) out["source_range"] = {d.sourceMin, d.sourceMax};
   out["scaling"] = d.scaling;
   out["has_labels"] = d.hasLabels();
+  if (!d.labelsSource.empty()) out["labels_source"] = d.labelsSource;
+  out["notes"] = d.notes;
+  out["transforms"] = d.transforms;
   out["value_range"] = {s.minValue, s.maxValue};
   out["mean"] = s.mean;
   out["std"] = s.stddev;
@@ -81,7 +84,11 @@ int runInfo(const InfoArgs& args) {
                 dataset.sourceMin, dataset.sourceMax);
   else
     std::printf("source dtype  %s\n", dataset.sourceDtype.c_str());
-  std::printf("labels        %s\n", dataset.hasLabels() ? "yes" : "no");
+  std::printf("labels        %s\n", !dataset.hasLabels() ? "no"
+                                    : dataset.labelsSource.empty()
+                                        ? "yes"
+                                        : ("from " + dataset.labelsSource).c_str());
+  for (const std::string& note : dataset.notes) std::printf("note          %s\n", note.c_str());
   std::printf("scaled as     %s: range [%g, %g]\n", dataset.scaling.c_str(), stats.minValue,
               stats.maxValue);
   std::printf("mean          %.6g\n", stats.mean);
