@@ -287,8 +287,16 @@ void SchedulePanel::addMenuActions() {
     });
   }
   QAction* atomic = menu->addAction(tr("&Atomic design on the dataset (random features)…"), this,
-                                    &SchedulePanel::designAtomic);
+                                    [this] { designAtomic(); });
   atomic->setEnabled(workbench_->dataset() != nullptr);
+  QAction* fromCheckpoint =
+      menu->addAction(tr("Atomic design from a &checkpoint's last layer…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("TorchScript denoiser"), QString(),
+                                         tr("TorchScript (*.pt *.pth);;All files (*)"));
+        if (!path.isEmpty()) designAtomic(path);
+      });
+  fromCheckpoint->setEnabled(workbench_->dataset() != nullptr);
   menu->addAction(tr("From a &file…"), this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open schedule"), QString(),
@@ -557,24 +565,32 @@ void SchedulePanel::redraw() {
   updateMetrics();
 }
 
-void SchedulePanel::designAtomic() {
+void SchedulePanel::designAtomic(const QString& checkpoint) {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
   auto result = std::make_shared<AtomicResult>();
   const double lo = sigmaMin_->value(), hi = sigmaMax_->value();
+  const std::string model = checkpoint.toStdString();
   workbench_->jobs()->submit(
       kAtomicTag,
-      [dataset, result, lo, hi](const Progress& progress) {
+      [dataset, result, lo, hi, model](const Progress& progress) {
         // Candidate levels: 48 log-spaced points over the grid's range.
         std::vector<double> sigma;
         for (int i = 0; i < 48; ++i)
           sigma.push_back(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 47.0));
-        // Sized for an interactive answer in seconds; the CLI exposes the full-size settings.
-        RandomFeatureOptions options;
-        options.features = 64;
-        options.samples = 1024;
-        options.progress = progress.sub(0.0, 0.5);
-        const InformationMatrices info = randomFeatureInformation(*dataset, sigma, options);
+        InformationMatrices info;
+        if (model.empty()) {
+          // Sized for an interactive answer in seconds; the CLI exposes the full-size settings.
+          RandomFeatureOptions options;
+          options.features = 64;
+          options.samples = 1024;
+          options.progress = progress.sub(0.0, 0.5);
+          info = randomFeatureInformation(*dataset, sigma, options);
+        } else {
+          CheckpointInformationOptions options;
+          options.progress = progress.sub(0.0, 0.5);
+          info = checkpointInformation(model, *dataset, sigma, options);
+        }
         progress.throwIfCancelled();
         progress.report(0.5, "solving the design");
         AtomicOptions design;
@@ -582,13 +598,14 @@ void SchedulePanel::designAtomic() {
         design.solver.maxIterations = 3000;
         design.solver.progress = progress.sub(0.5, 1.0);
         *result = designAtomicSchedule(info, design);
-        progress.report(1.0, "design solved");
       },
-      [this, result, dataset] {
+      [this, result, dataset, model] {
         ScheduleRecipe recipe;
         recipe.kind = ScheduleRecipe::Kind::Fixed;
-        recipe.name = "Atomic (random features, " + dataset->name + ", " +
-                      std::to_string(result->schedule.atoms().size()) + " atoms)";
+        recipe.name = std::string("Atomic (") +
+                      (model.empty() ? "random features" : "checkpoint last layer") + ", " +
+                      dataset->name + ", " + std::to_string(result->schedule.atoms().size()) +
+                      " atoms)";
         recipe.fixed = std::make_shared<Schedule>(result->schedule);
         addRecipe(recipe);
         Q_EMIT atomicDesignFinished();

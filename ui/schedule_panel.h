@@ -35,8 +35,9 @@ class SchedulePanel : public QWidget {
   // Adds a schedule and selects it; returns its row.
   int addRecipe(const ScheduleRecipe& recipe);
   void removeCurrent();
-  // Starts an atomic design on the loaded dataset (random-feature model) in the background.
-  void designAtomic();
+  // Starts an atomic design on the loaded dataset in the background: with the shared
+  // random-feature model, or with the last linear layer of a TorchScript checkpoint.
+  void designAtomic(const QString& checkpoint = {});
   // Reads a schedule file (JSON, CSV, HDF5); returns an error message (empty on success).
   QString loadScheduleFile(const QString& path);
   // Writes the current schedule; the extension picks the format. Returns an error message.
