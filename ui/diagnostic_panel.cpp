@@ -18,6 +18,7 @@
 
 #include <cmath>
 
+#include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "ui/curve_chart.h"
@@ -85,6 +86,17 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   run_ = new QPushButton(tr("&Run on dataset"), settings);
   run_->setToolTip(tr("Exact posterior over every sample of the loaded dataset"));
   form->addRow(run_);
+  prediction_ = new QComboBox(settings);
+  prediction_->addItem(tr("x₀ (the convention)"), QStringLiteral("x0"));
+  prediction_->addItem(tr("ε: x̂₀ = y − σ·ε̂"), QStringLiteral("eps"));
+  prediction_->addItem(tr("v (VP input): x̂₀ = α·z − s·v̂"), QStringLiteral("v"));
+  prediction_->setToolTip(tr("What the TorchScript model's forward(x, sigma) returns"));
+  form->addRow(tr("Checkpoint &predicts:"), prediction_);
+  runCheckpoint_ = new QPushButton(tr("Run &checkpoint…"), settings);
+  runCheckpoint_->setToolTip(
+      tr("A trained denoiser's unweighted x₀ error per σ on the loaded dataset: an upper bound "
+         "on the MMSE"));
+  form->addRow(runCheckpoint_);
 
   auto* profilesBox = new QGroupBox(tr("Profiles (checked ones are drawn)"), this);
   auto* profilesLayout = new QVBoxLayout(profilesBox);
@@ -162,6 +174,11 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   layout->addWidget(right, 1);
 
   connect(run_, &QPushButton::clicked, this, &DiagnosticPanel::runDiagnostic);
+  connect(runCheckpoint_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("TorchScript denoiser"), QString(), tr("TorchScript (*.pt *.pth);;All files (*)"));
+    if (!path.isEmpty()) runCheckpoint(path);
+  });
   connect(load, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load profile"), QString(),
                                                       tr("NoiseScope profile (*.json)"));
@@ -178,9 +195,12 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   connect(list_, &QListWidget::currentItemChanged, this, &DiagnosticPanel::redrawCharts);
   connect(coordinate_, &QComboBox::currentIndexChanged, this, &DiagnosticPanel::redrawCharts);
   connect(workbench_, &Workbench::profilesChanged, this, &DiagnosticPanel::rebuildList);
-  connect(workbench_, &Workbench::datasetChanged, this,
-          [this] { run_->setEnabled(workbench_->dataset() != nullptr); });
+  connect(workbench_, &Workbench::datasetChanged, this, [this] {
+    run_->setEnabled(workbench_->dataset() != nullptr);
+    runCheckpoint_->setEnabled(workbench_->dataset() != nullptr);
+  });
   run_->setEnabled(false);
+  runCheckpoint_->setEnabled(false);
   redrawCharts();
 }
 
@@ -217,6 +237,39 @@ void DiagnosticPanel::runDiagnostic() {
       },
       [this](const QString& message, bool cancelled) {
         if (!cancelled) QMessageBox::warning(this, tr("Diagnostic failed"), message);
+      });
+}
+
+void DiagnosticPanel::runCheckpoint(const QString& path) {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  CheckpointOptions options;
+  options.path = path.toStdString();
+  options.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
+  options.levels = levels_->value();
+  options.sigmaMin = sigmaMin_->value();
+  options.sigmaMax = sigmaMax_->value();
+  options.queries = queries_->value();
+  options.seed = static_cast<uint64_t>(seed_->value());
+  options.device = device_->currentText().toStdString();
+  // Say which data the error was measured on: held-out data is what makes it an honest bound.
+  options.evaluationSet = dataset->split == "test" ? "test split: " + dataset->source
+                                                   : dataset->split + " data: " + dataset->source +
+                                                         " (the model may have seen it)";
+  auto profile = std::make_shared<Profile>();
+  const QString name = tr("%1 · checkpoint on %2")
+                           .arg(QFileInfo(path).fileName(), QString::fromStdString(dataset->name));
+  workbench_->jobs()->submit(
+      kDiagnosticTag,
+      [dataset, options, profile](const Progress& progress) {
+        *profile = computeCheckpointProfile(*dataset, options, progress);
+      },
+      [this, profile, name] {
+        const QString added = workbench_->addProfile(name, profile);
+        Q_EMIT diagnosticFinished(added);
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) QMessageBox::warning(this, tr("Checkpoint diagnostic failed"), message);
       });
 }
 

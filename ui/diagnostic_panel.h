@@ -26,6 +26,8 @@ class DiagnosticPanel : public QWidget {
 
   // Starts the diagnostic with the current settings on the loaded dataset.
   void runDiagnostic();
+  // Profiles a TorchScript denoiser on the loaded dataset (its unweighted x0 error per σ).
+  void runCheckpoint(const QString& path);
   // Reads a profile file; returns an error message (empty on success).
   QString loadProfile(const QString& path);
 
@@ -56,6 +58,8 @@ class DiagnosticPanel : public QWidget {
   QComboBox* device_;
   QSpinBox* memory_;
   QPushButton* run_;
+  QComboBox* prediction_;
+  QPushButton* runCheckpoint_;
   QListWidget* list_;
   QComboBox* coordinate_;
   QLabel* summary_;

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <torch/script.h>
+
 #include "io/profile_io.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
@@ -68,6 +70,20 @@ class TestDiagnosticPanel : public QObject {
     QCOMPARE(panel->mmseChart()->curves().size(), size_t(2));
     QCOMPARE(panel->mmseChart()->curves()[1].y, panel->mmseChart()->curves()[0].y);
     QVERIFY(panel->loadProfile(dir.filePath("missing.json")).contains("missing.json"));
+
+    // A TorchScript denoiser that is exactly the posterior mean of N(0, I): its profile lies on
+    // the closed form D·σ²/(1+σ²) and overlays the empirical one.
+    torch::jit::Module model("__torch__.GaussianPosterior");
+    model.define("def forward(self, x, sigma):\n    return x / (1.0 + sigma.view(-1, 1) ** 2)\n");
+    const QString modelPath = dir.filePath("gaussian.pt");
+    model.save(modelPath.toStdString());
+    panel->runCheckpoint(modelPath);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 60000);
+    QVERIFY(finished.last().at(0).toString().contains("checkpoint"));
+    QCOMPARE(panel->mmseChart()->curves().size(), size_t(3));
+    const Curve& checkpoint = panel->mmseChart()->curves()[2];
+    const double sigma = checkpoint.x.back();
+    QVERIFY(std::abs(checkpoint.y.back() - sigma * sigma / (1 + sigma * sigma)) < 0.1);
 
     QSignalSpy probed(panel->strip(), &PosteriorStrip::probeFinished);
     panel->strip()->sampleSpin()->setValue(5);
