@@ -221,16 +221,21 @@ void DiagnosticPanel::runDiagnostic() {
     QMessageBox::warning(this, tr("Diagnostic settings"), QString::fromStdString(e.what()));
     return;
   }
-  auto profile = std::make_shared<Profile>();
   const QString name = tr("%1 · empirical · %2×%3")
                            .arg(QString::fromStdString(dataset->name))
                            .arg(options.levels)
                            .arg(options.queries);
+  submitProfileJob(name, [dataset, options](const Progress& progress) {
+    return computeEmpiricalProfile(*dataset, options, progress);
+  });
+}
+
+void DiagnosticPanel::submitProfileJob(const QString& name,
+                                       std::function<Profile(const Progress&)> compute) {
+  auto profile = std::make_shared<Profile>();
   workbench_->jobs()->submit(
       kDiagnosticTag,
-      [dataset, options, profile](const Progress& progress) {
-        *profile = computeEmpiricalProfile(*dataset, options, progress);
-      },
+      [compute, profile](const Progress& progress) { *profile = compute(progress); },
       [this, profile, name] {
         const QString added = workbench_->addProfile(name, profile);
         Q_EMIT diagnosticFinished(added);
@@ -256,21 +261,11 @@ void DiagnosticPanel::runCheckpoint(const QString& path) {
   options.evaluationSet = dataset->split == "test" ? "test split: " + dataset->source
                                                    : dataset->split + " data: " + dataset->source +
                                                          " (the model may have seen it)";
-  auto profile = std::make_shared<Profile>();
   const QString name = tr("%1 · checkpoint on %2")
                            .arg(QFileInfo(path).fileName(), QString::fromStdString(dataset->name));
-  workbench_->jobs()->submit(
-      kDiagnosticTag,
-      [dataset, options, profile](const Progress& progress) {
-        *profile = computeCheckpointProfile(*dataset, options, progress);
-      },
-      [this, profile, name] {
-        const QString added = workbench_->addProfile(name, profile);
-        Q_EMIT diagnosticFinished(added);
-      },
-      [this](const QString& message, bool cancelled) {
-        if (!cancelled) QMessageBox::warning(this, tr("Checkpoint diagnostic failed"), message);
-      });
+  submitProfileJob(name, [dataset, options](const Progress& progress) {
+    return computeCheckpointProfile(*dataset, options, progress);
+  });
 }
 
 QString DiagnosticPanel::loadProfile(const QString& path) {

@@ -5,6 +5,11 @@
 // the posterior's shape. Below, the optimal-denoiser strip for one sample.
 #include <QWidget>
 
+#include <functional>
+
+#include "diagnostic/profile.h"
+#include "util/progress.h"
+
 class QSpinBox;
 class QDoubleSpinBox;
 class QComboBox;
@@ -44,6 +49,8 @@ class DiagnosticPanel : public QWidget {
   void diagnosticFinished(const QString& profileName);
 
  private:
+  // Runs `compute` on the job thread and adds its profile under `name` when it finishes.
+  void submitProfileJob(const QString& name, std::function<Profile(const Progress&)> compute);
   void redrawCharts();
   void rebuildList();
   void saveSelected(bool csv);
