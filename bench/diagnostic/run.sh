@@ -31,7 +31,7 @@ run_pair() {  # queries levels [reference level subset]
   log "reference ${m}x${l} ${subset:+(levels $subset)}"
   /usr/bin/time -f "%e s wall, %U s user, %M KiB max RSS" -o "$out/ref_${m}x${l}.time" \
     /usr/bin/python3 "$here/reference_diagnostic.py" "$data" --queries "$m" --levels "$l" \
-    --threads "$threads" ${subset:+--level-subset "$subset"} --out "$out/ref_${m}x${l}.levels.json" \
+    --threads "$threads" --device "$device" ${subset:+--level-subset "$subset"} --out "$out/ref_${m}x${l}.levels.json" \
     > "$out/ref_${m}x${l}.json"
   log "$(cat "$out/ref_${m}x${l}.json")"
   /usr/bin/python3 "$here/compare_outputs.py" "$out/ours_${m}x${l}.profile.json" \
