@@ -26,6 +26,7 @@
 #include <cmath>
 
 #include "io/atomic_file.h"
+#include "io/profile_io.h"
 #include "io/schedule_io.h"
 #include "schedule/allocation.h"
 #include "schedule/atomic.h"
@@ -286,6 +287,17 @@ void SchedulePanel::addMenuActions() {
       addRecipe(recipe);
     });
   }
+  menu->addAction(tr("Load a profile &file for the entropic schedules…"), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load profile"), QString(),
+                                                      tr("Profiles (*.json *.csv);;All files (*)"));
+    if (path.isEmpty()) return;
+    try {
+      auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
+      workbench_->addProfile(QFileInfo(path).completeBaseName(), profile);
+    } catch (const std::exception& e) {
+      QMessageBox::warning(this, tr("Cannot load profile"), QString::fromStdString(e.what()));
+    }
+  });
   QAction* atomic = menu->addAction(tr("&Atomic design on the dataset (random features)…"), this,
                                     [this] { designAtomic(); });
   atomic->setEnabled(workbench_->dataset() != nullptr);

@@ -14,6 +14,7 @@
 
 #include "io/profile_io.h"
 #include "screenshot.h"
+#include "ui/chart_export.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
@@ -91,6 +92,17 @@ class TestDiagnosticPanel : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(probed.count(), 1, 30000);
     QCOMPARE(panel->strip()->shownLevels(), 8);
     saveScreenshot(&window, "diagnostic-panel");
+
+    // Every chart exports as PNG and SVG.
+    for (const QString file : {"mmse.png", "mmse.svg"}) {
+      QCOMPARE(exportWidgetImage(panel->mmseChart(), dir.filePath(file)), QString());
+      QVERIFY(QFileInfo(dir.filePath(file)).size() > 1000);
+    }
+    QFile svg(dir.filePath("mmse.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+    QVERIFY(exportWidgetImage(panel->mmseChart(), dir.filePath("chart.bmp"))
+                .contains("unknown image type"));
   }
 };
 
