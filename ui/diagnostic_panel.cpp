@@ -149,6 +149,8 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   charts->addWidget(mmseChart_);
   charts->addWidget(rateBox);
   charts->addWidget(posteriorChart_);
+  for (int i = 0; i < 3; ++i) charts->setStretchFactor(i, 1);
+  charts->setSizes({400, 400, 400});
 
   strip_ = new PosteriorStrip(workbench_, this);
   auto* stripBox = new QGroupBox(tr("Optimal denoiser, one sample"), this);
