@@ -356,9 +356,13 @@ void DiagnosticPanel::redrawCharts() {
       rates.push_back(rc);
     }
     if (!profile->posterior.empty()) {
-      posterior.push_back(
-          {name + tr(": max weight"), profile->sigma, profile->posterior.maxWeight, {}, {}, c});
-      Curve h{name + tr(": weight entropy / log N"), profile->sigma, {}, {}, {}, c, true};
+      posterior.push_back({tr("max weight · %1").arg(name),
+                           profile->sigma,
+                           profile->posterior.maxWeight,
+                           {},
+                           {},
+                           c});
+      Curve h{tr("entropy / log N · %1").arg(name), profile->sigma, {}, {}, {}, c, true};
       const double logN = std::log(static_cast<double>(std::max<int64_t>(2, profile->datasetSize)));
       for (double v : profile->posterior.weightEntropy) h.y.push_back(v / logN);
       posterior.push_back(h);
