@@ -8,6 +8,14 @@ build="${NOISESCOPE_BUILD_DIR:-$root/build}"
 bash "$root/installer/install-deps.sh"
 bash "$root/installer/build.sh"
 
+# Debian's OpenBLAS 0.3.21 does not know recent Intel cores (e.g. Sapphire Rapids) and falls back
+# to its SSE3 kernels, 5-7x slower (bench/diagnostic/RESULTS.md). On a CPU with AVX2 and FMA the
+# Haswell kernels are safe; the user's own setting always wins. Read at library load, so it must
+# be in the environment before the program starts; training runs started from the GUI inherit it.
+if [ -z "${OPENBLAS_CORETYPE:-}" ] && grep -qw avx2 /proc/cpuinfo && grep -qw fma /proc/cpuinfo; then
+  export OPENBLAS_CORETYPE=Haswell
+fi
+
 samples=(
   "$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
   "$root/sample_data/dna/lambda_phage.fa"
