@@ -1,6 +1,7 @@
 #pragma once
 // Writers for the small files the data-layer tests read back: IDX, .npy, gzip, PNG, JPEG, HDF5.
 // Each test builds its own fixtures in a QTemporaryDir so that tests share no state.
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cstdint>
@@ -40,6 +41,15 @@ inline char* toString(const std::vector<float>& values) {
 }  // namespace QTest
 
 namespace fixtures {
+
+// Base of the data suites: a fresh temporary folder per suite and paths inside it.
+class ScratchTest : public QObject {
+ protected:
+  QTemporaryDir dir_;
+  std::string path(const std::string& name) const {
+    return dir_.filePath(name.c_str()).toStdString();
+  }
+};
 
 void writeBytes(const std::string& path, const std::string& bytes);
 std::string readBytes(const std::string& path);

@@ -25,14 +25,8 @@ float pixel(int record, int i) {
 }
 }  // namespace
 
-class TestCifarReader : public QObject {
+class TestCifarReader : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
  private Q_SLOTS:
   void initTestCase() { QVERIFY(dir_.isValid()); }

@@ -12,14 +12,8 @@
 
 using namespace noisescope;
 
-class TestCorruptInputs : public QObject {
+class TestCorruptInputs : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
   // Writes `trials` damaged versions of `original` under `name` and loads each one.
   void damage(const std::string& name, const std::string& original, bool allowFlips = true,

@@ -23,14 +23,8 @@ std::vector<float> sampleValues(const Dataset& d, int64_t i) {
 }
 }  // namespace
 
-class TestFastaReader : public QObject {
+class TestFastaReader : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
   static FastaOptions windows(int64_t window, int64_t stride) {
     FastaOptions options;

@@ -9,14 +9,8 @@
 
 using namespace noisescope;
 
-class TestHdf5Reader : public QObject {
+class TestHdf5Reader : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
  private Q_SLOTS:
   void initTestCase() { QVERIFY(dir_.isValid()); }

@@ -12,14 +12,8 @@
 
 using namespace noisescope;
 
-class TestIdxReader : public QObject {
+class TestIdxReader : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
   static std::vector<uint8_t> ramp(size_t n) {
     std::vector<uint8_t> v(n);

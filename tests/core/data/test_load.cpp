@@ -11,14 +11,8 @@
 
 using namespace noisescope;
 
-class TestLoad : public QObject {
+class TestLoad : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
  private Q_SLOTS:
   void initTestCase() { QVERIFY(dir_.isValid()); }

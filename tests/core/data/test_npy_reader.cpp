@@ -10,14 +10,8 @@
 
 using namespace noisescope;
 
-class TestNpyReader : public QObject {
+class TestNpyReader : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
   Dataset write(const std::string& name, const std::string& bytes) {
     fixtures::writeBytes(path(name), bytes);

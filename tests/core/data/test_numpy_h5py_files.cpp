@@ -37,14 +37,8 @@ float pixel(int64_t i) {
 }
 }  // namespace
 
-class TestNumpyH5pyFiles : public QObject {
+class TestNumpyH5pyFiles : public fixtures::ScratchTest {
   Q_OBJECT
-
- private:
-  QTemporaryDir dir_;
-  std::string path(const std::string& name) const {
-    return dir_.filePath(name.c_str()).toStdString();
-  }
 
  private Q_SLOTS:
   void initTestCase() {
