@@ -24,7 +24,7 @@
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
 #include "ui/workbench.h"
-#include "util/device.h"
+#include "tensor/device.h"
 
 namespace noisescope::ui {
 

@@ -7,7 +7,7 @@
 
 #include <functional>
 
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 #include "util/progress.h"
 
 class QSpinBox;

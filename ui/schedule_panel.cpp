@@ -25,10 +25,11 @@
 
 #include <cmath>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "io/profile_io.h"
 #include "io/schedule_io.h"
 #include "schedule/allocation.h"
+#include "diagnostic/checkpoint_information.h"
 #include "schedule/atomic.h"
 #include "schedule/compare.h"
 #include "schedule/information.h"
@@ -38,6 +39,7 @@
 namespace noisescope::ui {
 
 using namespace noisescope::schedule;
+using namespace noisescope::pipeline;
 
 namespace {
 const QString kAtomicTag = QStringLiteral("atomic design");

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "ui/schedule_recipe.h"
+#include "pipeline/schedule_recipe.h"
 
 class QListWidget;
 class QComboBox;
@@ -22,6 +22,8 @@ class QFormLayout;
 class QScrollArea;
 
 namespace noisescope::ui {
+
+using pipeline::ScheduleRecipe;
 
 class Workbench;
 class CurveChart;

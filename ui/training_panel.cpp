@@ -25,13 +25,13 @@
 
 #include <cmath>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "schedule/families.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
-#include "util/device.h"
+#include "tensor/device.h"
 
 namespace noisescope::ui {
 

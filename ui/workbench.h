@@ -10,7 +10,7 @@
 
 #include "data/dataset.h"
 #include "data/statistics.h"
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 #include "ui/job_runner.h"
 
 namespace noisescope::ui {

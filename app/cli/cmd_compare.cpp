@@ -5,12 +5,12 @@
 #include <memory>
 
 #include "command.h"
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "io/schedule_io.h"
 #include "schedule/chart.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
-#include "schedule/spec.h"
+#include "io/schedule_spec.h"
 #include "util/error.h"
 
 namespace noisescope::cli {

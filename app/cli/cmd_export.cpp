@@ -5,11 +5,11 @@
 #include <sstream>
 
 #include "command.h"
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "schedule/allocation.h"
-#include "schedule/spec.h"
+#include "io/schedule_spec.h"
 #include "util/error.h"
 
 namespace noisescope::cli {

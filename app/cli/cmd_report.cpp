@@ -12,8 +12,8 @@
 #include "data/render.h"
 #include "data/statistics.h"
 #include "dataset_options.h"
-#include "io/atomic_file.h"
-#include "io/png_writer.h"
+#include "util/atomic_file.h"
+#include "data/png_writer.h"
 #include "util/error.h"
 
 namespace noisescope::cli {

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "command.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 namespace noisescope::cli {

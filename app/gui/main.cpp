@@ -6,7 +6,7 @@
 #include <QIcon>
 
 #include "ui/main_window.h"
-#include "util/device.h"
+#include "tensor/device.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);

@@ -13,7 +13,7 @@
 #include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 using namespace noisescope;

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "util/file_names.h"
+
 namespace noisescope::data_detail {
 
 // Size in bytes of a regular, readable file. Throws InputError for a missing path, a directory,
@@ -20,10 +22,9 @@ void checkAllocation(const std::string& path, uint64_t bytes, const std::string&
 // a·b, throwing InputError (naming the path) when the product overflows 64 bits.
 uint64_t checkedMultiply(const std::string& path, uint64_t a, uint64_t b);
 
-// "/a/b/train-images.gz" → "train-images.gz".
-std::string fileName(const std::string& path);
-std::string toLower(std::string text);
-bool endsWith(const std::string& text, const std::string& suffix);
+using noisescope::endsWith;  // file-name helpers live in util/file_names.h
+using noisescope::fileName;
+using noisescope::toLower;
 bool isDirectory(const std::string& path);
 
 // A FILE* that closes itself; opened in binary read mode or InputError.

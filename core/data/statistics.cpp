@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "data/random_source.h"
+#include "util/error.h"
 
 namespace noisescope {
 
@@ -154,6 +155,27 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
   }
   progress.report(1.0, "statistics done");
   return stats;
+}
+
+double measureSigmaData(const Dataset& dataset) {
+  const int64_t n = dataset.size(), d = dataset.dim();
+  if (n < 2 || d < 1)
+    throw InputError(dataset.source, "needs at least two samples to measure σ_data");
+  std::vector<double> mean(static_cast<size_t>(d), 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = dataset.sample(i);
+    for (int64_t j = 0; j < d; ++j) mean[static_cast<size_t>(j)] += row[j];
+  }
+  for (double& m : mean) m /= static_cast<double>(n);
+  double squares = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float* row = dataset.sample(i);
+    for (int64_t j = 0; j < d; ++j) {
+      const double deviation = row[j] - mean[static_cast<size_t>(j)];
+      squares += deviation * deviation;
+    }
+  }
+  return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));
 }
 
 }  // namespace noisescope

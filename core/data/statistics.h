@@ -20,6 +20,12 @@ struct DatasetStatistics {
   int64_t nearestNeighbourQueries = 0;
 };
 
+// EDM's σ_data, the one definition (THEORY §1): sqrt(tr Cov / D), the RMS deviation of each
+// coordinate from its own mean over the dataset, computed in two passes (means, then squared
+// deviations) in double. For data that is not centred it leaves the mean out:
+// E‖x‖²/D = σ_data² + ‖mean‖²/D. Throws InputError when the set has fewer than two samples.
+double measureSigmaData(const Dataset& dataset);
+
 // nnQueries = 0 skips the nearest-neighbour estimate.
 DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries = 256,
                                     uint64_t seed = 1, const Progress& progress = {});

@@ -14,14 +14,12 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
+#include "tensor/prediction.h"
 #include "util/progress.h"
 
 namespace noisescope {
 
-enum class Prediction { X0, Epsilon, V };
-const char* toString(Prediction prediction);
-Prediction predictionFromString(const std::string& text);  // "x0", "eps", "v"; else InputError
 
 struct CheckpointOptions {
   std::string path;

@@ -5,6 +5,7 @@
 
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
+#include "data/statistics.h"
 #include "io/provenance.h"
 #include "util/error.h"
 
@@ -35,6 +36,7 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
   profile.sigma = sigma;
   profile.dim = dataset.dim();
   profile.datasetSize = dataset.size();
+  profile.sigmaData = measureSigmaData(dataset);
   profile.queries = options.queries;
   profile.estimates.push_back(summarizeEstimate(
       "rao_blackwell", "mean over queries of tr Cov(x0 | y) under the empirical prior",

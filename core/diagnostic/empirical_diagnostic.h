@@ -3,7 +3,7 @@
 // prior gives MMSE(σ) and the entropy rates on a log-σ grid (THEORY §2–3).
 #include "data/dataset.h"
 #include "diagnostic/diagnostic_options.h"
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 #include "util/progress.h"
 
 namespace noisescope {

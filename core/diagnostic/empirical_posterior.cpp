@@ -8,7 +8,7 @@
 #include <limits>
 #include <optional>
 
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 namespace noisescope {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope {

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 
 namespace noisescope {
 

@@ -7,28 +7,21 @@
 #include <fstream>
 #include <sstream>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "io/profile_io.h"
+#include "io/text_table.h"
 #include "schedule/allocation.h"
 #include "schedule/families.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace noisescope {
 
 using nlohmann::json;
 using namespace schedule;
+using namespace io_internal;
 
 namespace {
-
-std::string lowerExtension(const std::string& path) {
-  const auto dot = path.find_last_of('.');
-  const auto slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return ext;
-}
 
 std::vector<double> numberArray(const json& j, const char* field, const std::string& source) {
   if (!j.contains(field)) throw InputError(source, std::string("missing field '") + field + "'");
@@ -103,115 +96,7 @@ void readInfo(const json& j, Schedule& s, const std::string& source) {
   if (j.contains("loss_weight")) s.lossWeight = lossWeightFromJson(j.at("loss_weight"), source);
 }
 
-// CSV: a header row, numeric rows; '#' lines carry "key: value" metadata.
-struct CsvTable {
-  std::vector<std::string> columns;
-  std::vector<std::vector<double>> rows;
-  std::vector<std::pair<std::string, std::string>> meta;
-
-  int column(const std::string& name) const {
-    for (std::size_t i = 0; i < columns.size(); ++i)
-      if (columns[i] == name) return static_cast<int>(i);
-    return -1;
-  }
-  std::vector<double> values(int c) const {
-    std::vector<double> out;
-    for (const auto& r : rows) out.push_back(r[c]);
-    return out;
-  }
-  std::string metaValue(const std::string& key, const std::string& fallback) const {
-    for (const auto& [k, v] : meta)
-      if (k == key) return v;
-    return fallback;
-  }
-};
-
-std::string trim(const std::string& s) {
-  const auto a = s.find_first_not_of(" \t\r\"");
-  if (a == std::string::npos) return {};
-  const auto b = s.find_last_not_of(" \t\r\"");
-  return s.substr(a, b - a + 1);
-}
-
-CsvTable parseCsv(const std::string& content, const std::string& source) {
-  CsvTable t;
-  std::istringstream in(content);
-  std::string line;
-  int lineNumber = 0;
-  while (std::getline(in, line)) {
-    ++lineNumber;
-    if (trim(line).empty()) continue;
-    if (line[0] == '#') {
-      const auto colon = line.find(':');
-      if (colon != std::string::npos)
-        t.meta.emplace_back(trim(line.substr(1, colon - 1)), trim(line.substr(colon + 1)));
-      continue;
-    }
-    std::vector<std::string> cells;
-    std::stringstream cellStream(line);
-    std::string cell;
-    while (std::getline(cellStream, cell, ',')) cells.push_back(trim(cell));
-    if (t.columns.empty()) {
-      t.columns = cells;
-      continue;
-    }
-    if (cells.size() != t.columns.size())
-      throw InputError(source, "line " + std::to_string(lineNumber) + " has " +
-                                   std::to_string(cells.size()) + " cells, the header has " +
-                                   std::to_string(t.columns.size()));
-    std::vector<double> row;
-    for (const auto& c : cells) {
-      char* end = nullptr;
-      const double v = std::strtod(c.c_str(), &end);
-      if (c.empty() || end != c.c_str() + c.size() || !std::isfinite(v))
-        throw InputError(
-            source, "line " + std::to_string(lineNumber) + ": '" + c + "' is not a finite number");
-      row.push_back(v);
-    }
-    t.rows.push_back(std::move(row));
-  }
-  if (t.columns.empty()) throw InputError(source, "the CSV file has no header row");
-  if (t.rows.empty()) throw InputError(source, "the CSV file has no data rows");
-  return t;
-}
-
-int requireColumn(const CsvTable& t, const std::string& name, const std::string& source) {
-  const int c = t.column(name);
-  if (c < 0) throw InputError(source, "missing column '" + name + "'");
-  return c;
-}
-
-bool looksLikeJson(const std::string& content) {
-  const auto first = content.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && (content[first] == '{' || content[first] == '[');
-}
-
-json parseJson(const std::string& content, const std::string& source) {
-  json j = json::parse(content, nullptr, false);
-  if (j.is_discarded()) throw InputError(source, "not valid JSON");
-  if (!j.is_object()) throw InputError(source, "the JSON document is not an object");
-  return j;
-}
-
 }  // namespace
-
-std::string readTextFile(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::is_directory(path, error))
-    throw InputError(path, "is a directory, not a file");
-  if (!std::filesystem::exists(path, error))
-    throw InputError(path, "cannot open the file (it does not exist)");
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError(path, "cannot open the file");
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw InputError(path, "cannot read the file");
-  if (size > (std::streamoff(1) << 30)) throw InputError(path, "file larger than 1 GiB");
-  std::string content(static_cast<std::size_t>(size), '\0');
-  in.seekg(0);
-  in.read(content.data(), size);
-  if (!in) throw InputError(path, "cannot read the file");
-  return content;
-}
 
 // ------------------------------------------------------------------------------------------ JSON
 
@@ -445,12 +330,11 @@ Schedule scheduleFromCsv(const std::string& content, const std::string& source) 
 // ------------------------------------------------------------------------------------ dispatch
 
 ScheduleFileType scheduleFileType(const std::string& path) {
-  const std::string ext = lowerExtension(path);
-  if (ext == "json") return ScheduleFileType::Json;
-  if (ext == "csv") return ScheduleFileType::Csv;
-  if (ext == "h5" || ext == "hdf5") return ScheduleFileType::Hdf5;
-  throw InputError(path,
-                   "unknown schedule file type '." + ext + "' (use .json, .csv, .h5 or .hdf5)");
+  if (hasExtension(path, ".json")) return ScheduleFileType::Json;
+  if (hasExtension(path, ".csv")) return ScheduleFileType::Csv;
+  if (hasAnyExtension(path, {".h5", ".hdf5"})) return ScheduleFileType::Hdf5;
+  throw InputError(path, "unknown schedule file type '" + fileName(path) +
+                             "' (use .json, .csv, .h5 or .hdf5)");
 }
 
 void writeSchedule(const std::string& path, const Schedule& s, const json& provenance) {
@@ -468,18 +352,16 @@ void writeSchedule(const std::string& path, const Schedule& s, const json& prove
 }
 
 Schedule readSchedule(const std::string& path) {
-  const std::string ext = lowerExtension(path);
-  if (ext == "h5" || ext == "hdf5") return readScheduleHdf5(path);
+  if (hasAnyExtension(path, {".h5", ".hdf5"})) return readScheduleHdf5(path);
   const std::string content = readTextFile(path);
-  if (ext == "csv" && !looksLikeJson(content)) return scheduleFromCsv(content, path);
+  if (hasExtension(path, ".csv") && !looksLikeJson(content)) return scheduleFromCsv(content, path);
   if (!looksLikeJson(content))
     throw InputError(path,
                      "not a schedule file (expected noisescope.schedule/1 JSON, CSV or HDF5)");
   return scheduleFromJson(parseJson(content, path), path);
 }
 
-// --------------------------------------------------------------------------------- tables,
-// profiles
+// ---------------------------------------------------------------------------------- tables
 
 Schedule readTableSchedule(const std::string& path, const LogSigmaGrid& grid,
                            Coordinate coordinate) {
@@ -508,42 +390,6 @@ Schedule readTableSchedule(const std::string& path, const LogSigmaGrid& grid,
   }
   Schedule s = makeTableSchedule(sigma, density, coordinate, grid, path);
   return s;
-}
-
-RateProfile readRateProfile(const std::string& path) {
-  const std::string content = readTextFile(path);
-  if (looksLikeJson(content)) {
-    const json j = parseJson(content, path);
-    if (j.contains("format")) {
-      if (!j.at("format").is_string() || j.at("format").get<std::string>() != kProfileFormat)
-        throw InputError(path,
-                         std::string("expected a profile (") + kProfileFormat + ") or a table");
-      return rateProfileFrom(profileFromJson(j, path), path);
-    }
-    RateProfile p;
-    p.sigma = numberArray(j, "sigma", path);
-    p.mmse = numberArray(j, "mmse", path);
-    p.source = path;
-    p.kind = "table";
-    p.validate();
-    return p;
-  }
-  const CsvTable t = parseCsv(content, path);
-  RateProfile p;
-  p.sigma = t.values(requireColumn(t, "sigma", path));
-  // A plain table's "mmse", or the primary estimate of a profile CSV ("<estimate>_mmse", first).
-  int mmse = t.column("mmse");
-  for (std::size_t i = 0; i < t.columns.size() && mmse < 0; ++i) {
-    const std::string& name = t.columns[i];
-    if (name.size() > 5 && name.compare(name.size() - 5, 5, "_mmse") == 0)
-      mmse = static_cast<int>(i);
-  }
-  if (mmse < 0) throw InputError(path, "missing column 'mmse'");
-  p.mmse = t.values(mmse);
-  p.source = path;
-  p.kind = "table";
-  p.validate();
-  return p;
 }
 
 #ifndef NOISESCOPE_WITH_HDF5

@@ -51,11 +51,4 @@ schedule::Schedule readScheduleHdf5(const std::string& path);
 schedule::Schedule readTableSchedule(const std::string& path, const schedule::LogSigmaGrid& grid,
                                      schedule::Coordinate coordinate = schedule::Coordinate::Sigma);
 
-// MMSE profile for the entropic schedules: a "noisescope.profile/1" file (its primary estimate), or
-// a table with columns sigma and mmse (CSV with a header, or JSON {"sigma": [...], "mmse": [...]}).
-schedule::RateProfile readRateProfile(const std::string& path);
-
-// The whole file as text; InputError naming the path when it cannot be read or exceeds 1 GiB.
-std::string readTextFile(const std::string& path);
-
 }  // namespace noisescope

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "data/render.h"
-#include "io/atomic_file.h"
-#include "io/png_writer.h"
+#include "util/atomic_file.h"
+#include "data/png_writer.h"
 #include "util/error.h"
 
 namespace noisescope::schedule {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 #include "schedule/allocation.h"
 #include "util/error.h"
 

@@ -10,7 +10,7 @@
 //    H_g = I_D ⊗ c_out(σ_g)²·E[φφᵀ]: the design depends only on the F×F factor, estimated by Monte
 //    Carlo over y = x + σ·ε with the same (x, ε) at every level. The Hessian of a model linear in
 //    its parameters does not depend on the fitted readout (the Fisher regime needs no fit).
-//  * A TorchScript checkpoint's last linear layer (see checkpoint_information.cpp).
+//  * A TorchScript checkpoint's output layer (diagnostic/checkpoint_information.h: it needs torch).
 #include <Eigen/Dense>
 
 #include <cstdint>
@@ -48,22 +48,6 @@ struct RandomFeatureOptions {
 // Throws InputError when the dataset is empty or the options are out of range.
 InformationMatrices randomFeatureInformation(const Dataset& data, const std::vector<double>& sigma,
                                              const RandomFeatureOptions& options = {});
-
-struct CheckpointInformationOptions {
-  std::string parameter;  // name of the weight to use; empty: the last 2-D "*weight" parameter
-  int samples = 256;      // (x, ε) pairs per level
-  int batch = 16;         // per forward/backward pass (reduced automatically, see the .cpp)
-  std::string device = "auto";
-  uint64_t seed = 1;
-  Progress progress;
-};
-
-// The model follows THEORY §4: forward(x: Tensor[B, ...sampleShape], sigma: Tensor[B]) → x0
-// estimate. Throws InputError naming the file for unreadable models, a missing parameter, or a
-// forward that does not accept the data's shape.
-InformationMatrices checkpointInformation(const std::string& modelPath, const Dataset& data,
-                                          const std::vector<double>& sigma,
-                                          const CheckpointInformationOptions& options = {});
 
 // σ_d of a dataset: the root mean over dimensions of the per-dimension variance.
 double datasetSigma(const Dataset& data);

@@ -121,4 +121,16 @@ std::vector<std::string> lossWeightNames() {
   return {"edm", "uniform", "epsilon", "v", "min-snr", "flow-v", "elbo"};
 }
 
+LossWeight makeLossWeight(const std::string& name, double sigmaData, double gamma,
+                          const std::string& source) {
+  LossWeight w;
+  w.kind = lossWeightKindFromString(name, source);
+  if (!(sigmaData > 0.0) || !std::isfinite(sigmaData))
+    throw InputError(source, "σ_data must be > 0");
+  if (!(gamma > 0.0) || !std::isfinite(gamma)) throw InputError(source, "γ must be > 0");
+  w.sigmaData = sigmaData;
+  w.gamma = gamma;
+  return w;
+}
+
 }  // namespace noisescope::schedule

@@ -34,4 +34,8 @@ LossWeight::Kind lossWeightKindFromString(const std::string& name,
                                           const std::string& source = "loss weight");
 std::vector<std::string> lossWeightNames();
 
+// "edm", "uniform", ... with its parameters checked (σ_d > 0, γ > 0).
+LossWeight makeLossWeight(const std::string& name, double sigmaData = 0.5, double gamma = 5.0,
+                          const std::string& source = "--weight");
+
 }  // namespace noisescope::schedule

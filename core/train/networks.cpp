@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "train/preconditioning.h"
+#include "schedule/preconditioning.h"
 #include "util/error.h"
 
 namespace noisescope::train {

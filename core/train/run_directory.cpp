@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::train {

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <sstream>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "train/networks.h"
 #include "util/error.h"
 

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "schedule/families.h"
@@ -20,7 +20,7 @@
 #include "train/networks.h"
 #include "train/run_directory.h"
 #include "train/torchscript_export.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 namespace noisescope::train {

@@ -15,7 +15,9 @@ void Progress::report(double fraction, const std::string& message) const {
   callback_(begin_ + (end_ - begin_) * clamped, message);
 }
 
-bool Progress::cancelRequested() const { return cancel_ && cancel_->load(); }
+bool Progress::cancelRequested() const {
+  return cancel_ && cancel_->load();
+}
 
 void Progress::throwIfCancelled() const {
   if (cancelRequested()) throw Cancelled();

@@ -13,8 +13,7 @@ class Progress {
   using Callback = std::function<void(double fraction, const std::string& message)>;
 
   Progress() = default;
-  explicit Progress(Callback callback,
-                    std::shared_ptr<std::atomic<bool>> cancelFlag = nullptr);
+  explicit Progress(Callback callback, std::shared_ptr<std::atomic<bool>> cancelFlag = nullptr);
 
   // Reports progress in [0, 1] of this (sub-)task. Cheap when nobody listens.
   void report(double fraction, const std::string& message = {}) const;

@@ -12,7 +12,7 @@
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_diagnostic.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 using namespace noisescope;

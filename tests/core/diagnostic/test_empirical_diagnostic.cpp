@@ -15,7 +15,7 @@
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/posterior_probe.h"
 #include "diagnostic/queries.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 using namespace noisescope;

@@ -9,7 +9,7 @@
 #include "data/dataset.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
-#include "util/device.h"
+#include "tensor/device.h"
 #include "util/error.h"
 
 using namespace noisescope;

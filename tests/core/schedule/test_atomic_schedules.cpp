@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "data/dataset.h"
+#include "diagnostic/checkpoint_information.h"
 #include "schedule/atomic.h"
 #include "schedule/families.h"
 #include "util/error.h"

@@ -8,7 +8,7 @@
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "schedule/families.h"
-#include "schedule/spec.h"
+#include "io/schedule_spec.h"
 #include "util/error.h"
 
 using namespace noisescope;

@@ -9,7 +9,7 @@
 
 #include "train/checkpoint.h"
 #include "train/networks.h"
-#include "train/preconditioning.h"
+#include "schedule/preconditioning.h"
 #include "train/torchscript_export.h"
 #include "util/error.h"
 

@@ -45,6 +45,7 @@ struct Profile {
   int64_t dim = 0;          // D
   int64_t datasetSize = 0;  // N of the prior (empirical) or of the evaluation set (checkpoint)
   int64_t queries = 0;      // Monte Carlo queries per level
+  double sigmaData = 0.0;   // σ_data of the data (data/statistics.h); 0: not recorded
   std::vector<MmseEstimate> estimates;  // estimates.front() is the primary one
   PosteriorSeries posterior;            // empty for checkpoint profiles
   std::vector<RateSeries> rates;        // from the primary estimate

@@ -17,8 +17,9 @@
 #include <cmath>
 
 #include "data/dataset.h"
-#include "schedule/information.h"
-#include "util/device.h"
+#include "diagnostic/checkpoint_information.h"
+#include "tensor/device.h"
+#include "tensor/torchscript_model.h"
 #include "util/error.h"
 
 namespace noisescope::schedule {
@@ -31,13 +32,8 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
   if (options.samples < 1 || options.samples > 1000000)
     throw InputError("--samples", "must be in [1, 1e6]");
   const c10::Device device = resolveDevice(options.device);
-  torch::jit::Module module;
-  try {
-    module = torch::jit::load(modelPath, device);
-  } catch (const std::exception& e) {
-    throw InputError(modelPath, std::string("cannot load the TorchScript model: ") + e.what());
-  }
-  module.eval();
+  TorchScriptDenoiser denoiser(modelPath, Prediction::X0, device);
+  torch::jit::Module& module = denoiser.module();
 
   // Pick the weight: by name, or the last 2-D parameter whose name ends in "weight".
   std::string weightName, biasName;

@@ -1,4 +1,4 @@
-#include "util/device.h"
+#include "tensor/device.h"
 
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
@@ -29,7 +29,9 @@ c10::Device resolveDevice(const std::string& name) {
   throw InputError("--device " + name, "unknown device (expected auto, cpu, cuda or cuda:N)");
 }
 
-std::string describeDevice(const c10::Device& device) { return device.str(); }
+std::string describeDevice(const c10::Device& device) {
+  return device.str();
+}
 
 std::vector<std::string> availableDeviceNames() {
   std::vector<std::string> names = {"auto", "cpu"};

@@ -1,4 +1,4 @@
-#include "diagnostic/profile.h"
+#include "profile/profile.h"
 
 #include <cmath>
 #include <stdexcept>

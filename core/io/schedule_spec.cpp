@@ -1,4 +1,4 @@
-#include "schedule/spec.h"
+#include "io/schedule_spec.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -8,18 +8,6 @@
 #include "util/error.h"
 
 namespace noisescope::schedule {
-
-LossWeight makeLossWeight(const std::string& name, double sigmaData, double gamma,
-                          const std::string& source) {
-  LossWeight w;
-  w.kind = lossWeightKindFromString(name, source);
-  if (!(sigmaData > 0.0) || !std::isfinite(sigmaData))
-    throw InputError(source, "σ_data must be > 0");
-  if (!(gamma > 0.0) || !std::isfinite(gamma)) throw InputError(source, "γ must be > 0");
-  w.sigmaData = sigmaData;
-  w.gamma = gamma;
-  return w;
-}
 
 namespace {
 bool looksLikePath(const std::string& spec) {

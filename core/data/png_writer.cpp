@@ -1,11 +1,11 @@
-#include "io/png_writer.h"
+#include "data/png_writer.h"
 
 #include <png.h>
 
 #include <csetjmp>
 #include <stdexcept>
 
-#include "io/atomic_file.h"
+#include "util/atomic_file.h"
 
 namespace noisescope {
 

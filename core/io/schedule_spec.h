@@ -6,15 +6,12 @@
 //   "path/to/file.json" (or .csv, .h5)        a schedule file
 #include <string>
 
+#include "schedule/loss_weight.h"
 #include "schedule/schedule.h"
 
 namespace noisescope::schedule {
 
 // Throws InputError naming the spec for unknown presets, families, parameters or bad numbers.
 Schedule scheduleFromSpec(const std::string& spec, const LogSigmaGrid& grid);
-
-// "edm", "uniform", ... with its parameters checked (σ_d > 0, γ > 0).
-LossWeight makeLossWeight(const std::string& name, double sigmaData = 0.5, double gamma = 5.0,
-                          const std::string& source = "--weight");
 
 }  // namespace noisescope::schedule

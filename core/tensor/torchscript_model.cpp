@@ -1,0 +1,127 @@
+#include "tensor/torchscript_model.h"
+
+#include <filesystem>
+#include <sstream>
+
+#include "util/error.h"
+
+namespace noisescope {
+
+const char* toString(Prediction prediction) {
+  switch (prediction) {
+    case Prediction::X0:
+      return "x0";
+    case Prediction::Epsilon:
+      return "eps";
+    case Prediction::V:
+      return "v";
+  }
+  return "x0";
+}
+
+Prediction predictionFromString(const std::string& text) {
+  if (text == "x0") return Prediction::X0;
+  if (text == "eps" || text == "epsilon") return Prediction::Epsilon;
+  if (text == "v") return Prediction::V;
+  throw InputError("--prediction " + text, "expected x0, eps or v");
+}
+
+namespace {
+
+std::string firstLine(const std::string& text) {
+  const auto end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string shapeText(at::IntArrayRef shape) {
+  std::ostringstream out;
+  out << '[';
+  for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
+  out << ']';
+  return out.str();
+}
+
+}  // namespace
+
+TorchScriptDenoiser::TorchScriptDenoiser(const std::string& path, Prediction prediction,
+                                         const c10::Device& device)
+    : path_(path), prediction_(prediction) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) throw InputError(path, "no such file");
+  if (!fs::is_regular_file(path, ec)) throw InputError(path, "not a regular file");
+  try {
+    module_ = torch::jit::load(path, device);
+  } catch (const std::exception& e) {
+    throw InputError(path, "not a TorchScript model file (torch::jit::load failed: " +
+                               firstLine(e.what()) + ")");
+  }
+  module_.eval();
+  const auto method = module_.find_method("forward");
+  if (!method) throw InputError(path, "the TorchScript module has no forward method");
+  const auto& arguments = method->function().getSchema().arguments();
+  // arguments[0] is `self`; the convention needs exactly (x, sigma) without defaults.
+  int64_t required = 0;
+  for (size_t i = 1; i < arguments.size(); ++i) {
+    if (!arguments[i].default_value()) ++required;
+  }
+  if (arguments.size() < 3 || required != 2) {
+    throw InputError(path, "forward takes " + std::to_string(arguments.size() - 1) + " input(s) (" +
+                               std::to_string(required) +
+                               " without default); the convention is "
+                               "forward(x: Tensor[B, ...], sigma: Tensor[B]) -> Tensor");
+  }
+}
+
+at::Tensor TorchScriptDenoiser::denoise(const at::Tensor& y, const at::Tensor& sigma) {
+  at::Tensor shaped = sigma.view({-1});
+  std::vector<int64_t> broadcast(static_cast<size_t>(y.dim()), 1);
+  broadcast[0] = y.size(0);
+  at::Tensor s = shaped.view(broadcast);
+  at::Tensor input = y;
+  at::Tensor alpha, spread;
+  if (prediction_ == Prediction::V) {
+    alpha = (s * s + 1.0).rsqrt();
+    spread = s * alpha;
+    input = y * alpha;
+  }
+  at::Tensor out = call(input, shaped);
+  switch (prediction_) {
+    case Prediction::X0:
+      return out;
+    case Prediction::Epsilon:
+      return y - s * out;
+    case Prediction::V:
+      return alpha * input - spread * out;
+  }
+  return out;
+}
+
+at::Tensor TorchScriptDenoiser::call(const at::Tensor& x, const at::Tensor& sigma) {
+  c10::IValue result;
+  try {
+    result = module_.forward({x, sigma});
+  } catch (const std::exception& e) {
+    throw InputError(path_, "the model failed on a batch of shape " + shapeText(x.sizes()) + ": " +
+                                firstLine(e.what()));
+  }
+  if (!result.isTensor())
+    throw InputError(path_, "forward returned " + result.tagKind() + ", expected a Tensor");
+  at::Tensor out = result.toTensor();
+  if (out.sizes() != x.sizes())
+    throw InputError(path_, "forward returned shape " + shapeText(out.sizes()) +
+                                " for an input of shape " + shapeText(x.sizes()) +
+                                " (it must return the same shape)");
+  if (!out.is_floating_point())
+    throw InputError(path_, "forward returned a tensor of integer type");
+  out = out.to(at::kFloat);
+  if (!at::isfinite(out).all().item<bool>()) {
+    const double smallest = sigma.min().item<double>();
+    const double largest = sigma.max().item<double>();
+    throw InputError(path_, "the model returned NaN or infinity (sigma in [" +
+                                std::to_string(smallest) + ", " + std::to_string(largest) + "])");
+  }
+  return out;
+}
+
+}  // namespace noisescope

@@ -1,0 +1,34 @@
+#pragma once
+// The one place that loads a TorchScript denoiser and checks it: the file exists, it is a
+// TorchScript module, forward takes (x, sigma) without defaults, and each call returns a finite
+// floating tensor of the input's shape. Used by the checkpoint profiler and by the checkpoint
+// information model of the atomic design, so both read a model the same way and apply the same
+// x0 / ε / v adapter. Every failure is an InputError naming the file.
+#include <torch/script.h>
+
+#include <string>
+
+#include "tensor/prediction.h"
+
+namespace noisescope {
+
+class TorchScriptDenoiser {
+ public:
+  TorchScriptDenoiser(const std::string& path, Prediction prediction, const c10::Device& device);
+
+  // x̂0 for noisy samples y [B, ...] (VE convention, y = x0 + σ·ε) at sigma [B].
+  at::Tensor denoise(const at::Tensor& y, const at::Tensor& sigma);
+
+  const std::string& path() const { return path_; }
+  Prediction prediction() const { return prediction_; }
+  torch::jit::Module& module() { return module_; }
+
+ private:
+  at::Tensor call(const at::Tensor& x, const at::Tensor& sigma);
+
+  std::string path_;
+  Prediction prediction_;
+  torch::jit::Module module_;
+};
+
+}  // namespace noisescope
