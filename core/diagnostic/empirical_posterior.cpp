@@ -401,7 +401,12 @@ class Engine {
     at::Tensor e32 = Workspace::view(ws_.e32, k, cols);
     e32.copy_(e);
     timing.emplace(clock_, PhaseClock::DenseGemm);
-    tile.mean = at::mm(e32, xc).to(at::kDouble).div_(tile.w.unsqueeze(1));
+    // A row may keep no weight at all here: its running max came from an earlier tile and this
+    // one lies wholly under the cut. Its W·X is then 0 and so is W; dividing by the smallest
+    // normal instead of 0 gives it a zero-weight mean (as on the gathered path), not 0/0 = NaN.
+    tile.mean = at::mm(e32, xc)
+                    .to(at::kDouble)
+                    .div_(tile.w.clamp_min(std::numeric_limits<double>::min()).unsqueeze(1));
     timing.emplace(clock_, PhaseClock::DenseWeights);
     at::Tensor dev = tile.mean - xj;
     tile.m2 = (weightedDistance - tile.w * (dev * dev).sum(1)).clamp_min_(0.0);

@@ -261,6 +261,54 @@ class TestEmpiricalDiagnostic : public QObject {
     QVERIFY(same(a.effectiveSampleSize, b.effectiveSampleSize) < 1e-9);
   }
 
+  // A dense tile in which one query keeps no weight: its running max comes from an earlier tile
+  // (a point nearer to y than its own), so every weight of the later tile is under the e^−τ cut,
+  // while the other query keeps hundreds there and makes the tile take the GEMM path. The cut
+  // query's tile mean is then 0/0; it must weigh nothing instead of turning the merge into NaN.
+  void denseTileWithoutSurvivorsStaysFinite() {
+    const int64_t n = 1024;
+    PosteriorEngineSettings tiled;
+    tiled.device = "cpu";
+    tiled.memoryBytes = int64_t{96} << 10;
+    const int64_t tile = planChunks(n, 1, 2, 1, tiled.memoryBytes).dataChunk;
+    QVERIFY2(tile >= 2 && tile < n - 64, "the budget must cut the prior into two tiles");
+    std::vector<float> x(static_cast<size_t>(n), 0.0f);
+    for (int64_t i = 2; i < tile; ++i) x[i] = 100.0f + 0.01f * i;  // far from both queries
+    x[0] = 0.0f;                                                   // query A's own point
+    x[1] = 1.0f;                                                   // A's y sits on it
+    x[tile] = -0.2f;  // logit −22 from A's own point: A is active here, but 72 below the max
+    for (int64_t i = tile + 1; i < n; ++i) x[i] = 5.0f + 1e-4f * (i - tile);  // B's cluster
+    const Dataset data = makeDataset(n, 1, std::move(x));
+    QuerySet queries;
+    queries.dim = 1;
+    queries.index = {0, tile + 100};
+    queries.noise = {10.0, 0.0};  // σ = 0.1: y_A = 1, y_B = x_B
+    const std::vector<double> sigma = {0.1};
+    const PerQueryPosterior a = evaluateEmpiricalPosterior(data, queries, sigma, tiled);
+    QVERIFY(a.plan.dataChunk == tile);
+    QVERIFY2(a.denseSteps >= 1, "the second tile must take the dense path");
+    PosteriorEngineSettings whole = tiled;
+    whole.memoryBytes = int64_t{64} << 20;
+    const PerQueryPosterior b = evaluateEmpiricalPosterior(data, queries, sigma, whole);
+    QCOMPARE(b.plan.dataChunk, n);
+    auto check = [](const std::vector<double>& tiledValues, const std::vector<double>& once,
+                    const char* what) {
+      for (size_t q = 0; q < once.size(); ++q) {
+        QVERIFY2(std::isfinite(tiledValues[q]), qPrintable(QString("%1[%2]").arg(what).arg(q)));
+        QVERIFY2(
+            std::abs(tiledValues[q] - once[q]) <= 1e-6 * (1.0 + std::abs(once[q])),
+            qPrintable(
+                QString("%1[%2]: %3 vs %4").arg(what).arg(q).arg(tiledValues[q]).arg(once[q])));
+      }
+    };
+    check(a.posteriorVariance, b.posteriorVariance, "variance");
+    check(a.squaredError, b.squaredError, "error");
+    check(a.maxWeight, b.maxWeight, "max weight");
+    check(a.effectiveSampleSize, b.effectiveSampleSize, "ESS");
+    // A's posterior sits on x = 1: the error is 1 (its own point is at 0).
+    QVERIFY(std::abs(a.squaredError[0] - 1.0) < 1e-6);
+  }
+
   void memoryPlanStaysWithinBudgetForLargeN() {
     for (int64_t budget : {int64_t{4} << 20, int64_t{64} << 20, int64_t{1} << 30}) {
       const ChunkPlan plan = planChunks(10'000'000, 784, 1000, 128, budget);
