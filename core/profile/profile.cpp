@@ -1,5 +1,6 @@
 #include "profile/profile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -38,7 +39,7 @@ MmseEstimate summarizeEstimate(std::string name, std::string description,
     const double se = std::sqrt(variance / m);
     out.mean.push_back(mean);
     out.standardError.push_back(se);
-    out.ciLow.push_back(mean - kNormal95 * se);
+    out.ciLow.push_back(std::max(0.0, mean - kNormal95 * se));
     out.ciHigh.push_back(mean + kNormal95 * se);
   }
   return out;

@@ -10,15 +10,17 @@
 
 namespace noisescope {
 
-// Mean over queries of one per-query MMSE estimator, with its standard error (sd/√M) and the
-// normal-approximation 95 % interval mean ± 1.96·se, per σ level.
+// Mean over queries of one per-query MMSE estimator, with its standard error (sd/√M) and a 95 %
+// interval per σ level: the normal approximation mean ± 1.96·se, its lower end clipped at 0
+// (an MMSE is never negative; at small σ, where few queries see any error, mean − 1.96·se would
+// fall below it). kMmseInterval says the same in the profile file.
 struct MmseEstimate {
   std::string name;  // "rao_blackwell", "direct" or "x0_error"
   std::string description;
   std::vector<double> mean;
   std::vector<double> standardError;
-  std::vector<double> ciLow;
-  std::vector<double> ciHigh;
+  std::vector<double> ciLow;   // max(0, mean − 1.96·se)
+  std::vector<double> ciHigh;  // mean + 1.96·se
 };
 
 // dH/du for u = σ (MMSE/σ³), log σ (MMSE/σ²) or λ = −2 log σ (MMSE/(2σ²), magnitude).
@@ -58,6 +60,9 @@ struct Profile {
 };
 
 constexpr double kNormal95 = 1.959963984540054;
+// How ciLow and ciHigh are formed, for readers of the profile file ("mmse.interval").
+constexpr const char* kMmseInterval =
+    "normal approximation: mean +- 1.96 standard errors, the lower end clipped at 0";
 
 // Summarises per-query values laid out [level * queries + query].
 MmseEstimate summarizeEstimate(std::string name, std::string description,
