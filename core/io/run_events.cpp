@@ -1,0 +1,331 @@
+#include "io/run_events.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+namespace noisescope {
+
+namespace {
+
+using nlohmann::json;
+
+// Why a line is not an event; caught in parseRunEvent and turned into a note.
+struct BadLine {
+  std::string why;
+};
+
+const json& need(const json& e, const char* key) {
+  const auto it = e.find(key);
+  if (it == e.end()) throw BadLine{std::string("missing field '") + key + "'"};
+  return *it;
+}
+
+[[noreturn]] void wrongType(const char* key, const json& v, const char* expected) {
+  throw BadLine{std::string("field '") + key + "' is " + v.type_name() + ", expected " + expected};
+}
+
+double checkedNumber(const char* key, const json& v, bool nullable) {
+  if (v.is_null() && nullable) return std::numeric_limits<double>::quiet_NaN();
+  if (!v.is_number()) wrongType(key, v, nullable ? "a number or null" : "a number");
+  const double x = v.get<double>();
+  if (!std::isfinite(x) || std::abs(x) > kLargestEventNumber)
+    throw BadLine{std::string("field '") + key + "' holds " + v.dump() +
+                  ", beyond the largest accepted magnitude 1e300"};
+  return x;
+}
+
+double real(const json& e, const char* key, bool nullable = false) {
+  return checkedNumber(key, need(e, key), nullable);
+}
+
+// Counts and steps: non-negative integers (written as 12 or 12.0), at most 2^53.
+int64_t count(const json& e, const char* key) {
+  const json& v = need(e, key);
+  constexpr double kMax = 9007199254740992.0;
+  if (v.is_number_unsigned()) {
+    if (v.get<uint64_t>() > static_cast<uint64_t>(kMax))
+      throw BadLine{std::string("field '") + key + "' holds " + v.dump() + ", too large"};
+    return static_cast<int64_t>(v.get<uint64_t>());
+  }
+  if (v.is_number_integer()) {
+    if (v.get<int64_t>() < 0) throw BadLine{std::string("field '") + key + "' is negative"};
+    return v.get<int64_t>();
+  }
+  if (v.is_number_float()) {
+    const double x = v.get<double>();
+    if (!(x >= 0.0) || x > kMax || std::floor(x) != x)
+      throw BadLine{std::string("field '") + key + "' holds " + v.dump() +
+                    ", expected a non-negative whole number"};
+    return static_cast<int64_t>(x);
+  }
+  wrongType(key, v, "a whole number");
+}
+
+std::string text(const json& e, const char* key) {
+  const json& v = need(e, key);
+  if (!v.is_string()) wrongType(key, v, "a string");
+  return v.get<std::string>();
+}
+
+bool flag(const json& e, const char* key) {
+  const json& v = need(e, key);
+  if (!v.is_boolean()) wrongType(key, v, "true or false");
+  return v.get<bool>();
+}
+
+std::vector<double> reals(const json& e, const char* key, bool nullable = false) {
+  const json& v = need(e, key);
+  if (!v.is_array()) wrongType(key, v, "an array of numbers");
+  std::vector<double> out;
+  out.reserve(v.size());
+  for (const json& x : v) out.push_back(checkedNumber(key, x, nullable));
+  return out;
+}
+
+void sameLength(const char* key, const std::vector<double>& v, size_t expected, const char* of) {
+  if (v.size() != expected)
+    throw BadLine{std::string("field '") + key + "' has " + std::to_string(v.size()) +
+                  " entries, but '" + of + "' implies " + std::to_string(expected)};
+}
+
+void readStart(const json& e, RunEvent& r) {
+  r.steps = count(e, "steps");
+  r.worldSize = count(e, "world_size");
+  r.device = text(e, "device");
+  const json& network = need(e, "network");
+  if (!network.is_object()) wrongType("network", network, "an object");
+  r.networkKind = text(network, "kind");
+  r.parameters = count(e, "parameters");
+  r.sigmaData = real(e, "sigma_data");
+  r.discrete = flag(e, "discrete");
+  r.trainSamples = count(e, "train_samples");
+  r.testSamples = count(e, "test_samples");
+  r.test = text(e, "test");
+  r.bins = count(e, "bins");
+}
+
+void readTrain(const json& e, RunEvent& r) {
+  r.loss = real(e, "loss", true);
+  r.lr = real(e, "lr");
+  r.samplesPerSecond = real(e, "samples_per_s");
+  r.stepsPerSecond = real(e, "steps_per_s");
+  r.binError = reals(e, "bin_error", true);
+  r.binCount = reals(e, "bin_count");
+  sameLength("bin_count", r.binCount, r.binError.size(), "bin_error");
+}
+
+void readSchedule(const json& e, RunEvent& r) {
+  r.sampler = text(e, "sampler");
+  r.refresh = count(e, "refresh");
+  r.logSigmaEdges = reals(e, "log_sigma_edges");
+  if (r.logSigmaEdges.size() < 2) throw BadLine{"field 'log_sigma_edges' has fewer than 2 edges"};
+  for (size_t b = 0; b + 1 < r.logSigmaEdges.size(); ++b)
+    if (!(r.logSigmaEdges[b + 1] > r.logSigmaEdges[b]))
+      throw BadLine{"field 'log_sigma_edges' is not increasing"};
+  const size_t bins = r.logSigmaEdges.size() - 1;
+  r.sigma = reals(e, "sigma");
+  sameLength("sigma", r.sigma, bins, "log_sigma_edges");
+  r.pi = reals(e, "pi");
+  sameLength("pi", r.pi, bins, "log_sigma_edges");
+  for (double p : r.pi)
+    if (p < 0.0) throw BadLine{"field 'pi' holds a negative mass"};
+  // Present after a refresh only.
+  if (e.contains("mhat")) {
+    r.mhat = reals(e, "mhat", true);
+    sameLength("mhat", r.mhat, bins, "log_sigma_edges");
+  }
+  if (e.contains("rho")) {
+    r.rho = reals(e, "rho", true);
+    sameLength("rho", r.rho, bins, "log_sigma_edges");
+  }
+  r.cdfChange =
+      e.contains("cdf_change") ? real(e, "cdf_change") : std::numeric_limits<double>::quiet_NaN();
+}
+
+void readEval(const json& e, RunEvent& r) {
+  r.sigma = reals(e, "sigma");
+  r.error = reals(e, "error", true);
+  sameLength("error", r.error, r.sigma.size(), "sigma");
+  r.elbo = real(e, "elbo", true);
+  r.edm = real(e, "edm", true);
+  r.quality = real(e, "quality", true);
+  r.reference = text(e, "reference");
+  r.swd = e.contains("swd") ? real(e, "swd", true) : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Bytes of a line that a note may quote: printable ASCII only.
+std::string printable(std::string_view s, size_t limit) {
+  std::string out;
+  for (char c : s.substr(0, limit)) out += (c >= 0x20 && c < 0x7f) ? c : '?';
+  if (s.size() > limit) out += "...";
+  return out;
+}
+
+}  // namespace
+
+RunEventParse parseRunEvent(std::string_view line, const std::string& source, int64_t lineNumber) {
+  RunEventParse out;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line.find_first_not_of(" \t") == std::string_view::npos) return out;
+  const std::string where = source + ":" + std::to_string(lineNumber) + ": ";
+  json e;
+  try {
+    e = json::parse(line.begin(), line.end());
+  } catch (const json::parse_error& error) {
+    out.note = where + "not valid JSON (at byte " + std::to_string(error.byte) + " of " +
+               std::to_string(line.size()) + ": \"" + printable(line, 40) + "\")";
+    return out;
+  } catch (const std::exception&) {
+    out.note = where + "not valid JSON";
+    return out;
+  }
+  if (!e.is_object()) {
+    out.note = where + "not a JSON object but " + std::string(e.type_name());
+    return out;
+  }
+  try {
+    RunEvent r;
+    r.name = text(e, "event");
+    r.step = count(e, "step");
+    r.time = real(e, "time");
+    static const std::pair<const char*, RunEvent::Kind> kinds[] = {
+        {"start", RunEvent::Kind::Start}, {"resume", RunEvent::Kind::Resume},
+        {"train", RunEvent::Kind::Train}, {"schedule", RunEvent::Kind::Schedule},
+        {"eval", RunEvent::Kind::Eval},   {"checkpoint", RunEvent::Kind::Checkpoint},
+        {"end", RunEvent::Kind::End}};
+    bool known = false;
+    for (const auto& [name, kind] : kinds)
+      if (r.name == name) {
+        r.kind = kind;
+        known = true;
+      }
+    if (!known) throw BadLine{"unknown event '" + printable(r.name, 40) + "'"};
+    switch (r.kind) {
+      case RunEvent::Kind::Start:
+      case RunEvent::Kind::Resume:
+        readStart(e, r);
+        break;
+      case RunEvent::Kind::Train:
+        readTrain(e, r);
+        break;
+      case RunEvent::Kind::Schedule:
+        readSchedule(e, r);
+        break;
+      case RunEvent::Kind::Eval:
+        readEval(e, r);
+        break;
+      case RunEvent::Kind::Checkpoint:
+        r.path = text(e, "path");
+        if (e.contains("export")) r.exportPath = text(e, "export");
+        break;
+      case RunEvent::Kind::End:
+        r.seconds = real(e, "seconds");
+        break;
+    }
+    out.event = std::move(r);
+  } catch (const BadLine& bad) {
+    out.note = where + bad.why;
+  } catch (const std::exception& error) {  // a json access this file did not foresee
+    out.note = where + "unreadable event (" + printable(error.what(), 80) + ")";
+  }
+  return out;
+}
+
+RunEventsFollower::RunEventsFollower(std::string path, int64_t maxLineBytes,
+                                     int64_t maxBytesPerPoll)
+    : path_(std::move(path)),
+      maxLineBytes_(std::max<int64_t>(1, maxLineBytes)),
+      maxBytesPerPoll_(std::max<int64_t>(1, maxBytesPerPoll)) {}
+
+void RunEventsFollower::restart() {
+  offset_ = 0;
+  lineNumber_ = 0;
+  pending_.clear();
+  skipping_ = false;
+  head_.clear();
+}
+
+void RunEventsFollower::takeLine(std::string_view line, Batch& batch) {
+  ++lineNumber_;
+  RunEventParse parsed = parseRunEvent(line, path_, lineNumber_);
+  if (parsed.event) batch.events.push_back(std::move(*parsed.event));
+  if (!parsed.note.empty()) batch.notes.push_back(std::move(parsed.note));
+}
+
+RunEventsFollower::Batch RunEventsFollower::poll() {
+  Batch batch;
+  // Read through one descriptor, so that the identity checked is that of the bytes read.
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return batch;  // not there (yet, or for a moment while it is replaced)
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return batch;
+  const int64_t size = static_cast<int64_t>(st.st_size);
+
+  bool stale = known_ && (static_cast<uint64_t>(st.st_dev) != device_ ||
+                          static_cast<uint64_t>(st.st_ino) != inode_);
+  stale = stale || size < offset_;
+  if (!stale && !head_.empty()) {
+    std::string now(head_.size(), '\0');
+    const ssize_t got = ::pread(fd, now.data(), now.size(), 0);
+    stale = got != static_cast<ssize_t>(now.size()) || now != head_;
+  }
+  if (stale) {
+    restart();
+    batch.restarted = true;
+  }
+  known_ = true;
+  device_ = static_cast<uint64_t>(st.st_dev);
+  inode_ = static_cast<uint64_t>(st.st_ino);
+
+  constexpr size_t kHeadBytes = 64;
+  std::string buffer(size_t{1} << 20, '\0');
+  int64_t budget = maxBytesPerPoll_;
+  // Until end of file as it is now: a writer may still be appending, and what it adds after
+  // this read is picked up by the next poll (a torn last line stays in pending_ until then).
+  while (budget > 0) {
+    const size_t want = static_cast<size_t>(std::min<int64_t>(budget, int64_t(buffer.size())));
+    const ssize_t got = ::pread(fd, buffer.data(), want, offset_);
+    if (got <= 0) break;
+    const std::string_view chunk(buffer.data(), static_cast<size_t>(got));
+    if (head_.size() < kHeadBytes && offset_ == static_cast<int64_t>(head_.size()))
+      head_ += chunk.substr(0, kHeadBytes - head_.size());
+    offset_ += got;
+    budget -= got;
+    size_t start = 0;
+    for (size_t end; (end = chunk.find('\n', start)) != std::string_view::npos; start = end + 1) {
+      const std::string_view piece = chunk.substr(start, end - start);
+      if (skipping_) {
+        skipping_ = false;  // the end of an over-long line, noted when it passed the limit
+        ++lineNumber_;
+      } else if (pending_.empty()) {
+        takeLine(piece, batch);
+      } else {
+        pending_.append(piece);
+        takeLine(pending_, batch);
+        pending_.clear();
+      }
+    }
+    if (!skipping_) pending_.append(chunk.substr(start));
+    if (static_cast<int64_t>(pending_.size()) > maxLineBytes_) {
+      batch.notes.push_back(path_ + ":" + std::to_string(lineNumber_ + 1) + ": line longer than " +
+                            std::to_string(maxLineBytes_) + " bytes, skipped");
+      pending_.clear();
+      pending_.shrink_to_fit();
+      skipping_ = true;
+    }
+  }
+  return batch;
+}
+
+}  // namespace noisescope
