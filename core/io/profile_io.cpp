@@ -5,16 +5,16 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/text_table.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_names.h"
 
 namespace noisescope {
 
 namespace {
 
 using nlohmann::json;
-
-constexpr std::uintmax_t kMaxProfileBytes = std::uintmax_t{256} << 20;
 
 std::vector<double> scaled(const std::vector<double>& v, double factor) {
   std::vector<double> out(v);
@@ -111,6 +111,7 @@ json profileToJson(const Profile& profile) {
   out["dimension"] = profile.dim;
   out["dataset_size"] = profile.datasetSize;
   out["queries"] = profile.queries;
+  if (profile.sigmaData > 0.0) out["sigma_data"] = profile.sigmaData;
   std::vector<double> logSigma, lambda;
   for (double s : profile.sigma) {
     logSigma.push_back(std::log(s));
@@ -124,7 +125,7 @@ json profileToJson(const Profile& profile) {
   json estimates = json::array();
   for (const auto& e : profile.estimates) estimates.push_back(estimateToJson(e, profile.dim));
   out["mmse"] = {{"summed_over", "all D dimensions (per_dimension: divided by D)"},
-                 {"interval", "normal approximation, mean +- 1.96 standard errors"},
+                 {"interval", kMmseInterval},
                  {"primary", profile.primary().name},
                  {"estimators", estimates}};
   if (!profile.posterior.empty()) {
@@ -163,12 +164,17 @@ Profile profileFromJson(const json& root, const std::string& source) {
 
   Profile p;
   p.kind = in.text(root, "kind", "");
-  if (p.kind != "empirical" && p.kind != "checkpoint")
-    in.fail("kind", "must be 'empirical' or 'checkpoint', not '" + p.kind + "'");
+  if (p.kind != "empirical" && p.kind != "checkpoint" && p.kind != "table")
+    in.fail("kind", "must be 'empirical', 'checkpoint' or 'table', not '" + p.kind + "'");
   p.dim = in.count(root, "dimension", "");
   if (p.dim < 1) in.fail("dimension", "must be at least 1");
   p.datasetSize = in.count(root, "dataset_size", "");
   p.queries = in.count(root, "queries", "");
+  // Optional: files written before profiles recorded σ_data have none.
+  if (root.contains("sigma_data")) {
+    p.sigmaData = in.number(root, "sigma_data", "");
+    if (!(p.sigmaData > 0.0)) in.fail("sigma_data", "must be > 0");
+  }
   const json& provenance = in.member(root, "provenance", "");
   if (!provenance.is_object()) in.fail("provenance", "is not an object");
   p.provenance = provenance;
@@ -226,28 +232,23 @@ void writeProfile(const std::string& path, const Profile& profile) {
   writeFileAtomically(path, profileToJson(profile).dump(2) + "\n");
 }
 
-Profile readProfile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw InputError(path, "cannot open the profile file (missing or unreadable)");
-  file.seekg(0, std::ios::end);
-  const std::streamoff size = file.tellg();
-  if (size < 0) throw InputError(path, "cannot read the profile file");
-  if (static_cast<std::uintmax_t>(size) > kMaxProfileBytes)
-    throw InputError(path, "too large for a profile (" + std::to_string(size) + " bytes)");
-  file.seekg(0, std::ios::beg);
-  std::string bytes(static_cast<size_t>(size), '\0');
-  if (!file.read(bytes.data(), size)) throw InputError(path, "cannot read the profile file");
-  json root;
-  try {
-    root = json::parse(bytes);
-  } catch (const json::parse_error& e) {
-    throw InputError(path, std::string("not valid JSON: ") + e.what());
-  }
-  return profileFromJson(root, path);
-}
-
 std::string profileToCsv(const Profile& profile) {
   std::ostringstream out;
+  // Metadata lines first ("# key: value"), so that readProfile can read the table back.
+  out << "# format: " << kProfileFormat << "\n# kind: " << profile.kind
+      << "\n# dimension: " << profile.dim << "\n# dataset_size: " << profile.datasetSize
+      << "\n# queries: " << profile.queries << "\n# primary: " << profile.primary().name << '\n';
+  char meta[32];
+  if (profile.sigmaData > 0.0) {
+    std::snprintf(meta, sizeof meta, "%.17g", profile.sigmaData);
+    out << "# sigma_data: " << meta << '\n';
+  }
+  if (!profile.posterior.empty()) {
+    std::snprintf(meta, sizeof meta, "%.17g", profile.posterior.pruneLogRatio);
+    out << "# prune_log_ratio: " << meta << '\n';
+    std::snprintf(meta, sizeof meta, "%.17g", profile.posterior.prunedWeightBound);
+    out << "# pruned_weight_bound: " << meta << '\n';
+  }
   out << "sigma,log_sigma,lambda";
   for (const auto& e : profile.estimates) {
     for (const char* column :
@@ -295,6 +296,152 @@ std::string profileToCsv(const Profile& profile) {
 
 void writeProfileCsv(const std::string& path, const Profile& profile) {
   writeFileAtomically(path, profileToCsv(profile));
+}
+
+namespace {
+
+using io_internal::CsvTable;
+
+// σ strictly increasing and positive, MMSE finite and ≥ 0: what every profile must satisfy.
+void checkLevels(const std::vector<double>& sigma, const MmseEstimate& primary,
+                 const std::string& source) {
+  if (sigma.size() < 2) throw InputError(source, "a profile needs at least 2 σ levels");
+  for (size_t l = 0; l < sigma.size(); ++l) {
+    const std::string row = " (level " + std::to_string(l + 1) + ")";
+    if (!(sigma[l] > 0.0)) throw InputError(source, "sigma must be > 0" + row);
+    if (l > 0 && !(sigma[l] > sigma[l - 1]))
+      throw InputError(source, "sigma must be strictly ascending" + row);
+    if (!(primary.mean[l] >= 0.0)) throw InputError(source, "mmse must be ≥ 0" + row);
+  }
+}
+
+int64_t metaCount(const CsvTable& t, const std::string& key, int64_t fallback,
+                  const std::string& source) {
+  const std::string text = t.metaValue(key, "");
+  if (text.empty()) return fallback;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (*end != '\0' || v < 0) throw InputError(source, "metadata " + key + " is not a count");
+  return v;
+}
+
+double metaNumber(const CsvTable& t, const std::string& key, double fallback,
+                  const std::string& source) {
+  const std::string text = t.metaValue(key, "");
+  if (text.empty()) return fallback;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !std::isfinite(v))
+    throw InputError(source, "metadata " + key + " is not a number");
+  return v;
+}
+
+// An estimate from its columns: NAME (the mean; required), and NAME_se, NAME_ci95_low,
+// NAME_ci95_high when present (else a zero standard error, the interval at the mean).
+MmseEstimate estimateFromColumns(const CsvTable& t, const std::string& name,
+                                 const std::string& mean, const std::string& source) {
+  MmseEstimate e;
+  e.name = name;
+  e.description = "read from " + fileName(source);
+  e.mean = t.values(io_internal::requireColumn(t, mean, source));
+  auto optional = [&](const std::string& column, const std::vector<double>& fallback) {
+    const int c = t.column(column);
+    return c < 0 ? fallback : t.values(c);
+  };
+  e.standardError = optional(mean + "_se", std::vector<double>(e.mean.size(), 0.0));
+  e.ciLow = optional(mean + "_ci95_low", e.mean);
+  e.ciHigh = optional(mean + "_ci95_high", e.mean);
+  for (double se : e.standardError)
+    if (se < 0.0) throw InputError(source, "column " + mean + "_se holds a negative value");
+  return e;
+}
+
+Profile profileFromCsv(const std::string& content, const std::string& source) {
+  const CsvTable t = io_internal::parseCsv(content, source);
+  const std::string format = t.metaValue("format", kProfileFormat);
+  if (format != kProfileFormat)
+    throw InputError(source, "format is '" + format + "', not " + kProfileFormat);
+  Profile p;
+  p.sigma = t.values(io_internal::requireColumn(t, "sigma", source));
+  if (t.column("mmse") >= 0) {
+    // A minimal table: sigma, mmse (and optionally mmse_se, mmse_ci95_low, mmse_ci95_high).
+    p.kind = "table";
+    p.estimates.push_back(estimateFromColumns(t, "table", "mmse", source));
+  } else {
+    // profileToCsv's layout: one <estimator>_mmse column group per estimator, primary first.
+    p.kind = t.metaValue("kind", "table");
+    const std::string suffix = "_mmse";
+    for (const std::string& column : t.columns)
+      if (column.size() > suffix.size() && endsWith(column, suffix))
+        p.estimates.push_back(estimateFromColumns(
+            t, column.substr(0, column.size() - suffix.size()), column, source));
+    if (p.estimates.empty())
+      throw InputError(source,
+                       "missing column 'mmse' (or <estimator>_mmse, as profileToCsv writes)");
+    const std::string primary = t.metaValue("primary", p.estimates.front().name);
+    if (p.estimates.front().name != primary)
+      throw InputError(source, "metadata primary names '" + primary +
+                                   "' but the first estimator is '" + p.estimates.front().name +
+                                   "'");
+  }
+  if (p.kind != "empirical" && p.kind != "checkpoint" && p.kind != "table")
+    throw InputError(source, "metadata kind must be empirical, checkpoint or table");
+  checkLevels(p.sigma, p.primary(), source);
+  p.dim = metaCount(t, "dimension", 1, source);
+  if (p.dim < 1) throw InputError(source, "metadata dimension must be at least 1");
+  p.datasetSize = metaCount(t, "dataset_size", 0, source);
+  p.queries = metaCount(t, "queries", 0, source);
+  p.sigmaData = metaNumber(t, "sigma_data", 0.0, source);
+  if (p.sigmaData < 0.0) throw InputError(source, "metadata sigma_data must be > 0");
+  if (t.column("max_weight") >= 0) {
+    p.posterior.maxWeight = t.values(t.column("max_weight"));
+    p.posterior.weightEntropy =
+        t.values(io_internal::requireColumn(t, "weight_entropy_nats", source));
+    p.posterior.effectiveSampleSize =
+        t.values(io_internal::requireColumn(t, "effective_sample_size", source));
+    p.posterior.pruneLogRatio = metaNumber(t, "prune_log_ratio", 0.0, source);
+    p.posterior.prunedWeightBound = metaNumber(t, "pruned_weight_bound", 0.0, source);
+  }
+  p.provenance = {{"read_from", source}};
+  p.rates = computeRates(p.sigma, p.primary());
+  return p;
+}
+
+// A JSON object without "format" but with sigma and mmse arrays: the minimal table.
+Profile profileFromJsonTable(const json& root, const std::string& source) {
+  const Reader in(source);
+  Profile p;
+  p.kind = "table";
+  const json& sigma = in.member(root, "sigma", "");
+  if (!sigma.is_array()) in.fail("sigma", "is not an array");
+  p.sigma = in.series(root, "sigma", "", sigma.size());
+  MmseEstimate e;
+  e.name = "table";
+  e.description = "read from " + fileName(source);
+  e.mean = in.series(root, "mmse", "", p.sigma.size());
+  e.standardError.assign(e.mean.size(), 0.0);
+  e.ciLow = e.mean;
+  e.ciHigh = e.mean;
+  p.estimates.push_back(std::move(e));
+  checkLevels(p.sigma, p.primary(), source);
+  p.dim = 1;
+  if (root.contains("sigma_data")) p.sigmaData = in.number(root, "sigma_data", "");
+  p.provenance = {{"read_from", source}};
+  p.rates = computeRates(p.sigma, p.primary());
+  return p;
+}
+
+}  // namespace
+
+Profile readProfile(const std::string& path) {
+  const std::string content = io_internal::readTextFile(path);
+  if (hasExtension(path, ".csv")) return profileFromCsv(content, path);
+  if (!io_internal::looksLikeJson(content))
+    throw InputError(path, "not a profile: expected " + std::string(kProfileFormat) +
+                               " JSON, or a .csv table with sigma and mmse columns");
+  const json root = io_internal::parseJson(content, path);
+  if (!root.contains("format") && root.contains("mmse")) return profileFromJsonTable(root, path);
+  return profileFromJson(root, path);
 }
 
 }  // namespace noisescope

@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "util/atomic_file.h"
 #include "io/profile_io.h"
 #include "io/text_table.h"
 #include "schedule/allocation.h"
 #include "schedule/families.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 #include "util/file_names.h"
 
@@ -333,8 +333,8 @@ ScheduleFileType scheduleFileType(const std::string& path) {
   if (hasExtension(path, ".json")) return ScheduleFileType::Json;
   if (hasExtension(path, ".csv")) return ScheduleFileType::Csv;
   if (hasAnyExtension(path, {".h5", ".hdf5"})) return ScheduleFileType::Hdf5;
-  throw InputError(path, "unknown schedule file type '" + fileName(path) +
-                             "' (use .json, .csv, .h5 or .hdf5)");
+  throw InputError(
+      path, "unknown schedule file type '" + fileName(path) + "' (use .json, .csv, .h5 or .hdf5)");
 }
 
 void writeSchedule(const std::string& path, const Schedule& s, const json& provenance) {

@@ -16,7 +16,9 @@ namespace noisescope::pipeline {
 using namespace noisescope::schedule;
 using nlohmann::json;
 
-SigmaDataChoice defaultSigmaData() { return {}; }
+SigmaDataChoice defaultSigmaData() {
+  return {};
+}
 
 SigmaDataChoice givenSigmaData(double value) {
   if (!(value > 0.0) || !std::isfinite(value))
@@ -70,8 +72,8 @@ SigmaDataChoice resolveSigmaData(const ScheduleRecipe& recipe, const RecipeConte
 
 RateProfile ratesOf(const ScheduleRecipe& recipe, const RecipeContext& context) {
   if (!context.profile) {
-    const std::string what = recipe.profileName.empty() ? "its profile"
-                                                        : "its profile '" + recipe.profileName + "'";
+    const std::string what =
+        recipe.profileName.empty() ? "its profile" : "its profile '" + recipe.profileName + "'";
     throw InputError(recipe.name.empty() ? toString(recipe.kind) : recipe.name,
                      what + " is not loaded; load or pick a profile");
   }
@@ -121,8 +123,8 @@ BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const LogSigmaGrid& gr
     out.sigmaData = resolveSigmaData(recipe, context);
     LossWeight weight = recipe.weight;
     weight.sigmaData = out.sigmaData.value;
-    p["grid"] = {{"sigma_min", grid.sigmaMin()}, {"sigma_max", grid.sigmaMax()},
-                 {"bins", grid.bins()}};
+    p["grid"] = {
+        {"sigma_min", grid.sigmaMin()}, {"sigma_max", grid.sigmaMax()}, {"bins", grid.bins()}};
     switch (recipe.kind) {
       case ScheduleRecipe::Kind::Preset:
         out.schedule = makePresetSchedule(recipe.preset, grid, recipe.parameters);

@@ -1,0 +1,123 @@
+#include "pipeline/atomic_design.h"
+
+#include "data/dataset.h"
+#include "diagnostic/checkpoint_information.h"
+#include "schedule/information.h"
+#include "util/error.h"
+#include "util/log_grid.h"
+
+namespace noisescope::pipeline {
+
+using namespace noisescope::schedule;
+using nlohmann::json;
+
+AtomicSettings AtomicSettings::full() {
+  return {};
+}
+
+AtomicSettings AtomicSettings::quick() {
+  AtomicSettings s;
+  s.name = "quick";
+  s.features = 64;
+  s.samples = 1024;
+  s.gapTolerance = 1e-6;
+  s.maxIterations = 3000;
+  return s;
+}
+
+AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress) {
+  if (!request.dataset) throw InputError("atomic design", "needs a dataset");
+  const AtomicSettings& settings = request.settings;
+  if (settings.levels < 2 || settings.levels > 2000)
+    throw InputError("atomic design",
+                     "levels must be in [2, 2000], not " + std::to_string(settings.levels));
+  if (!(request.sigmaMin > 0.0) || !(request.sigmaMax > request.sigmaMin))
+    throw InputError("atomic design", "needs 0 < σ_min < σ_max");
+  const SigmaDataChoice sigmaData = request.sigmaData
+                                        ? givenSigmaData(*request.sigmaData)
+                                        : measuredSigmaData(*request.dataset, request.datasetName);
+  const std::vector<double> sigma =
+      logSpacedGrid(request.sigmaMin, request.sigmaMax, settings.levels);
+
+  InformationMatrices info;
+  if (request.checkpoint.empty()) {
+    RandomFeatureOptions o;
+    o.features = settings.features;
+    o.samples = settings.samples;
+    o.seed = request.seed;
+    o.progress = progress.sub(0.0, 0.5);
+    info = randomFeatureInformation(*request.dataset, sigma, o);
+  } else {
+    CheckpointInformationOptions o;
+    o.parameter = request.parameter;
+    o.samples = settings.samples;
+    o.device = request.device;
+    o.seed = request.seed;
+    o.progress = progress.sub(0.0, 0.5);
+    info = checkpointInformation(request.checkpoint, *request.dataset, sigma, o);
+  }
+  progress.throwIfCancelled();
+  progress.report(0.5, "solving the design");
+
+  AtomicOptions o;
+  o.trainingWeight = request.trainingWeight;
+  o.trainingWeight.sigmaData = sigmaData.value;
+  o.targetWeight = makeLossWeight(request.targetWeight, sigmaData.value,
+                                  request.trainingWeight.gamma, "target weight");
+  o.criterion = request.criterion;
+  o.mergeSpacing = settings.mergeSpacing;
+  o.solver.gapTolerance = settings.gapTolerance;
+  o.solver.maxIterations = settings.maxIterations;
+  o.solver.multiplicativeWarmStart = settings.multiplicativeWarmStart;
+  o.solver.progress = progress.sub(0.5, 1.0);
+  o.sigmaMin = request.sigmaMin;
+  o.sigmaMax = request.sigmaMax;
+
+  AtomicDesign out;
+  out.result = designAtomicSchedule(info, o);
+  BuiltSchedule& built = out.built;
+  built.schedule = out.result.schedule;
+  built.sigmaData = sigmaData;
+  built.schedule.info.setParameter("sigma_data", sigmaData.value);
+  built.schedule.info.setNote("sigma_data_source", sigmaData.source);
+  json& p = built.parameters;
+  p["recipe"] = "atomic";
+  p["dataset"] = request.datasetName;
+  p["information_model"] = request.checkpoint.empty() ? "random features" : "checkpoint";
+  if (!request.checkpoint.empty()) {
+    p["checkpoint"] = request.checkpoint;
+    if (!request.parameter.empty()) p["checkpoint_parameter"] = request.parameter;
+  }
+  p["settings"] = {{"name", settings.name},
+                   {"levels", settings.levels},
+                   {"features", settings.features},
+                   {"samples", settings.samples},
+                   {"gap_tolerance", settings.gapTolerance},
+                   {"max_iterations", settings.maxIterations},
+                   {"multiplicative_warm_start", settings.multiplicativeWarmStart},
+                   {"merge_spacing", settings.mergeSpacing}};
+  p["sigma_min"] = request.sigmaMin;
+  p["sigma_max"] = request.sigmaMax;
+  p["seed"] = request.seed;
+  p["criterion"] = request.criterion == DesignCriterion::A ? "A" : "D";
+  p["training_weight"] = {{"kind", o.trainingWeight.name()}, {"gamma", o.trainingWeight.gamma}};
+  p["target_weight"] = request.targetWeight;
+  p["design"] = {{"criterion", out.result.design.criterion},
+                 {"relative_gap", out.result.design.relativeGap},
+                 {"iterations", out.result.design.iterations},
+                 {"converged", out.result.design.converged}};
+  p["sigma_data"] = sigmaData.value;
+  p["sigma_data_source"] = sigmaData.source;
+  return out;
+}
+
+ScheduleRecipe atomicRecipe(const AtomicDesign& design, const std::string& name) {
+  ScheduleRecipe recipe;
+  recipe.kind = ScheduleRecipe::Kind::Fixed;
+  recipe.name = name;
+  recipe.fixed = std::make_shared<Schedule>(design.built.schedule);
+  recipe.fixedParameters = design.built.parameters;
+  return recipe;
+}
+
+}  // namespace noisescope::pipeline

@@ -1,0 +1,60 @@
+#pragma once
+// The atomic design job (THEORY §7), one pipeline for both faces: candidate σ levels
+// (log-spaced over the range), an information model (random features on the dataset, or a
+// checkpoint's output layer), the design solver — and the result as a BuiltSchedule whose
+// provenance records every setting used. The panel picks AtomicSettings::quick() for an
+// answer in seconds; the CLI starts from AtomicSettings::full() and its flags.
+#include <optional>
+#include <string>
+
+#include "pipeline/schedule_recipe.h"
+#include "schedule/atomic.h"
+#include "util/progress.h"
+
+namespace noisescope {
+struct Dataset;
+}
+
+namespace noisescope::pipeline {
+
+struct AtomicSettings {
+  std::string name = "full";  // recorded: "full", "quick" or "custom"
+  int levels = 48;            // candidate σ levels
+  int features = 128;         // random features (random-feature model)
+  int samples = 2048;         // Monte Carlo (x, ε) pairs per level
+  double gapTolerance = 1e-9;
+  int maxIterations = 20000;
+  int multiplicativeWarmStart = 50;
+  double mergeSpacing = 0.12;  // neighbouring atoms closer than this in log σ merge
+
+  static AtomicSettings full();
+  static AtomicSettings quick();  // 64 features, 1024 samples, gap 1e-6, 3000 iterations
+};
+
+struct AtomicRequest {
+  const Dataset* dataset = nullptr;
+  std::string datasetName;  // recorded, and in σ_data's source
+  std::string checkpoint;   // empty: random-feature model
+  std::string parameter;    // checkpoint weight (empty: the information model's default)
+  std::string device = "auto";
+  double sigmaMin = 0.002, sigmaMax = 80.0;
+  AtomicSettings settings;
+  uint64_t seed = 1;
+  schedule::LossWeight trainingWeight;  // kind and γ; σ_data as below
+  std::string targetWeight = "elbo";
+  schedule::DesignCriterion criterion = schedule::DesignCriterion::A;
+  std::optional<double> sigmaData;  // given; otherwise measured from the dataset
+};
+
+struct AtomicDesign {
+  schedule::AtomicResult result;
+  BuiltSchedule built;  // the atomic schedule, σ_data and the provenance parameters
+};
+
+// Throws InputError for a missing dataset or settings out of range; Cancelled from `progress`.
+AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress = {});
+
+// The design as a Fixed recipe (for the panel's list), carrying its provenance parameters.
+ScheduleRecipe atomicRecipe(const AtomicDesign& design, const std::string& name);
+
+}  // namespace noisescope::pipeline
