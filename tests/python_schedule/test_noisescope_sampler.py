@@ -17,7 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "integrat
 
 import torch  # noqa: E402
 
-from noisescope_sampler import ScheduleError, ScheduleSampler  # noqa: E402
+from noisescope import ScheduleError, ScheduleSampler  # noqa: E402
 
 CLI, WORK = sys.argv[1], sys.argv[2]
 os.makedirs(WORK, exist_ok=True)
