@@ -16,6 +16,11 @@ packages=(
   xvfb xauth
   # Python side: reference benchmarks, TorchScript fixtures, the exported sampler
   python3 python3-numpy python3-torch python3-h5py
+  # the Python package (integrations/python): pip install --no-build-isolation, offline
+  python3-setuptools python3-pip python3-venv
+  # the Debian package (installer/cpack.cmake): dpkg-shlibdeps derives its dependencies,
+  # appstreamcli validates its metadata
+  dpkg-dev appstream
   # real data for sample_data and benchmarks
   dataset-fashion-mnist
 )
