@@ -5,18 +5,19 @@
 #include <memory>
 
 #include "command.h"
-#include "util/atomic_file.h"
-#include "io/schedule_io.h"
+#include "io/profile_io.h"
+#include "pipeline/schedule_recipe.h"
 #include "schedule/chart.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
-#include "io/schedule_spec.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
 namespace {
 
 using namespace noisescope::schedule;
+using namespace noisescope::pipeline;
 
 struct CompareArgs {
   std::vector<std::string> schedules;  // specs: presets, family:..., files
@@ -35,21 +36,33 @@ struct CompareArgs {
 
 int run(const CompareArgs& a) {
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
-  std::vector<Schedule> schedules;
-  for (const auto& spec : a.schedules) schedules.push_back(scheduleFromSpec(spec, grid));
-  RateProfile profile;
+  // Every schedule is built through the pipeline's recipes; a profile's σ_data (when it records
+  // one) is the σ_data of every schedule here.
+  RecipeContext context;
+  Profile profileData;
   const bool haveProfile = !a.profile.empty();
-  if (haveProfile) profile = readRateProfile(a.profile);
+  if (haveProfile) {
+    profileData = readProfile(a.profile);
+    context.profile = &profileData;
+    context.profileSource = a.profile;
+    context.datasetSigmaData = profileSigmaData(profileData, a.profile);
+  }
+  std::vector<Schedule> schedules;
+  for (const auto& spec : a.schedules)
+    schedules.push_back(buildSchedule(recipeFromSpec(spec), grid, context).schedule);
+  RateProfile profile;
+  if (haveProfile) profile = rateProfileFrom(profileData, a.profile);
   if (a.withEntropic) {
     if (!haveProfile) throw InputError("--with-entropic", "needs --profile");
-    InfoNoiseOptions info;
+    const LossWeight::Kind weight = lossWeightKindFromString(a.entropicWeight, "--entropic-weight");
+    ScheduleRecipe info = infoNoiseRecipe();
     info.gateC = a.gateC;
-    info.weight = makeLossWeight(a.entropicWeight, 0.5, 5.0, "--entropic-weight");
-    schedules.push_back(infoNoiseSchedule(profile, grid, info));
-    SqrtEntropyOptions sqrt;
-    sqrt.coordinate = coordinateFromString(a.sqrtCoordinate, "--sqrt-coordinate");
-    sqrt.weight = info.weight;
-    schedules.push_back(sqrtEntropySchedule(profile, grid, sqrt));
+    info.weight.kind = weight;
+    schedules.push_back(buildSchedule(info, grid, context).schedule);
+    ScheduleRecipe sqrt =
+        sqrtEntropyRecipe(coordinateFromString(a.sqrtCoordinate, "--sqrt-coordinate"));
+    sqrt.weight.kind = weight;
+    schedules.push_back(buildSchedule(sqrt, grid, context).schedule);
   }
   if (schedules.empty()) throw InputError("compare", "give at least one schedule");
   ComparisonOptions options;

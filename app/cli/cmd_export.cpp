@@ -5,11 +5,10 @@
 #include <sstream>
 
 #include "command.h"
-#include "util/atomic_file.h"
-#include "io/provenance.h"
 #include "io/schedule_io.h"
+#include "pipeline/schedule_recipe.h"
 #include "schedule/allocation.h"
-#include "io/schedule_spec.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -38,11 +37,13 @@ std::string curvesCsv(const CurveTable& t) {
 
 int run(const ExportArgs& a) {
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
-  const Schedule s = scheduleFromSpec(a.input, grid);
+  const pipeline::BuiltSchedule built =
+      pipeline::buildSchedule(pipeline::recipeFromSpec(a.input), grid);
+  const Schedule& s = built.schedule;
   if (a.output.empty() && a.curves.empty())
     throw InputError("export", "give OUTPUT and/or --curves FILE");
   if (!a.output.empty()) {
-    writeSchedule(a.output, s, makeProvenance("noisescope-cli export", {{"input", a.input}}));
+    writeSchedule(a.output, s, pipeline::scheduleProvenance(built, "noisescope-cli export"));
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
   if (!a.curves.empty()) {

@@ -1,32 +1,35 @@
 // noisescope-cli schedule: make a schedule (a family or preset, an entropic schedule from an MMSE
 // profile, a density table, or an atomic optimum) or show one from a file; optionally write it.
+// The command only parses flags into a recipe (core/pipeline) and prints or writes the result:
+// the Schedules panel builds the same recipe through the same functions.
 #include <nlohmann/json.hpp>
 
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "command.h"
 #include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
-#include "util/atomic_file.h"
 #include "io/profile_io.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
+#include "io/sigma_steps_io.h"
+#include "pipeline/atomic_design.h"
+#include "pipeline/schedule_recipe.h"
+#include "pipeline/sigma_steps.h"
 #include "progress_bar.h"
-#include "schedule/allocation.h"
-#include "diagnostic/checkpoint_information.h"
 #include "schedule/atomic.h"
-#include "schedule/entropic.h"
 #include "schedule/families.h"
-#include "io/schedule_spec.h"
 #include "util/error.h"
+#include "util/spec_string.h"
 
 namespace noisescope::cli {
 namespace {
 
 using namespace noisescope::schedule;
+using namespace noisescope::pipeline;
 using nlohmann::json;
 
 struct ScheduleArgs {
@@ -37,20 +40,21 @@ struct ScheduleArgs {
   // Grid.
   double sigmaMin = 0.002, sigmaMax = 80.0;
   int bins = 256;
-  // Loss weight (default: the preset's, else the method's).
+  // Loss weight (default: the preset's, else the method's). σ_data: given, else measured.
   std::string weight;
-  double sigmaData = 0.5, gamma = 5.0;
+  std::optional<double> sigmaData;
+  double gamma = 5.0;
   // Entropic.
   std::string method = "infonoise";
-  double gateC = -1.0, gateN = 3.0, smoothing = 0.0;
+  std::optional<double> gateC;
+  double gateN = 3.0, smoothing = 0.0;
   std::string sqrtCoordinate = "log-sigma";
   int profileQueries = 256, profileLevels = 64;
   std::string tableCoordinate = "sigma";
-  // Atomic.
+  // Atomic (and the dataset whose σ_data every schedule uses).
   std::string dataset, checkpoint, parameterName, criterion = "A", targetWeight = "elbo";
   std::string device = "auto";
-  int levels = 48, features = 128, samples = 2048, maxIterations = 20000;
-  double gap = 1e-9, mergeSpacing = 0.12;
+  AtomicSettings atomicSettings = AtomicSettings::full();
   uint64_t seed = 1;
   // Output.
   std::string output, stepsOutput, saveProfile;
@@ -62,22 +66,9 @@ struct ScheduleArgs {
 ParameterValues parseParams(const std::vector<std::string>& items) {
   ParameterValues out;
   for (const auto& item : items) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos) throw InputError("--param", "'" + item + "' is not key=value");
-    char* end = nullptr;
-    const std::string value = item.substr(eq + 1);
-    const double v = std::strtod(value.c_str(), &end);
-    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
-      throw InputError("--param", "'" + value + "' is not a number");
-    out[item.substr(0, eq)] = v;
+    const auto [key, value] = parseKeyValue(item, "--param");
+    out[key] = specNumber("--param", key, value);
   }
-  return out;
-}
-
-std::vector<double> logSpaced(double lo, double hi, int n) {
-  std::vector<double> out(n);
-  for (int i = 0; i < n; ++i)
-    out[i] = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / std::max(1, n - 1));
   return out;
 }
 
@@ -101,11 +92,19 @@ void listFamilies() {
   std::printf("\n");
 }
 
-RateProfile loadProfile(const ScheduleArgs& a) {
-  if (!a.profile.empty()) return readRateProfile(a.profile);
+Dataset load(const std::string& spec) {
   LoadOptions load;
   load.progress = stderrProgress("loading");
-  const Dataset data = loadDataset(a.profileDataset, load);
+  return loadDataset(spec, load);
+}
+
+// The entropic recipes' profile: read from --profile, or computed from --profile-dataset.
+Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
+  if (!a.profile.empty()) {
+    context.profileSource = a.profile;
+    return readProfile(a.profile);
+  }
+  const Dataset data = load(a.profileDataset);
   DiagnosticOptions options;
   options.levels = a.profileLevels;
   options.sigmaMin = a.sigmaMin;
@@ -123,7 +122,9 @@ RateProfile loadProfile(const ScheduleArgs& a) {
     writeProfile(a.saveProfile, p);
     std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
   }
-  return rateProfileFrom(p, "empirical profile of " + a.profileDataset);
+  context.profileSource = "empirical profile of " + a.profileDataset;
+  context.datasetSigmaData = measuredSigmaData(data, a.profileDataset);
+  return p;
 }
 
 void printSummary(const Schedule& s) {
@@ -150,6 +151,76 @@ json summaryJson(const Schedule& s) {
   return j;
 }
 
+// The recipe the flags describe (every kind but --atomic, which is a job of its own).
+ScheduleRecipe recipeFromFlags(const ScheduleArgs& a) {
+  ScheduleRecipe recipe;
+  if (!a.from.empty()) return fileRecipe(a.from);
+  if (!a.preset.empty()) {
+    recipe = presetRecipe(a.preset);
+    for (const auto& [key, value] : parseParams(a.params)) recipe.parameters[key] = value;
+    recipe.parameters = completeParameters(family(recipe.family), recipe.parameters, "--param");
+  } else if (!a.family.empty()) {
+    recipe = familyRecipe(a.family, parseParams(a.params));
+  } else if (!a.table.empty()) {
+    recipe = tableRecipe(a.table, coordinateFromString(a.tableCoordinate, "--table-coordinate"));
+  } else if (a.method == "infonoise") {
+    recipe = infoNoiseRecipe();
+  } else if (a.method == "sqrt-entropy") {
+    recipe = sqrtEntropyRecipe(coordinateFromString(a.sqrtCoordinate, "--sqrt-coordinate"));
+  } else {
+    throw InputError("--method", "unknown method '" + a.method + "' (infonoise or sqrt-entropy)");
+  }
+  if (a.gateC) recipe.gateC = *a.gateC;
+  recipe.gateN = a.gateN;
+  recipe.smoothing = a.smoothing;
+  if (!a.weight.empty()) recipe.weight.kind = lossWeightKindFromString(a.weight, "--weight");
+  recipe.weight.gamma = a.gamma;
+  recipe.sigmaData = a.sigmaData;
+  return recipe;
+}
+
+AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeContext& context,
+                       const LogSigmaGrid& grid) {
+  AtomicRequest request;
+  request.dataset = &data;
+  request.datasetName = a.dataset;
+  request.checkpoint = a.checkpoint;
+  request.parameter = a.parameterName;
+  request.device = a.device;
+  request.sigmaMin = a.sigmaMin;
+  request.sigmaMax = a.sigmaMax;
+  request.settings = a.atomicSettings;
+  const AtomicSettings full = AtomicSettings::full();
+  const AtomicSettings& given = a.atomicSettings;
+  if (given.levels != full.levels || given.features != full.features ||
+      given.samples != full.samples || given.gapTolerance != full.gapTolerance ||
+      given.maxIterations != full.maxIterations || given.mergeSpacing != full.mergeSpacing)
+    request.settings.name = "custom";
+  request.seed = a.seed;
+  request.trainingWeight = makeLossWeight(a.weight.empty() ? "uniform" : a.weight, 0.5, a.gamma);
+  request.targetWeight = a.targetWeight;
+  if (a.criterion == "A")
+    request.criterion = DesignCriterion::A;
+  else if (a.criterion == "D")
+    request.criterion = DesignCriterion::D;
+  else
+    throw InputError("--criterion", "must be A or D");
+  request.sigmaData = a.sigmaData;
+  AtomicDesign design = designAtomic(request, stderrProgress("atomic design"));
+  const DesignResult& r = design.result.design;
+  for (const auto& spec : a.compareRisk) {
+    const Schedule proxy = buildSchedule(recipeFromSpec(spec), grid, context).schedule;
+    const double ratio = riskOfSchedule(design.result, proxy) / r.criterion;
+    std::printf("R(%s) / R(optimum) = %.4f\n", spec.c_str(), ratio);
+    design.built.schedule.info.setParameter("risk_ratio:" + spec, ratio);
+  }
+  std::fprintf(stderr,
+               "design: R = %.6g, certificate gap = %.3g (relative %.3g), %d iterations, %s\n",
+               r.criterion, r.gap, r.relativeGap, r.iterations,
+               r.converged ? "converged" : "NOT converged (raise --max-iterations)");
+  return design;
+}
+
 int run(const ScheduleArgs& a) {
   if (a.list) {
     listFamilies();
@@ -163,148 +234,50 @@ int run(const ScheduleArgs& a) {
                      "--profile-dataset, --atomic (or --list)");
   if (!a.profile.empty() && !a.profileDataset.empty())
     throw InputError("--profile", "give --profile or --profile-dataset, not both");
+  if (a.atomic && a.dataset.empty())
+    throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
-  const bool weightGiven = !a.weight.empty();
-  const LossWeight weight =
-      makeLossWeight(weightGiven ? a.weight : "uniform", a.sigmaData, a.gamma);
-  json parameters = {{"sigma_min", a.sigmaMin}, {"sigma_max", a.sigmaMax}, {"bins", a.bins}};
-  Schedule s;
-  std::unique_ptr<Schedule> allocation;  // ρ for entropic time
-  if (!a.from.empty()) {
-    s = readSchedule(a.from);
-    parameters["from"] = a.from;
-  } else if (!a.preset.empty()) {
-    s = makePresetSchedule(a.preset, grid, parseParams(a.params));
-    if (weightGiven) s.lossWeight = weight;
-    parameters["preset"] = a.preset;
-  } else if (!a.family.empty()) {
-    s = makeFamilySchedule(a.family, parseParams(a.params), grid, weight);
-    parameters["family"] = a.family;
-  } else if (!a.table.empty()) {
-    s = readTableSchedule(a.table, grid,
-                          coordinateFromString(a.tableCoordinate, "--table-coordinate"));
-    s.lossWeight = weight;
-    parameters["table"] = a.table;
-  } else if (!a.profile.empty() || !a.profileDataset.empty()) {
-    const RateProfile profile = loadProfile(a);
-    parameters["profile"] = profile.source;
-    parameters["method"] = a.method;
-    if (a.method == "infonoise") {
-      InfoNoiseOptions o;
-      o.gateC = a.gateC >= 0 ? a.gateC : 0.15;
-      o.gateN = a.gateN;
-      o.smoothing = a.smoothing;
-      o.weight = weightGiven ? weight : makeLossWeight("edm", a.sigmaData, a.gamma);
-      s = infoNoiseSchedule(profile, grid, o);
-      allocation = std::make_unique<Schedule>(infoNoiseAllocation(profile, grid, o));
-    } else if (a.method == "sqrt-entropy") {
-      SqrtEntropyOptions o;
-      o.coordinate = coordinateFromString(a.sqrtCoordinate, "--sqrt-coordinate");
-      o.gateC = a.gateC >= 0 ? a.gateC : 0.0;
-      o.gateN = a.gateN;
-      o.smoothing = a.smoothing;
-      o.weight = weight;
-      s = sqrtEntropySchedule(profile, grid, o);
-      InfoNoiseOptions rho;
-      rho.gateC = o.gateC;
-      rho.gateN = o.gateN;
-      rho.smoothing = a.smoothing;
-      allocation = std::make_unique<Schedule>(infoNoiseAllocation(profile, grid, rho));
-    } else {
-      throw InputError("--method", "unknown method '" + a.method + "' (infonoise or sqrt-entropy)");
-    }
-  } else {
-    if (a.dataset.empty())
-      throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
-    LoadOptions load;
-    load.progress = stderrProgress("loading");
-    const Dataset data = loadDataset(a.dataset, load);
-    const std::vector<double> sigma = logSpaced(a.sigmaMin, a.sigmaMax, a.levels);
-    if (a.levels < 2 || a.levels > 2000) throw InputError("--levels", "must be in [2, 2000]");
-    InformationMatrices info;
-    if (a.checkpoint.empty()) {
-      RandomFeatureOptions o;
-      o.features = a.features;
-      o.samples = a.samples;
-      o.seed = a.seed;
-      o.progress = stderrProgress("information");
-      info = randomFeatureInformation(data, sigma, o);
-    } else {
-      CheckpointInformationOptions o;
-      o.parameter = a.parameterName;
-      o.samples = a.samples;
-      o.device = a.device;
-      o.seed = a.seed;
-      o.progress = stderrProgress("information");
-      info = checkpointInformation(a.checkpoint, data, sigma, o);
-    }
-    AtomicOptions o;
-    o.trainingWeight = weight;
-    o.targetWeight = makeLossWeight(a.targetWeight, a.sigmaData, a.gamma, "--target-weight");
-    if (a.criterion == "A")
-      o.criterion = DesignCriterion::A;
-    else if (a.criterion == "D")
-      o.criterion = DesignCriterion::D;
-    else
-      throw InputError("--criterion", "must be A or D");
-    o.mergeSpacing = a.mergeSpacing;
-    o.solver.gapTolerance = a.gap;
-    o.solver.maxIterations = a.maxIterations;
-    o.solver.multiplicativeWarmStart = 50;
-    o.solver.progress = stderrProgress("design");
-    o.sigmaMin = a.sigmaMin;
-    o.sigmaMax = a.sigmaMax;
-    const AtomicResult r = designAtomicSchedule(info, o);
-    s = r.schedule;
-    for (const auto& spec : a.compareRisk) {
-      const Schedule proxy = scheduleFromSpec(spec, grid);
-      const double ratio = riskOfSchedule(r, proxy) / r.design.criterion;
-      std::printf("R(%s) / R(optimum) = %.4f\n", spec.c_str(), ratio);
-      s.info.setParameter("risk_ratio:" + spec, ratio);
-    }
-    parameters["dataset"] = a.dataset;
-    if (!a.checkpoint.empty()) parameters["checkpoint"] = a.checkpoint;
-    parameters["levels"] = a.levels;
-    parameters["seed"] = a.seed;
-    std::fprintf(stderr,
-                 "design: R = %.6g, certificate gap = %.3g (relative %.3g), %d iterations, %s\n",
-                 r.design.criterion, r.design.gap, r.design.relativeGap, r.design.iterations,
-                 r.design.converged ? "converged" : "NOT converged (raise --max-iterations)");
+
+  // A known dataset gives every schedule its measured σ_data.
+  RecipeContext context;
+  std::optional<Dataset> data;
+  if (!a.dataset.empty()) {
+    data = load(a.dataset);
+    context.datasetSigmaData = measuredSigmaData(*data, a.dataset);
   }
+  BuiltSchedule built;
+  if (a.atomic) {
+    built = runAtomic(a, *data, context, grid).built;
+  } else {
+    const ScheduleRecipe recipe = recipeFromFlags(a);
+    std::optional<Profile> profile;
+    if (!a.profile.empty() || !a.profileDataset.empty()) {
+      profile = loadProfile(a, context);
+      context.profile = &*profile;
+    }
+    built = buildSchedule(recipe, grid, context);
+  }
+  const Schedule& s = built.schedule;
 
   if (a.json)
     std::cout << summaryJson(s).dump(2) << "\n";
   else
     printSummary(s);
 
-  const json provenance = makeProvenance("noisescope-cli schedule", parameters);
+  const json provenance = scheduleProvenance(built, "noisescope-cli schedule");
   if (!a.output.empty()) {
     writeSchedule(a.output, s, provenance);
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
   if (a.steps > 0) {
-    // Entropic time: quantiles of ρ for entropic schedules, of the schedule's φ otherwise.
-    const Schedule rho = allocation ? *allocation : effectiveAllocation(s);
-    const std::vector<double> sigmas = entropicTimeGrid(rho, a.steps);
+    const SigmaSteps steps = sigmaSteps(built, a.steps);
     if (!a.stepsOutput.empty()) {
-      const bool asJson =
-          a.stepsOutput.size() > 5 && a.stepsOutput.substr(a.stepsOutput.size() - 5) == ".json";
-      std::string text;
-      if (asJson) {
-        json j = {
-            {"format", "noisescope.sigma-steps/1"},
-            {"description", "σ_k = u⁻¹(k/(N−1)), u the CDF of " + rho.info.kind + "; ascending"},
-            {"sigma", sigmas},
-            {"provenance", provenance}};
-        text = j.dump(2) + "\n";
-      } else {
-        for (double v : sigmas) text += std::to_string(v) + "\n";
-      }
-      writeFileAtomically(a.stepsOutput, text);
+      writeSigmaSteps(a.stepsOutput, steps, provenance);
       std::fprintf(stderr, "wrote %s\n", a.stepsOutput.c_str());
     } else {
-      std::printf("entropic-time grid (%d steps, ascending σ):", a.steps);
-      for (double v : sigmas) std::printf(" %.5g", v);
+      std::printf("entropic-time grid (%d steps, ascending σ, quantiles of %s):", a.steps,
+                  steps.curve.c_str());
+      for (double v : steps.sigma) std::printf(" %.5g", v);
       std::printf("\n");
     }
   }
@@ -352,22 +325,28 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
                  "Gaussian smoothing of the profile's log rate, bandwidth in log σ")
       ->capture_default_str();
   app.add_flag("--atomic", a->atomic, "Optimise an atomic schedule (optimal design)");
-  app.add_option("--dataset", a->dataset, "Dataset for --atomic (file or synthetic:KIND?...)");
+  app.add_option("--dataset", a->dataset,
+                 "Dataset for --atomic (file or synthetic:KIND?...); with any schedule, its "
+                 "measured σ_data is used");
   app.add_option("--checkpoint", a->checkpoint,
                  "TorchScript denoiser: use its last linear layer's Jacobian");
   app.add_option("--parameter", a->parameterName,
                  "Checkpoint weight to use (default: last 2-D *weight)");
-  app.add_option("--levels", a->levels, "Candidate σ levels for --atomic")->capture_default_str();
-  app.add_option("--features", a->features, "Random features")->capture_default_str();
-  app.add_option("--samples", a->samples, "Monte Carlo (x, ε) pairs per level")
+  app.add_option("--levels", a->atomicSettings.levels, "Candidate σ levels for --atomic")
+      ->capture_default_str();
+  app.add_option("--features", a->atomicSettings.features, "Random features")
+      ->capture_default_str();
+  app.add_option("--samples", a->atomicSettings.samples, "Monte Carlo (x, ε) pairs per level")
       ->capture_default_str();
   app.add_option("--criterion", a->criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)")
       ->capture_default_str();
   app.add_option("--target-weight", a->targetWeight, "ν of the target A = Σ ν_g H_g, per d log σ")
       ->capture_default_str();
-  app.add_option("--gap", a->gap, "Relative duality-gap tolerance")->capture_default_str();
-  app.add_option("--max-iterations", a->maxIterations, "Solver iterations")->capture_default_str();
-  app.add_option("--merge-spacing", a->mergeSpacing,
+  app.add_option("--gap", a->atomicSettings.gapTolerance, "Relative duality-gap tolerance")
+      ->capture_default_str();
+  app.add_option("--max-iterations", a->atomicSettings.maxIterations, "Solver iterations")
+      ->capture_default_str();
+  app.add_option("--merge-spacing", a->atomicSettings.mergeSpacing,
                  "Merge neighbouring atoms closer than this in log σ")
       ->capture_default_str();
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();
@@ -377,11 +356,14 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--bins", a->bins, "Log-σ bins")->capture_default_str();
   app.add_option("--weight", a->weight,
                  "Loss weight: edm, uniform, epsilon, v, min-snr, flow-v, elbo");
-  app.add_option("--sigma-data", a->sigmaData, "σ_d of the EDM weight")->capture_default_str();
+  app.add_option("--sigma-data", a->sigmaData,
+                 "σ_d of the EDM weight (default: measured from --dataset or recorded in the "
+                 "profile, else 0.5; the file records which)");
   app.add_option("--gamma", a->gamma, "γ of min-SNR-γ")->capture_default_str();
   app.add_option("-o,--output", a->output, "Write the schedule (.json, .csv, .h5)");
   app.add_option("--steps", a->steps, "Entropic-time sampling grid with this many σ steps");
-  app.add_option("--steps-output", a->stepsOutput, "Write the σ steps (.json or one per line)");
+  app.add_option("--steps-output", a->stepsOutput,
+                 "Write the σ steps (.json: noisescope.sigma-steps/1; else one per line)");
   app.add_flag("--json", a->json, "Print the schedule as JSON instead of a summary");
   return [a] { return run(*a); };
 });
