@@ -21,10 +21,10 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "tensor/device.h"
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
 #include "ui/workbench.h"
-#include "tensor/device.h"
 
 namespace noisescope::ui {
 
@@ -206,16 +206,21 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   redrawCharts();
 }
 
-void DiagnosticPanel::runDiagnostic() {
-  const auto dataset = workbench_->dataset();
-  if (!dataset) return;
-  DiagnosticOptions options;
+template <class Options>
+void DiagnosticPanel::readLevelSettings(Options& options) const {
   options.levels = levels_->value();
   options.sigmaMin = sigmaMin_->value();
   options.sigmaMax = sigmaMax_->value();
   options.queries = queries_->value();
   options.seed = static_cast<uint64_t>(seed_->value());
   options.device = device_->currentText().toStdString();
+}
+
+void DiagnosticPanel::runDiagnostic() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  DiagnosticOptions options;
+  readLevelSettings(options);
   options.memoryBytes = static_cast<int64_t>(memory_->value()) << 20;
   try {
     options.validate();
@@ -253,12 +258,7 @@ void DiagnosticPanel::runCheckpoint(const QString& path) {
   CheckpointOptions options;
   options.path = path.toStdString();
   options.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
-  options.levels = levels_->value();
-  options.sigmaMin = sigmaMin_->value();
-  options.sigmaMax = sigmaMax_->value();
-  options.queries = queries_->value();
-  options.seed = static_cast<uint64_t>(seed_->value());
-  options.device = device_->currentText().toStdString();
+  readLevelSettings(options);
   // Say which data the error was measured on: held-out data is what makes it an honest bound.
   options.evaluationSet = dataset->split == "test" ? "test split: " + dataset->source
                                                    : dataset->split + " data: " + dataset->source +

@@ -51,6 +51,9 @@ class DiagnosticPanel : public QWidget {
  private:
   // Runs `compute` on the job thread and adds its profile under `name` when it finishes.
   void submitProfileJob(const QString& name, std::function<Profile(const Progress&)> compute);
+  // The σ grid, queries, seed and device both kinds of profile take from the panel's controls.
+  template <class Options>
+  void readLevelSettings(Options& options) const;
   void redrawCharts();
   void rebuildList();
   void saveSelected(bool csv);

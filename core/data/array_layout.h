@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_data: used by its readers and white-box tests, not part of its API.
 // Shared by the readers of generic arrays (.npy, HDF5): how an array [N, ...] becomes samples,
 // and how its values are brought into the program's scaling.
 //

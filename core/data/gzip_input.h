@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_data: used by its readers and white-box tests, not part of its API.
 // Reads a file that may or may not be gzip-compressed, in streaming chunks, through zlib's gz*
 // functions. Corrupt compressed data raises InputError instead of hanging or returning garbage.
 #include <zlib.h>

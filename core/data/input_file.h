@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_data: used by its readers and white-box tests, not part of its API.
 // Small checks every reader makes before it trusts a file: that the path is a readable regular
 // file, how large it is, and that an allocation a header asks for is plausible. They throw
 // InputError naming the path, so readers never allocate from an unchecked header.

@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_data: used by its readers and white-box tests, not part of its API.
 // Seeded random draws for the data layer. Uniform and normal variates are computed here from
 // std::mt19937_64's raw output (whose sequence the C++ standard fixes), not with the standard
 // library's distributions (whose algorithms differ between implementations), so the same seed

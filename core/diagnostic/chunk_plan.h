@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_diagnostic: used by its engine and white-box tests, not part of its API.
 // How the diagnostic cuts its work so that its extra memory stays under a budget whatever N is:
 // queries are processed in chunks, the dataset in tiles, and each tile's posterior is merged into
 // running per-level accumulators (streaming log-sum-exp), so no step ever holds all N weights of

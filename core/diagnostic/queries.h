@@ -1,4 +1,5 @@
 #pragma once
+// Internal to noisescope_diagnostic: used by its engine and white-box tests, not part of its API.
 // The Monte Carlo queries y_j = x_{i_j} + σ·ε_j of the diagnostic. One set is drawn per run and
 // reused at every σ (common random numbers): differences between levels are then not blurred by
 // fresh noise, and the distance GEMMs are done once for all levels.

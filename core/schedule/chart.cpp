@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "data/png_writer.h"
 #include "data/render.h"
 #include "util/atomic_file.h"
-#include "data/png_writer.h"
 #include "util/error.h"
 
 namespace noisescope::schedule {
@@ -22,6 +22,12 @@ const Colour kPalette[] = {{31, 119, 180},  {214, 39, 40}, {44, 160, 44},   {255
                            {188, 189, 34},  {23, 190, 207}};
 Colour colourOf(std::size_t i) {
   return kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+}
+
+// The colour blended 80 % towards white: interval bands behind their line.
+Colour paler(Colour c) {
+  auto mix = [](uint8_t v) { return static_cast<uint8_t>(v + (255 - v) * 0.8); };
+  return {mix(c.r), mix(c.g), mix(c.b)};
 }
 
 std::string hex(Colour c) {
@@ -81,6 +87,7 @@ Layout layoutOf(const ChartSpec& chart) {
       xmin = std::min(xmin, x);
       xmax = std::max(xmax, x);
       (s.stems ? wmax : ymax) = std::max(s.stems ? wmax : ymax, s.y[i]);
+      if (s.hasBand() && std::isfinite(s.high[i])) ymax = std::max(ymax, s.high[i]);
     }
     (s.stems ? l.hasStems : l.hasLines) = true;
   }
@@ -249,6 +256,23 @@ struct Raster {
       for (int x = static_cast<int>(std::min(x0, x1)); x <= static_cast<int>(std::max(x0, x1)); ++x)
         dot(x, y, c);
   }
+  // The series' interval, column by column, linearly interpolated between its points.
+  void band(const Layout& l, const ChartSeries& s, Colour c) {
+    auto clampY = [&](double v) { return l.py(std::max(0.0, std::min(v, l.y1))); };
+    for (std::size_t k = 0; k + 1 < s.x.size(); ++k) {
+      if (!std::isfinite(s.low[k]) || !std::isfinite(s.high[k]) || !std::isfinite(s.low[k + 1]) ||
+          !std::isfinite(s.high[k + 1]) || (l.logX && !(s.x[k] > 0 && s.x[k + 1] > 0)))
+        continue;
+      const double xa = l.px(s.x[k]), xb = l.px(s.x[k + 1]);
+      for (int x = static_cast<int>(std::ceil(std::min(xa, xb)));
+           x <= static_cast<int>(std::floor(std::max(xa, xb))); ++x) {
+        const double t = xb == xa ? 0.0 : (x - xa) / (xb - xa);
+        const double lo = clampY(s.low[k] + t * (s.low[k + 1] - s.low[k]));
+        const double hi = clampY(s.high[k] + t * (s.high[k + 1] - s.high[k]));
+        fill(x, hi, x, lo, c);
+      }
+    }
+  }
   int textWidth(const std::string& s, int scale) const {
     return static_cast<int>(asciiSpelling(s).size()) * 6 * scale;
   }
@@ -319,6 +343,20 @@ std::string renderSvg(const ChartSpec& chart) {
   if (l.hasStems && l.hasLines)
     o << "<text transform=\"translate(" << l.right + 44 << ',' << (l.top + l.bottom) / 2
       << ") rotate(90)\" text-anchor=\"middle\">atom weight (stems)</text>\n";
+  // Interval bands first, so that every line stays visible on top of them.
+  for (std::size_t i = 0; i < chart.series.size(); ++i) {
+    const ChartSeries& s = chart.series[i];
+    if (!s.hasBand()) continue;
+    o << "<polygon fill=\"" << hex(colourOf(i))
+      << "\" fill-opacity=\"0.18\" stroke=\"none\" points=\"";
+    for (std::size_t k = 0; k < s.x.size(); ++k)
+      if (std::isfinite(s.high[k]) && (!l.logX || s.x[k] > 0))
+        o << l.px(s.x[k]) << ',' << l.py(std::min(s.high[k], l.y1)) << ' ';
+    for (std::size_t k = s.x.size(); k-- > 0;)
+      if (std::isfinite(s.low[k]) && (!l.logX || s.x[k] > 0))
+        o << l.px(s.x[k]) << ',' << l.py(std::max(0.0, std::min(s.low[k], l.y1))) << ' ';
+    o << "\"/>\n";
+  }
   // Series.
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     const ChartSeries& s = chart.series[i];
@@ -374,6 +412,10 @@ void renderPng(const ChartSpec& chart, const std::string& path) {
   r.line(l.right, l.top, l.right, l.bottom, ink);
   r.text(chart.xLabel, (l.left + l.right) / 2, chart.height - 18, ink, 1);
   r.text(l.hasLines ? chart.yLabel : "atom weight", 8, l.top - 10, ink);
+  for (std::size_t i = 0; i < chart.series.size(); ++i) {
+    const ChartSeries& s = chart.series[i];
+    if (s.hasBand()) r.band(l, s, paler(colourOf(i)));
+  }
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     const ChartSeries& s = chart.series[i];
     const Colour c = colourOf(i);

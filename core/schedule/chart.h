@@ -13,6 +13,10 @@ struct ChartSeries {
   std::string label;
   std::vector<double> x, y;
   bool stems = false;  // atoms: vertical stems, drawn against the right axis ("atom weight")
+  // Optional interval around a line (e.g. a 95 % interval), same length as x: drawn as a pale
+  // band in the series' colour behind the line.
+  std::vector<double> low, high;
+  bool hasBand() const { return !stems && low.size() == x.size() && high.size() == x.size(); }
 };
 
 struct ChartBand {

@@ -1,0 +1,51 @@
+#pragma once
+// The headless report: the workbench's main job, dataset by dataset, written to a folder that a
+// machine without a display can show. For every dataset it writes
+//   - a sample ladder across σ (what the Dataset tab shows),
+//   - the empirical diagnostic profile (JSON + CSV) and its MMSE and rate charts with 95 % bands
+//     (the Diagnostic tab),
+//   - the schedules built from that profile (InfoNoise, √-entropy) next to EDM and log-uniform,
+//     on the effective allocation φ ∝ π·w, and their comparison table (the Schedules tab),
+//   - one exported schedule file and its inference σ-steps (the Schedules tab's exports).
+// Every number comes from the same core functions the GUI calls (computeEmpiricalProfile,
+// pipeline::buildSchedule, compareSchedules, the io writers).
+#include <string>
+#include <vector>
+
+#include "data/load.h"
+#include "diagnostic/diagnostic_options.h"
+#include "util/progress.h"
+
+namespace noisescope::pipeline {
+
+struct ReportRequest {
+  std::vector<std::string> datasets;  // paths or synthetic:… specs
+  LoadOptions load;                   // shared loading options (its progress is ignored)
+  std::string outDir = "report";
+  std::string producer = "noisescope-cli report";
+  int samplesPerRow = 8;
+  std::vector<double> ladderSigmas = {0.0, 0.05, 0.2, 0.5, 1.0, 2.0, 5.0};
+  // The diagnostic: sized so that the bundled sample data profiles in seconds on two cores.
+  DiagnosticOptions profile = quickProfileOptions();
+  int scheduleBins = 256;  // log-σ bins of the schedules and of the comparison
+  int sigmaSteps = 32;     // steps of the exported inference σ-steps
+
+  static DiagnosticOptions quickProfileOptions();
+};
+
+struct ReportDataset {
+  std::string name;
+  std::string stem;                // file-name prefix of this dataset's files
+  std::vector<std::string> files;  // written, relative to the report folder
+};
+
+struct ReportResult {
+  std::string folder;  // absolute
+  std::vector<ReportDataset> datasets;
+};
+
+// Throws InputError (naming the dataset or the folder) on bad input; writes nothing for a
+// dataset that fails to load, and stops there.
+ReportResult writeReport(const ReportRequest& request, const Progress& progress = {});
+
+}  // namespace noisescope::pipeline
