@@ -307,6 +307,7 @@ class OnlineSampler:
         elif self._pending is not None:
             self._pending.zero_()
         self._resumed_at = step
+        self._run_started = False  # the next call writes the resume (and drops later events)
 
     def export_schedule(self, path):
         """Writes the current π as a noisescope.schedule/1 file (CLI, workbench, ScheduleSampler)."""
