@@ -1,20 +1,29 @@
-// Information matrices of a TorchScript checkpoint's last linear layer.
+// Information matrices of a TorchScript checkpoint's output layer.
 //
-// With a = W·h + b the layer's output and h its input, the Gauss–Newton block of (W, b) is
-// E[(J_aᵀJ_a) ⊗ h̃h̃ᵀ] with h̃ = (h, 1). We reduce it to the input factor E[c²·h̃h̃ᵀ] (exact when
-// the model output is c(σ)·a reshaped, as in a last layer followed by preconditioning; otherwise
-// the output factor is replaced by its mean trace c² = tr(J_aJ_aᵀ)/rows, the usual Kronecker
-// reduction). The factor is read from gradients without hooks: for a Rademacher vector r per
-// sample, G = ∂(Σ_i r_iᵀ D(y_i))/∂[W b] = Σ_i J_aᵢᵀr_i h̃_iᵀ, and E_r[GᵀG]/rows = Σ_i c_i²·h̃_ih̃_iᵀ.
-// With one sample per pass it is exact (|r|² = rows); with B samples the cross terms average out,
-// at a variance of order B/rows, so B is capped at rows/8.
+// With a_p = W·ũ_p the layer's output at position p (one position for a linear layer applied to
+// a [B, in] input; every output pixel of a conv, ũ_p its input patch) and ũ = (u, 1) when there is
+// a bias, the Gauss–Newton block of (W, b) is Σ_p E[(J_pᵀJ_p) ⊗ ũ_pũ_pᵀ], J_p = ∂x̂0/∂a_p. We
+// reduce it to the input factor E[Σ_p c_p²·ũ_pũ_pᵀ] with c_p² = tr(J_pᵀJ_p)/rows (exact when the
+// model output is c(σ)·a reshaped, as in a last layer followed by preconditioning; otherwise the
+// usual Kronecker reduction). The patches and a_p come from the forward pass itself: the forward
+// graph is instrumented to store each candidate layer's input and output in module attributes,
+// and c_p² is read from g = ∂(rᵀx̂0)/∂a for a Rademacher r (|g_p|² has mean tr(J_pᵀJ_p), and is
+// exactly that for J_p = c·I). Samples do not mix, so batching costs no accuracy.
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/csrc/autograd/autograd.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/script.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_information.h"
@@ -24,6 +33,188 @@
 
 namespace noisescope::schedule {
 
+namespace {
+
+namespace jit = torch::jit;
+
+// A linear or conv call in forward whose weight is a parameter: a candidate output layer.
+struct LayerSite {
+  std::string weightName, biasName;  // as in named_parameters(); bias empty when none
+  int convDims = 0;                  // 0: linear; 1 or 2: conv1d / conv2d
+  std::vector<int64_t> stride, padding, dilation;
+  std::string inputSlot, outputSlot;  // module attributes the instrumented forward fills
+  // "linear", "conv2d 3x3", ...
+  std::string describe(const at::Tensor& weight) const {
+    if (convDims == 0) return "linear";
+    std::string k;
+    for (int64_t d = 2; d < weight.dim(); ++d)
+      k += (k.empty() ? "" : "x") + std::to_string(weight.size(d));
+    return "conv" + std::to_string(convDims) + "d " + k;
+  }
+};
+
+// A constant int list, folded already or still a ListConstruct of constants (as in a graph
+// that has not been optimised yet).
+std::optional<std::vector<int64_t>> constantInts(jit::Value* v) {
+  if (const auto value = jit::toIValue(v)) {
+    if (!value->isIntList()) return std::nullopt;
+    return value->toIntVector();
+  }
+  if (v->node()->kind() != jit::prim::ListConstruct) return std::nullopt;
+  std::vector<int64_t> out;
+  for (jit::Value* item : v->node()->inputs()) {
+    const auto value = jit::toIValue(item);
+    if (!value || !value->isInt()) return std::nullopt;
+    out.push_back(value->toInt());
+  }
+  return out;
+}
+
+// Parameter names of GetAttr chains that start at the module (forward's first input).
+void nameValues(jit::Block* block, jit::Value* self, std::map<jit::Value*, std::string>& names) {
+  for (jit::Node* node : block->nodes()) {
+    if (node->kind() == jit::prim::GetAttr) {
+      jit::Value* owner = node->input(0);
+      const std::string field = node->s(jit::attr::name);
+      if (owner == self) {
+        names[node->output()] = field;
+      } else if (const auto it = names.find(owner); it != names.end()) {
+        names[node->output()] = it->second + "." + field;
+      }
+    }
+    for (jit::Block* inner : node->blocks()) nameValues(inner, self, names);
+  }
+}
+
+void collectSites(jit::Block* block, const std::map<jit::Value*, std::string>& names,
+                  const std::set<std::string>& parameters,
+                  std::vector<std::pair<jit::Node*, LayerSite>>& sites) {
+  for (jit::Node* node : block->nodes()) {
+    for (jit::Block* inner : node->blocks()) collectSites(inner, names, parameters, sites);
+    const std::string kind = node->kind().toQualString();
+    const bool linear = kind == "aten::linear";
+    const bool conv = kind == "aten::conv1d" || kind == "aten::conv2d";
+    const bool generic = kind == "aten::_convolution";
+    if (!(linear || conv || generic) || node->inputs().size() < 3) continue;
+    const auto weight = names.find(node->input(1));
+    if (weight == names.end() || !parameters.count(weight->second)) continue;
+    LayerSite site;
+    site.weightName = weight->second;
+    if (const auto bias = names.find(node->input(2));
+        bias != names.end() && parameters.count(bias->second))
+      site.biasName = bias->second;
+    else if (!node->input(2)->type()->cast<c10::NoneType>())
+      continue;  // a bias computed in the graph: not a plain layer
+    if (!linear) {
+      if (node->inputs().size() < (generic ? 9u : 7u)) continue;
+      const auto stride = constantInts(node->input(3));
+      const auto padding = constantInts(node->input(4));
+      const auto dilation = constantInts(node->input(5));
+      if (!stride || !padding || !dilation) continue;  // e.g. padding="same"
+      const auto groups = jit::toIValue(node->input(generic ? 8 : 6));
+      if (!groups || !groups->isInt() || groups->toInt() != 1) continue;
+      if (generic) {
+        const auto transposed = jit::toIValue(node->input(6));
+        if (!transposed || !transposed->isBool() || transposed->toBool()) continue;
+      }
+      site.stride = *stride;
+      site.padding = *padding;
+      site.dilation = *dilation;
+      site.convDims = int(site.stride.size());
+      if (site.convDims < 1 || site.convDims > 2 || site.padding.size() != site.stride.size() ||
+          site.dilation.size() != site.stride.size())
+        continue;
+    }
+    sites.emplace_back(node, std::move(site));
+  }
+}
+
+// Instruments forward (before its first run) so that each candidate layer stores its input and
+// output in module attributes, and makes it run without autodiff subgraphs: the stored output
+// must be the very tensor the rest of the graph uses, for the gradient with respect to it.
+std::vector<LayerSite> instrumentForward(jit::Module& module, const std::string& path) {
+  jit::GraphFunction* forward = nullptr;
+  try {
+    forward = &jit::toGraphFunction(module.get_method("forward").function());
+  } catch (const std::exception&) {
+    throw InputError(path, "forward is not a TorchScript graph function");
+  }
+  forward->ensure_defined();
+  forward->_set_initial_executor_execution_mode(jit::ExecutorExecutionMode::SIMPLE);
+  std::shared_ptr<jit::Graph> graph = forward->graph();
+  jit::Inline(*graph);
+  jit::Value* self = graph->inputs().at(0);
+
+  std::set<std::string> parameters;
+  for (const auto& p : module.named_parameters(/*recurse=*/true)) parameters.insert(p.name);
+  std::map<jit::Value*, std::string> names;
+  nameValues(graph->block(), self, names);
+  std::vector<std::pair<jit::Node*, LayerSite>> found;
+  collectSites(graph->block(), names, parameters, found);
+
+  std::vector<LayerSite> sites;
+  for (auto& [node, site] : found) {
+    const std::string slot = "_noisescope_probe_" + std::to_string(sites.size());
+    site.inputSlot = slot + "_input";
+    site.outputSlot = slot + "_output";
+    for (const std::string& s : {site.inputSlot, site.outputSlot})
+      module.register_attribute(s, c10::TensorType::get(), at::zeros({0}), false);
+    jit::Node* storeInput = graph->createSetAttr(self, site.inputSlot, node->input(0));
+    storeInput->insertAfter(node);
+    graph->createSetAttr(self, site.outputSlot, node->output())->insertAfter(storeInput);
+    sites.push_back(std::move(site));
+  }
+  return sites;
+}
+
+at::Tensor parameter(jit::Module& module, const std::string& name) {
+  for (const auto& p : module.named_parameters(true))
+    if (p.name == name) return p.value;
+  return {};
+}
+
+at::Tensor slot(jit::Module& module, const std::string& name) {
+  return module.attr(name).toTensor();
+}
+
+// [B, P, width]: the layer's input per output position, with a 1 appended for the bias.
+at::Tensor inputPatches(const LayerSite& site, const at::Tensor& weight, const at::Tensor& input,
+                        bool bias) {
+  const int64_t batch = input.size(0);
+  at::Tensor patches;
+  if (site.convDims == 0) {
+    patches = input.reshape({batch, -1, input.size(-1)});
+  } else {
+    // conv1d as a conv2d of height 1, so that one unfold serves both.
+    const bool one = site.convDims == 1;
+    const at::Tensor image = one ? input.unsqueeze(2) : input;
+    auto two = [one](const std::vector<int64_t>& v, int64_t pad) {
+      return one ? std::vector<int64_t>{pad, v[0]} : v;
+    };
+    const std::vector<int64_t> kernel = one ? std::vector<int64_t>{1, weight.size(2)}
+                                            : std::vector<int64_t>{weight.size(2), weight.size(3)};
+    patches =
+        at::im2col(image, kernel, two(site.dilation, 1), two(site.padding, 0), two(site.stride, 1))
+            .transpose(1, 2);  // [B, P, Cin·k]
+  }
+  patches = patches.to(at::kDouble);
+  if (bias) patches = at::cat({patches, at::ones_like(patches.narrow(2, 0, 1))}, 2);
+  return patches;
+}
+
+// [B, P, rows]: ∂(rᵀx̂0)/∂a arranged like the patches.
+at::Tensor outputGradients(const LayerSite& site, const at::Tensor& g) {
+  const int64_t batch = g.size(0);
+  if (site.convDims == 0) return g.reshape({batch, -1, g.size(-1)}).to(at::kDouble);
+  return g.flatten(2).transpose(1, 2).to(at::kDouble);
+}
+
+int64_t perSample(const at::Tensor& t) {
+  return t.numel() / std::max<int64_t>(1, t.size(0));
+}
+
+}  // namespace
+
 InformationMatrices checkpointInformation(const std::string& modelPath, const Dataset& data,
                                           const std::vector<double>& sigma,
                                           const CheckpointInformationOptions& options) {
@@ -32,39 +223,11 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
   if (options.samples < 1 || options.samples > 1000000)
     throw InputError("--samples", "must be in [1, 1e6]");
   const c10::Device device = resolveDevice(options.device);
-  TorchScriptDenoiser denoiser(modelPath, Prediction::X0, device);
-  torch::jit::Module& module = denoiser.module();
+  TorchScriptDenoiser denoiser(modelPath, options.prediction, device);
+  jit::Module& module = denoiser.module();
+  for (const auto& p : module.named_parameters(true)) p.value.requires_grad_(false);
+  const std::vector<LayerSite> sites = instrumentForward(module, modelPath);
 
-  // Pick the weight: by name, or the last 2-D parameter whose name ends in "weight".
-  std::string weightName, biasName;
-  at::Tensor weight, bias;
-  for (const auto& p : module.named_parameters(/*recurse=*/true)) {
-    p.value.requires_grad_(false);
-    const bool isWeight = p.value.dim() == 2 && p.name.size() >= 6 &&
-                          p.name.compare(p.name.size() - 6, 6, "weight") == 0;
-    if (options.parameter.empty() ? isWeight : p.name == options.parameter) {
-      weightName = p.name;
-      weight = p.value;
-    }
-  }
-  if (!weight.defined())
-    throw InputError(modelPath, options.parameter.empty()
-                                    ? "has no 2-D '*weight' parameter (a linear layer)"
-                                    : "has no parameter named '" + options.parameter + "'");
-  if (weight.dim() != 2) throw InputError(modelPath, "parameter '" + weightName + "' is not 2-D");
-  const std::string prefix = weightName.substr(0, weightName.size() - 6);
-  for (const auto& p : module.named_parameters(true))
-    if (p.name == prefix + "bias" && p.value.dim() == 1) {
-      biasName = p.name;
-      bias = p.value;
-    }
-  const int64_t rows = weight.size(0), inputs = weight.size(1);
-  const int64_t width = inputs + (bias.defined() ? 1 : 0);
-  if (width > 8192) throw InputError(modelPath, "the last layer has more than 8192 inputs");
-  weight.requires_grad_(true);
-  if (bias.defined()) bias.requires_grad_(true);
-
-  const int64_t batch = std::max<int64_t>(1, std::min<int64_t>(options.batch, rows / 8));
   std::vector<int64_t> shape = {0};
   shape.insert(shape.end(), data.sampleShape.begin(), data.sampleShape.end());
   at::Generator generator = at::detail::createCPUGenerator(options.seed);
@@ -76,37 +239,125 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
       at::from_blob(const_cast<float*>(data.values.data()), {data.size(), data.dim()}, floatCpu);
   const at::Tensor x0 = all.index_select(0, rowsPicked).to(device);
   const at::Tensor noise = at::randn({options.samples, data.dim()}, generator, floatCpu).to(device);
+  auto noisy = [&](int64_t start, int64_t count, double s) {
+    shape[0] = count;
+    return (x0.narrow(0, start, count) + noise.narrow(0, start, count) * s).reshape(shape);
+  };
+  auto levels = [&](int64_t count, double s) {
+    return at::full({count}, s, floatCpu.device(device));
+  };
+
+  // ---- which layer
+  const std::string howTo = "; name the output layer's weight with --parameter NAME";
+  const LayerSite* chosen = nullptr;
+  std::string how;
+  if (!options.parameter.empty()) {
+    for (const LayerSite& s : sites)
+      if (s.weightName == options.parameter) chosen = &s;
+    if (!chosen) {
+      if (!parameter(module, options.parameter).defined())
+        throw InputError(modelPath, "has no parameter named '" + options.parameter + "'");
+      throw InputError(modelPath, "parameter '" + options.parameter +
+                                      "' is not the weight of a linear, conv1d or conv2d call "
+                                      "in forward (groups 1, constant padding)");
+    }
+    how = "named by --parameter";
+  } else {
+    // A probe batch at the middle level: the output must be affine in the output layer's weight
+    // (its perturbation by ±δ moves the output by exactly ∓ the same amount) and that layer's
+    // output must have as many entries as the model's.
+    const int64_t probe = std::min<int64_t>(4, options.samples);
+    const double mid = sigma[sigma.size() / 2];
+    at::NoGradGuard noGrad;
+    const at::Tensor y = noisy(0, probe, mid), s = levels(probe, mid);
+    const at::Tensor base = denoiser.denoise(y, s).to(at::kDouble);
+    std::vector<const LayerSite*> affine;
+    std::string candidates;
+    for (const LayerSite& site : sites) {
+      if (perSample(slot(module, site.outputSlot)) != perSample(base)) continue;
+      candidates += (candidates.empty() ? "" : ", ") + site.weightName;
+      at::Tensor weight = parameter(module, site.weightName);
+      const at::Tensor saved = weight.clone();
+      const double rms = weight.to(at::kDouble).square().mean().sqrt().item<double>();
+      const at::Tensor delta =
+          at::randn(weight.sizes(), generator, floatCpu).to(weight.device()) * std::max(rms, 0.1);
+      bool isAffine = false;
+      try {
+        weight.add_(delta);
+        const at::Tensor up = denoiser.denoise(y, s).to(at::kDouble);
+        weight.copy_(saved).sub_(delta);
+        const at::Tensor down = denoiser.denoise(y, s).to(at::kDouble);
+        const double first = (up - down).norm().item<double>();
+        const double second = (up + down - 2.0 * base).norm().item<double>();
+        isAffine = first > 1e-9 * (1.0 + base.norm().item<double>()) && second <= 1e-3 * first;
+      } catch (const InputError&) {
+        isAffine = false;  // the perturbed model returned NaN: nothing linear about it
+      }
+      weight.copy_(saved);
+      if (isAffine) affine.push_back(&site);
+    }
+    if (affine.size() != 1) {
+      std::string found;
+      for (const LayerSite* a : affine) found += (found.empty() ? "" : ", ") + a->weightName;
+      throw InputError(
+          modelPath,
+          affine.empty()
+              ? "cannot identify the output layer: no linear or conv layer with an output of the "
+                "model's size (" +
+                    std::to_string(perSample(base)) +
+                    " per sample) enters the output affinely (candidates by size: " +
+                    (candidates.empty() ? std::string("none") : candidates) + ")" + howTo
+              : "cannot identify the output layer: the output is affine in several layers (" +
+                    found + ")" + howTo);
+    }
+    chosen = affine.front();
+    how = "automatic: the one layer the output depends on affinely";
+  }
+
+  at::Tensor weight = parameter(module, chosen->weightName);
+  at::Tensor bias = chosen->biasName.empty() ? at::Tensor() : parameter(module, chosen->biasName);
+  const int64_t rows = weight.size(0);
+  const int64_t inputs = weight.numel() / rows;
+  const int64_t width = inputs + (bias.defined() ? 1 : 0);
+  if (width > 8192)
+    throw InputError(modelPath, "the output layer '" + chosen->weightName + "' has " +
+                                    std::to_string(width) + " inputs per output (at most 8192)");
+  // Gradients are needed with respect to the layer's output only; its weight requiring them is
+  // what puts that output on the autograd tape.
+  weight.requires_grad_(true);
 
   InformationMatrices out;
   out.sigma = sigma;
   out.model = "checkpoint-last-layer";
+  int64_t batch = std::max(1, options.batch), positions = 0;
   for (std::size_t g = 0; g < sigma.size(); ++g) {
     at::Tensor factor = at::zeros({width, width}, at::TensorOptions().dtype(at::kDouble));
     for (int64_t start = 0; start < options.samples; start += batch) {
       options.progress.throwIfCancelled();
       const int64_t count = std::min<int64_t>(batch, options.samples - start);
-      shape[0] = count;
-      const at::Tensor y =
-          (x0.narrow(0, start, count) + noise.narrow(0, start, count) * sigma[g]).reshape(shape);
-      const at::Tensor s = at::full({count}, sigma[g], floatCpu.device(device));
-      at::Tensor output;
-      try {
-        output = module.forward({y, s}).toTensor();
-      } catch (const std::exception& e) {
-        throw InputError(modelPath,
-                         std::string("forward(x, sigma) failed on the data's shape: ") + e.what());
-      }
+      const at::Tensor estimate =
+          denoiser.denoise(noisy(start, count, sigma[g]), levels(count, sigma[g]));
+      const at::Tensor layerOutput = slot(module, chosen->outputSlot);
+      const at::Tensor patches =
+          inputPatches(*chosen, weight, slot(module, chosen->inputSlot).detach(), bias.defined());
       // Rademacher directions in output space, one independent vector per sample.
       const at::Tensor r =
-          at::randint(2, output.sizes(), generator, floatCpu).mul_(2).sub_(1).to(device);
-      const at::Tensor objective = (output * r).sum();
-      std::vector<at::Tensor> inputsToGrad = {weight};
-      if (bias.defined()) inputsToGrad.push_back(bias);
-      const auto grads = torch::autograd::grad({objective}, inputsToGrad);
-      at::Tensor gMatrix = grads[0];
-      if (bias.defined()) gMatrix = at::cat({gMatrix, grads[1].unsqueeze(1)}, 1);
-      gMatrix = gMatrix.to(at::kDouble).cpu();
-      factor += gMatrix.t().mm(gMatrix) / double(rows);
+          at::randint(2, estimate.sizes(), generator, floatCpu).mul_(2).sub_(1).to(device);
+      const at::Tensor gradient =
+          torch::autograd::grad({(estimate * r).sum()}, {layerOutput}, {}, false, false, true)[0];
+      if (!gradient.defined())
+        throw InputError(
+            modelPath, "the output does not depend on layer '" + chosen->weightName + "'" + howTo);
+      const at::Tensor g2 = outputGradients(*chosen, gradient).square().sum(2).div_(double(rows));
+      if (patches.size(1) != g2.size(1))
+        throw InputError(modelPath, "layer '" + chosen->weightName +
+                                        "': its input patches and outputs do not line up");
+      positions = patches.size(1);
+      const at::Tensor weighted = (patches * g2.sqrt().unsqueeze(2)).reshape({-1, width}).cpu();
+      factor += weighted.t().mm(weighted);
+      // Keep a batch's patches near 8M doubles, whatever the layer's width.
+      batch = std::clamp<int64_t>((int64_t{8} << 20) / std::max<int64_t>(1, positions * width), 1,
+                                  std::max(1, options.batch));
     }
     factor /= double(options.samples);
     Eigen::MatrixXd h(width, width);
@@ -118,19 +369,23 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
                             "information at σ = " + std::to_string(sigma[g]));
   }
   weight.requires_grad_(false);
-  if (bias.defined()) bias.requires_grad_(false);
   out.parameters = {{"samples", double(options.samples)},
                     {"batch", double(batch)},
                     {"rows", double(rows)},
                     {"inputs", double(inputs)},
+                    {"positions", double(positions)},
                     {"seed", double(options.seed)}};
   out.notes = {{"checkpoint", modelPath},
-               {"parameter", weightName},
-               {"bias", biasName.empty() ? "none" : biasName},
+               {"parameter", chosen->weightName},
+               {"bias", chosen->biasName.empty() ? "none" : chosen->biasName},
+               {"layer", chosen->describe(weight)},
+               {"layer_choice", how},
+               {"prediction", toString(options.prediction)},
                {"dataset", data.source.empty() ? data.name : data.source},
                {"device", device.str()}};
-  out.description = "TorchScript checkpoint, last linear layer '" + weightName +
-                    "' (Kronecker-reduced Gauss–Newton, Rademacher gradient estimator)";
+  out.description = "TorchScript checkpoint, output layer '" + chosen->weightName + "' (" +
+                    chosen->describe(weight) + ", " + toString(options.prediction) +
+                    " prediction; Kronecker-reduced Gauss–Newton of the x0 estimate)";
   return out;
 }
 

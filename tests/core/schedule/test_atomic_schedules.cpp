@@ -1,13 +1,11 @@
-// Atomic schedules from information matrices: the random-feature model on small synthetic sets and
-// the checkpoint path on a TorchScript model whose last-layer Gauss–Newton factor is known exactly.
+// Atomic schedules from information matrices: the random-feature model on small synthetic sets.
+// (The checkpoint information model, which needs torch, is tested in
+// tests/core/diagnostic/test_checkpoint_information.cpp.)
 #include <QtTest>
-
-#include <torch/script.h>
 
 #include <cmath>
 
 #include "data/dataset.h"
-#include "diagnostic/checkpoint_information.h"
 #include "schedule/atomic.h"
 #include "schedule/families.h"
 #include "util/error.h"
@@ -49,9 +47,6 @@ class TestAtomicSchedules : public QObject {
   void randomFeatureInformationIsPsd();
   void diracMixtureGivesFewCertifiedAtoms();
   void proxyRiskIsNotBelowOptimum();
-  void checkpointLastLayerFactorIsExact();
-  void checkpointBatchedEstimatorIsUnbiased();
-  void checkpointRejectsBadInput();
 };
 
 void TestAtomicSchedules::randomFeatureInformationIsPsd() {
@@ -119,81 +114,6 @@ void TestAtomicSchedules::proxyRiskIsNotBelowOptimum() {
   // are close enough to merge, so the atoms sit on the candidate levels).
   QCOMPARE(r.schedule.atoms().size(), r.gridAtoms.size());
   QVERIFY(std::abs(riskOfSchedule(r, r.schedule) / optimum - 1.0) < 1e-9);
-}
-
-void TestAtomicSchedules::checkpointLastLayerFactorIsExact() {
-  // D(y; σ) = c(σ)·(W·h(σ) + b) with h(σ) = (1, σ, σ²): the reduced Gauss–Newton factor of (W, b)
-  // is c²·h̃h̃ᵀ with h̃ = (h, 1), whatever the data.
-  torch::jit::Module m("Toy");
-  m.register_parameter("head_weight", torch::randn({3, 3}), false);
-  m.register_parameter("head_bias", torch::randn({3}), false);
-  m.define(R"(
-    def forward(self, x, sigma):
-        h = torch.stack([torch.ones_like(sigma), sigma, sigma * sigma], dim=1)
-        c = sigma / (1.0 + sigma)
-        out = (torch.matmul(h, self.head_weight.t()) + self.head_bias) * c.unsqueeze(1)
-        return out + 0.0 * x
-  )");
-  const QString path = QDir::temp().filePath("noisescope_test_toy_denoiser.pt");
-  m.save(path.toStdString());
-  const Dataset data = points({{0.1f, 0.2f, 0.3f}, {-0.3f, 0.0f, 0.4f}});
-  CheckpointInformationOptions options;
-  options.samples = 5;
-  options.device = "cpu";
-  const std::vector<double> sigma = {0.1, 1.0, 3.0};
-  const InformationMatrices info = checkpointInformation(path.toStdString(), data, sigma, options);
-  QCOMPARE(info.model, std::string("checkpoint-last-layer"));
-  for (std::size_t g = 0; g < sigma.size(); ++g) {
-    const double s = sigma[g], c = s / (1 + s);
-    Eigen::Vector4d h(1.0, s, s * s, 1.0);
-    const Eigen::MatrixXd expected = c * c * h * h.transpose();
-    QVERIFY2((info.information[g] - expected).norm() < 1e-5 * expected.norm(),
-             std::to_string(g).c_str());
-  }
-  QFile::remove(path);
-}
-
-void TestAtomicSchedules::checkpointBatchedEstimatorIsUnbiased() {
-  // A 64-row last layer: samples are batched 8 per pass, and the cross terms of the Rademacher
-  // estimator must average out to the same factor c²·h̃h̃ᵀ.
-  torch::jit::Module m("Wide");
-  m.register_parameter("out_weight", torch::randn({64, 3}), false);
-  m.register_parameter("out_bias", torch::randn({64}), false);
-  m.define(R"(
-    def forward(self, x, sigma):
-        h = torch.stack([torch.ones_like(sigma), torch.log(sigma), 0.5 * sigma], dim=1)
-        return torch.matmul(h, self.out_weight.t()) + self.out_bias + 0.0 * x.sum()
-  )");
-  const QString path = QDir::temp().filePath("noisescope_test_wide_denoiser.pt");
-  m.save(path.toStdString());
-  const Dataset data = points({{0.1f, 0.2f}, {-0.3f, 0.4f}});
-  CheckpointInformationOptions options;
-  options.samples = 512;
-  options.batch = 16;
-  options.device = "cpu";
-  const InformationMatrices info =
-      checkpointInformation(path.toStdString(), data, {0.5, 2.0}, options);
-  QCOMPARE(info.parameters[1].second, 8.0);  // batch capped at rows / 8
-  for (std::size_t g = 0; g < 2; ++g) {
-    const double s = info.sigma[g];
-    Eigen::Vector4d h(1.0, std::log(s), 0.5 * s, 1.0);
-    const Eigen::MatrixXd expected = h * h.transpose();
-    QVERIFY2((info.information[g] - expected).norm() < 0.1 * expected.norm(),
-             std::to_string(g).c_str());
-  }
-  QFile::remove(path);
-}
-
-void TestAtomicSchedules::checkpointRejectsBadInput() {
-  const Dataset data = points({{0.1f, 0.2f}, {0.3f, 0.4f}});
-  QVERIFY_THROWS_EXCEPTION(InputError, checkpointInformation("/nonexistent/model.pt", data, {1.0}));
-  const QString path = QDir::temp().filePath("noisescope_test_garbage.pt");
-  QFile f(path);
-  QVERIFY(f.open(QIODevice::WriteOnly));
-  f.write("not a zip archive");
-  f.close();
-  QVERIFY_THROWS_EXCEPTION(InputError, checkpointInformation(path.toStdString(), data, {1.0}));
-  QFile::remove(path);
 }
 
 QTEST_APPLESS_MAIN(TestAtomicSchedules)
