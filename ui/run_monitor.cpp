@@ -3,14 +3,18 @@
 #include <QDir>
 #include <QFile>
 
-#include <nlohmann/json.hpp>
+#include <algorithm>
 
-#include <cmath>
+#include "io/run_events.h"
 
 namespace noisescope::ui {
 
 RunMonitor::RunMonitor(const QString& runDirectory, QObject* parent)
-    : QObject(parent), directory_(runDirectory) {
+    : QObject(parent),
+      directory_(runDirectory),
+      events_(std::make_unique<RunEventsFollower>(
+          QFile::encodeName(QDir(runDirectory).filePath(QStringLiteral("events.jsonl")))
+              .toStdString())) {
   // Redraw on a timer, not per event: a fast run writes many lines a second.
   timer_.setInterval(500);
   connect(&timer_, &QTimer::timeout, this, &RunMonitor::poll);
@@ -60,71 +64,72 @@ bool RunMonitor::isRunning() const {
 }
 
 void RunMonitor::poll() {
-  QFile file(QDir(directory_).filePath(QStringLiteral("events.jsonl")));
-  if (!file.open(QIODevice::ReadOnly)) return;
-  if (file.size() < offset_) {  // rewritten (a resumed run drops events after its checkpoint)
-    offset_ = 0;
-    pending_.clear();
-    state_ = RunState();
-  }
-  if (file.size() == offset_) return;
-  file.seek(offset_);
-  const QByteArray chunk = file.readAll();
-  offset_ += chunk.size();
-  pending_ += chunk;
-  int end;
-  bool any = false;
-  while ((end = pending_.indexOf('\n')) >= 0) {
-    parseLine(pending_.left(end));
-    pending_.remove(0, end + 1);
-    any = true;
-  }
-  if (any) Q_EMIT updated();
-}
-
-namespace {
-std::vector<double> numbers(const nlohmann::json& value) {
-  std::vector<double> out;
-  if (!value.is_array()) return out;
-  for (const auto& v : value) out.push_back(v.is_number() ? v.get<double>() : std::nan(""));
-  return out;
-}
-}  // namespace
-
-void RunMonitor::parseLine(const QByteArray& line) {
-  if (line.trimmed().isEmpty()) return;
+  RunEventsFollower::Batch batch;
   try {
-    const nlohmann::json e =
-        nlohmann::json::parse(line.constData(), line.constData() + line.size());
-    const std::string kind = e.value("event", "");
-    const double step = e.value("step", 0.0);
-    if (kind == "start" || kind == "resume") {
+    batch = events_->poll();
+  } catch (const std::exception& e) {  // out of memory or the like: keep what was read
+    addNote(tr("cannot read %1: %2").arg(QString::fromStdString(events_->path()), e.what()));
+    Q_EMIT updated();
+    return;
+  }
+  if (batch.restarted) {
+    // Rewritten (a resumed run drops events after its checkpoint) or replaced: read it anew,
+    // keeping the notes so that what happened stays visible.
+    RunState fresh;
+    fresh.notes = state_.notes;
+    fresh.restarts = state_.restarts + 1;
+    state_ = std::move(fresh);
+    addNote(tr("%1 was replaced or shortened; read again from the start")
+                .arg(QString::fromStdString(events_->path())));
+  }
+  for (const std::string& note : batch.notes) {
+    ++state_.malformedLines;
+    addNote(QString::fromStdString(note));
+  }
+  for (const RunEvent& event : batch.events) apply(event);
+  if (batch.restarted || !batch.events.empty() || !batch.notes.empty()) Q_EMIT updated();
+}
+
+void RunMonitor::addNote(const QString& note) {
+  state_.notes.append(note);
+  while (state_.notes.size() > RunState::kMaxNotes) state_.notes.removeFirst();
+  Q_EMIT noted(note);
+}
+
+void RunMonitor::apply(const RunEvent& e) {
+  const double step = static_cast<double>(e.step);
+  switch (e.kind) {
+    case RunEvent::Kind::Start:
+    case RunEvent::Kind::Resume:
       state_.started = true;
-      state_.totalSteps = e.value("steps", 0.0);
-    } else if (kind == "train") {
-      state_.train.push_back({step, e.value("loss", std::nan("")), e.value("steps_per_s", 0.0)});
-    } else if (kind == "schedule") {
+      state_.totalSteps = static_cast<double>(e.steps);
+      break;
+    case RunEvent::Kind::Train:
+      state_.train.push_back({step, e.loss, e.stepsPerSecond});
+      break;
+    case RunEvent::Kind::Schedule: {
       RunState::ScheduleSnapshot s;
       s.step = step;
-      s.refresh = e.value("refresh", 0);
-      s.sigma = numbers(e["sigma"]);
-      const std::vector<double> edges = numbers(e["log_sigma_edges"]);
-      const std::vector<double> masses = numbers(e["pi"]);
-      // Events carry bin probabilities; charts want a density per unit log σ.
-      for (size_t b = 0; b < masses.size() && b + 1 < edges.size(); ++b)
-        s.density.push_back(masses[b] / (edges[b + 1] - edges[b]));
-      if (e.contains("mhat")) s.mhat = numbers(e["mhat"]);
-      state_.sampler = QString::fromStdString(e.value("sampler", ""));
+      s.refresh = static_cast<int>(std::min<int64_t>(e.refresh, 1 << 30));
+      s.sigma = e.sigma;
+      // Events carry bin probabilities; charts want a density per unit log σ (the reader has
+      // checked that the edges increase and that there is one mass per bin).
+      for (size_t b = 0; b < e.pi.size(); ++b)
+        s.density.push_back(e.pi[b] / (e.logSigmaEdges[b + 1] - e.logSigmaEdges[b]));
+      s.mhat = e.mhat;
+      state_.sampler = QString::fromStdString(e.sampler);
       state_.schedules.push_back(std::move(s));
-    } else if (kind == "eval") {
-      state_.evals.push_back(
-          {step, e.value("quality", std::nan("")), numbers(e["sigma"]), numbers(e["error"])});
-      state_.reference = QString::fromStdString(e.value("reference", ""));
-    } else if (kind == "end") {
-      state_.ended = true;
+      break;
     }
-  } catch (const std::exception&) {
-    ++state_.malformedLines;
+    case RunEvent::Kind::Eval:
+      state_.evals.push_back({step, e.quality, e.sigma, e.error});
+      state_.reference = QString::fromStdString(e.reference);
+      break;
+    case RunEvent::Kind::End:
+      state_.ended = true;
+      break;
+    case RunEvent::Kind::Checkpoint:
+      break;
   }
 }
 

@@ -1,13 +1,21 @@
 #pragma once
 // Follows one training run: optionally starts it as a child process (`noisescope-cli train`), and
-// reads its events.jsonl on a timer, keeping what the charts need. The run lives in its own
-// process, so a crash there never takes the workbench down; the monitor only reads files.
+// reads its events.jsonl on a timer through core's reader (io/run_events.h), keeping what the
+// charts need. The run lives in its own process, so a crash there never takes the workbench
+// down; a line that is not a valid event is skipped and noted, never trusted.
 #include <QObject>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
+#include <memory>
 #include <vector>
+
+namespace noisescope {
+class RunEventsFollower;
+struct RunEvent;
+}  // namespace noisescope
 
 namespace noisescope::ui {
 
@@ -34,7 +42,10 @@ struct RunState {
   double totalSteps = 0;
   bool started = false;
   bool ended = false;
-  int malformedLines = 0;  // lines that were not valid events (reported, then skipped)
+  int malformedLines = 0;  // lines that were not valid events (noted, then skipped)
+  QStringList notes;       // why, for the latest kMaxNotes of them ("FILE:LINE: ...")
+  int restarts = 0;        // times the events file was replaced or cut and read again
+  static constexpr int kMaxNotes = 20;
 };
 
 class RunMonitor : public QObject {
@@ -58,16 +69,18 @@ class RunMonitor : public QObject {
 
  Q_SIGNALS:
   void updated();
+  // A line was skipped, or the file was read again from the start; `note` says which and why.
+  void noted(const QString& note);
   void processFinished(int exitCode, const QString& message);
 
  private:
-  void parseLine(const QByteArray& line);
+  void apply(const RunEvent& event);
+  void addNote(const QString& note);
 
   QString directory_;
   QProcess* process_ = nullptr;
   QTimer timer_;
-  qint64 offset_ = 0;
-  QByteArray pending_;
+  std::unique_ptr<RunEventsFollower> events_;
   RunState state_;
   QString log_;
 };
