@@ -25,14 +25,14 @@
 
 #include <cmath>
 
-#include "util/atomic_file.h"
 #include "io/profile_io.h"
 #include "io/schedule_io.h"
+#include "io/sigma_steps_io.h"
+#include "pipeline/atomic_design.h"
+#include "pipeline/sigma_steps.h"
 #include "schedule/allocation.h"
-#include "diagnostic/checkpoint_information.h"
-#include "schedule/atomic.h"
 #include "schedule/compare.h"
-#include "schedule/information.h"
+#include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/workbench.h"
 
@@ -43,6 +43,7 @@ using namespace noisescope::pipeline;
 
 namespace {
 const QString kAtomicTag = QStringLiteral("atomic design");
+const char* kProducer = "noisescope workbench";
 
 const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coordinate::Lambda,
                                    Coordinate::VpTime, Coordinate::FlowTime};
@@ -238,7 +239,19 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
     rebuildAll();
     addMenuActions();
   });
-  connect(workbench_, &Workbench::datasetChanged, this, &SchedulePanel::addMenuActions);
+  connect(workbench_, &Workbench::datasetChanged, this, [this] {
+    // The loaded dataset's measured σ_data is every schedule's, unless given or in a profile.
+    datasetSigmaData_.reset();
+    if (const auto dataset = workbench_->dataset()) {
+      try {
+        datasetSigmaData_ = measuredSigmaData(*dataset, dataset->name);
+      } catch (const std::exception&) {
+        // Fewer than two samples: no σ_data to measure; the default stays, and says so.
+      }
+    }
+    rebuildAll();
+    addMenuActions();
+  });
 
   // Start with the schedules people compare against first.
   addRecipe(presetRecipe("edm"));
@@ -258,13 +271,8 @@ void SchedulePanel::addMenuActions() {
   QMenu* familyMenu = menu->addMenu(tr("&Family"));
   for (const FamilyDescriptor& f : families()) {
     const std::string name = f.name;
-    familyMenu->addAction(QString::fromStdString(f.label), [this, name] {
-      ScheduleRecipe recipe;
-      recipe.family = name;
-      recipe.name = family(name).label;
-      recipe.parameters = completeParameters(family(name), {});
-      addRecipe(recipe);
-    });
+    familyMenu->addAction(QString::fromStdString(f.label),
+                          [this, name] { addRecipe(familyRecipe(name)); });
   }
   QMenu* entropic = menu->addMenu(tr("From a &profile"));
   const auto& profiles = workbench_->profiles();
@@ -272,33 +280,18 @@ void SchedulePanel::addMenuActions() {
   if (profiles.empty()) entropic->setTitle(tr("From a profile (run or load one in Diagnostic)"));
   for (const auto& named : profiles) {
     const std::string profile = named.name.toStdString();
-    entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name), [this, profile] {
-      ScheduleRecipe recipe;
-      recipe.kind = ScheduleRecipe::Kind::InfoNoise;
-      recipe.name = "InfoNoise (" + profile + ")";
-      recipe.profileName = profile;
-      recipe.weight = LossWeight{LossWeight::Kind::Edm, 0.5, 5.0};
-      addRecipe(recipe);
-    });
+    entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name),
+                        [this, profile] { addRecipe(infoNoiseRecipe(profile)); });
     entropic->addAction(tr("√-entropy ∝ √rate — %1").arg(named.name), [this, profile] {
-      ScheduleRecipe recipe;
-      recipe.kind = ScheduleRecipe::Kind::SqrtEntropy;
-      recipe.name = "√-entropy (" + profile + ")";
-      recipe.profileName = profile;
-      recipe.gateC = 0.0;
-      addRecipe(recipe);
+      addRecipe(sqrtEntropyRecipe(Coordinate::LogSigma, profile));
     });
   }
   menu->addAction(tr("Load a profile &file for the entropic schedules…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load profile"), QString(),
                                                       tr("Profiles (*.json *.csv);;All files (*)"));
     if (path.isEmpty()) return;
-    try {
-      auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
-      workbench_->addProfile(QFileInfo(path).completeBaseName(), profile);
-    } catch (const std::exception& e) {
-      QMessageBox::warning(this, tr("Cannot load profile"), QString::fromStdString(e.what()));
-    }
+    const QString error = loadProfileFile(path);
+    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot load profile"), error);
   });
   QAction* atomic = menu->addAction(tr("&Atomic design on the dataset (random features)…"), this,
                                     [this] { designAtomic(); });
@@ -344,9 +337,14 @@ void SchedulePanel::removeCurrent() {
   redraw();
 }
 
-const Schedule* SchedulePanel::scheduleAt(int row) const {
+const BuiltSchedule* SchedulePanel::builtAt(int row) const {
   if (row < 0 || row >= scheduleCount() || !entries_[row].error.isEmpty()) return nullptr;
   return &entries_[row].built;
+}
+
+const Schedule* SchedulePanel::scheduleAt(int row) const {
+  const BuiltSchedule* built = builtAt(row);
+  return built ? &built->schedule : nullptr;
 }
 
 QString SchedulePanel::errorAt(int row) const {
@@ -355,17 +353,22 @@ QString SchedulePanel::errorAt(int row) const {
 
 void SchedulePanel::rebuild(int row) {
   Entry& entry = entries_[row];
-  const Profile* profile = nullptr;
+  RecipeContext context;
+  context.datasetSigmaData = datasetSigmaData_;
   std::shared_ptr<const Profile> held;
   if (!entry.recipe.profileName.empty()) {
-    held = workbench_->profile(QString::fromStdString(entry.recipe.profileName));
-    profile = held.get();
+    const QString name = QString::fromStdString(entry.recipe.profileName);
+    held = workbench_->profile(name);
+    context.profile = held.get();
+    const auto file = profileFiles_.find(name);
+    context.profileSource =
+        file != profileFiles_.end() ? file->second : "workbench profile " + name.toStdString();
   }
   try {
-    entry.built = buildSchedule(entry.recipe, grid(), profile);
+    entry.built = buildSchedule(entry.recipe, grid(), context);
     entry.error.clear();
   } catch (const std::exception& e) {
-    entry.built = Schedule();
+    entry.built = BuiltSchedule();
     entry.error = QString::fromStdString(e.what());
   }
 }
@@ -388,7 +391,7 @@ void SchedulePanel::refreshList() {
       item->setForeground(Qt::red);
       item->setToolTip(entry.error);
     } else {
-      item->setToolTip(QString::fromStdString(entry.built.lossWeight.label()));
+      item->setToolTip(QString::fromStdString(entry.built.schedule.lossWeight.label()));
     }
   }
   list_->setCurrentRow(std::min(current, scheduleCount() - 1));
@@ -431,6 +434,7 @@ void SchedulePanel::showEditor() {
   kind->setWordWrap(true);
   form->addRow(tr("Kind:"), kind);
   switch (recipe.kind) {
+    case ScheduleRecipe::Kind::Preset:
     case ScheduleRecipe::Kind::Family: {
       const FamilyDescriptor& f = family(recipe.family);
       kind->setText(QString::fromStdString(f.label + ": " + f.formula));
@@ -486,30 +490,31 @@ void SchedulePanel::showEditor() {
           tr("Gaussian smoothing bandwidth of the log-rate along log σ, for noisy profiles"));
       break;
     }
+    case ScheduleRecipe::Kind::Table:
+    case ScheduleRecipe::Kind::File:
     case ScheduleRecipe::Kind::Fixed: {
+      // Shown as built: the facts the schedule carries.
+      const Schedule& built = entry.built.schedule;
       QStringList facts;
-      if (recipe.fixed) {
-        for (const auto& [k, v] : recipe.fixed->info.notes)
-          facts << QStringLiteral("%1: %2").arg(QString::fromStdString(k),
-                                                QString::fromStdString(v));
-        for (const auto& [k, v] : recipe.fixed->info.parameters)
-          facts << QStringLiteral("%1 = %2").arg(QString::fromStdString(k)).arg(v, 0, 'g', 6);
-        if (recipe.fixed->isAtomic()) {
-          QStringList atoms;
-          for (const Atom& a : recipe.fixed->atoms())
-            atoms << QStringLiteral("σ=%1: %2").arg(a.sigma, 0, 'g', 4).arg(a.weight, 0, 'f', 4);
-          facts << tr("atoms: %1").arg(atoms.join(QStringLiteral("; ")));
-        }
+      for (const auto& [k, v] : built.info.notes)
+        facts << QStringLiteral("%1: %2").arg(QString::fromStdString(k), QString::fromStdString(v));
+      for (const auto& [k, v] : built.info.parameters)
+        facts << QStringLiteral("%1 = %2").arg(QString::fromStdString(k)).arg(v, 0, 'g', 6);
+      if (built.isAtomic()) {
+        QStringList atoms;
+        for (const Atom& a : built.atoms())
+          atoms << QStringLiteral("σ=%1: %2").arg(a.sigma, 0, 'g', 4).arg(a.weight, 0, 'f', 4);
+        facts << tr("atoms: %1").arg(atoms.join(QStringLiteral("; ")));
       }
-      kind->setText(QString::fromStdString(recipe.fixed ? recipe.fixed->info.label : "") +
-                    QStringLiteral("\n") + facts.join(QLatin1Char('\n')));
+      kind->setText(QString::fromStdString(built.info.label) + QStringLiteral("\n") +
+                    facts.join(QLatin1Char('\n')));
       kind->setTextInteractionFlags(Qt::TextSelectableByMouse);
       break;
     }
   }
 
   // The loss weight: what turns the sampling density into the effective allocation.
-  if (recipe.kind != ScheduleRecipe::Kind::Fixed) {
+  if (recipe.kind != ScheduleRecipe::Kind::Fixed && recipe.kind != ScheduleRecipe::Kind::File) {
     auto* weight = new QComboBox(editor);
     for (const std::string& name : lossWeightNames()) weight->addItem(QString::fromStdString(name));
     weight->setCurrentText(QString::fromStdString(recipe.weight.name()));
@@ -518,16 +523,21 @@ void SchedulePanel::showEditor() {
       recipe.weight.kind = lossWeightKindFromString(t.toStdString());
       changed();
     });
-    addNumber(tr("σ_data (EDM weight):"), 1e-3, 100.0, recipe.weight.sigmaData,
-              [&recipe](double v) { recipe.weight.sigmaData = v; });
+    // Shows the σ_data in use; typing a value makes it "given".
+    addNumber(
+        tr("σ_data (EDM weight):"), 1e-3, 100.0, entry.built.sigmaData.value,
+        [&recipe](double v) { recipe.sigmaData = v; },
+        tr("σ_data in use: %1").arg(QString::fromStdString(entry.built.sigmaData.source)));
     addNumber(tr("γ (min-SNR):"), 1e-3, 1e4, recipe.weight.gamma,
               [&recipe](double v) { recipe.weight.gamma = v; });
   }
   auto* facts = new QLabel(editor);
   facts->setWordWrap(true);
   if (entry.error.isEmpty()) {
-    facts->setText(tr("Mass outside [σ_min, σ_max] before truncation: %1")
-                       .arg(entry.built.info.truncatedMass, 0, 'g', 3));
+    facts->setText(tr("Mass outside [σ_min, σ_max] before truncation: %1\nσ_data %2: %3")
+                       .arg(entry.built.schedule.info.truncatedMass, 0, 'g', 3)
+                       .arg(entry.built.sigmaData.value, 0, 'g', 4)
+                       .arg(QString::fromStdString(entry.built.sigmaData.source)));
   } else {
     facts->setText(entry.error);
   }
@@ -552,8 +562,8 @@ void SchedulePanel::redraw() {
   int colour = 0;
   for (const Entry& entry : entries_) {
     const QColor c = CurveChart::paletteColor(colour++);
-    if (!entry.visible || !entry.error.isEmpty() || entry.built.empty()) continue;
-    const CurveTable table = evaluateCurves(entry.built, g, coordinate);
+    if (!entry.visible || !entry.error.isEmpty() || entry.built.schedule.empty()) continue;
+    const CurveTable table = evaluateCurves(entry.built.schedule, g, coordinate);
     Curve line;
     line.name = QString::fromStdString(entry.recipe.name);
     line.color = c;
@@ -572,7 +582,7 @@ void SchedulePanel::redraw() {
         line.y = table.cdf;
         break;
     }
-    line.dashed = entry.built.isAtomic();
+    line.dashed = entry.built.schedule.isAtomic();
     drawn.push_back(std::move(line));
   }
   chart_->setCurves(drawn);
@@ -582,46 +592,27 @@ void SchedulePanel::redraw() {
 void SchedulePanel::designAtomic(const QString& checkpoint) {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
-  auto result = std::make_shared<AtomicResult>();
-  const double lo = sigmaMin_->value(), hi = sigmaMax_->value();
-  const std::string model = checkpoint.toStdString();
+  // The pipeline's design with its quick settings: an interactive answer in seconds; the CLI runs
+  // the same job with the full ones. Both record the settings in the provenance.
+  AtomicRequest request;
+  request.datasetName = dataset->name;
+  request.checkpoint = checkpoint.toStdString();
+  request.sigmaMin = grid().sigmaMin();
+  request.sigmaMax = grid().sigmaMax();
+  request.settings = AtomicSettings::quick();
+  auto result = std::make_shared<AtomicDesign>();
   workbench_->jobs()->submit(
       kAtomicTag,
-      [dataset, result, lo, hi, model](const Progress& progress) {
-        // Candidate levels: 48 log-spaced points over the grid's range.
-        std::vector<double> sigma;
-        for (int i = 0; i < 48; ++i)
-          sigma.push_back(std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / 47.0));
-        InformationMatrices info;
-        if (model.empty()) {
-          // Sized for an interactive answer in seconds; the CLI exposes the full-size settings.
-          RandomFeatureOptions options;
-          options.features = 64;
-          options.samples = 1024;
-          options.progress = progress.sub(0.0, 0.5);
-          info = randomFeatureInformation(*dataset, sigma, options);
-        } else {
-          CheckpointInformationOptions options;
-          options.progress = progress.sub(0.0, 0.5);
-          info = checkpointInformation(model, *dataset, sigma, options);
-        }
-        progress.throwIfCancelled();
-        progress.report(0.5, "solving the design");
-        AtomicOptions design;
-        design.solver.gapTolerance = 1e-6;
-        design.solver.maxIterations = 3000;
-        design.solver.progress = progress.sub(0.5, 1.0);
-        *result = designAtomicSchedule(info, design);
+      [dataset, result, request](const Progress& progress) mutable {
+        request.dataset = dataset.get();
+        *result = pipeline::designAtomic(request, progress);
       },
-      [this, result, dataset, model] {
-        ScheduleRecipe recipe;
-        recipe.kind = ScheduleRecipe::Kind::Fixed;
-        recipe.name = std::string("Atomic (") +
-                      (model.empty() ? "random features" : "checkpoint last layer") + ", " +
-                      dataset->name + ", " + std::to_string(result->schedule.atoms().size()) +
-                      " atoms)";
-        recipe.fixed = std::make_shared<Schedule>(result->schedule);
-        addRecipe(recipe);
+      [this, result, dataset, request] {
+        const std::string name = std::string("Atomic (") +
+                                 (request.checkpoint.empty() ? "random features" : "checkpoint") +
+                                 ", " + dataset->name + ", " +
+                                 std::to_string(result->built.schedule.atoms().size()) + " atoms)";
+        addRecipe(atomicRecipe(*result, name));
         Q_EMIT atomicDesignFinished();
       },
       [this](const QString& message, bool cancelled) {
@@ -631,11 +622,13 @@ void SchedulePanel::designAtomic(const QString& checkpoint) {
 
 QString SchedulePanel::loadScheduleFile(const QString& path) {
   try {
-    auto loaded = std::make_shared<Schedule>(readSchedule(path.toStdString()));
+    // Read once through the pipeline; kept as built, so a deleted file does not break the list.
+    const BuiltSchedule built = buildSchedule(fileRecipe(path.toStdString()), grid());
     ScheduleRecipe recipe;
     recipe.kind = ScheduleRecipe::Kind::Fixed;
-    recipe.name = QFileInfo(path).fileName().toStdString() + " (" + loaded->info.label + ")";
-    recipe.fixed = loaded;
+    recipe.name = QFileInfo(path).fileName().toStdString() + " (" + built.schedule.info.label + ")";
+    recipe.fixed = std::make_shared<Schedule>(built.schedule);
+    recipe.fixedParameters = built.parameters;
     addRecipe(recipe);
     return {};
   } catch (const std::exception& e) {
@@ -643,13 +636,35 @@ QString SchedulePanel::loadScheduleFile(const QString& path) {
   }
 }
 
+QString SchedulePanel::loadProfileFile(const QString& path) {
+  try {
+    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
+    const QString name = workbench_->addProfile(QFileInfo(path).completeBaseName(), profile);
+    profileFiles_[name] = path.toStdString();
+    rebuildAll();
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+}
+
 QString SchedulePanel::exportCurrent(const QString& path) {
-  const Schedule* current = scheduleAt(list_->currentRow());
+  const BuiltSchedule* current = builtAt(list_->currentRow());
   if (!current) return tr("Select a schedule without errors first.");
   try {
-    writeSchedule(path.toStdString(), *current,
-                  {{"producer", "noisescope workbench"},
-                   {"recipe", entries_[list_->currentRow()].recipe.name}});
+    writeSchedule(path.toStdString(), current->schedule, scheduleProvenance(*current, kProducer));
+    return {};
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+}
+
+QString SchedulePanel::exportSigmaSteps(const QString& path, int steps) {
+  const BuiltSchedule* current = builtAt(list_->currentRow());
+  if (!current) return tr("Select a schedule without errors first.");
+  try {
+    writeSigmaSteps(path.toStdString(), sigmaSteps(*current, steps),
+                    scheduleProvenance(*current, kProducer));
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
@@ -657,26 +672,17 @@ QString SchedulePanel::exportCurrent(const QString& path) {
 }
 
 void SchedulePanel::exportSamplingGrid() {
-  const Schedule* current = scheduleAt(list_->currentRow());
-  if (!current) return;
+  if (!builtAt(list_->currentRow())) return;
   bool ok = false;
   const int steps = QInputDialog::getInt(this, tr("Sampling grid"),
                                          tr("Number of inference steps N:"), 18, 2, 10000, 1, &ok);
   if (!ok) return;
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Save σ list"), QStringLiteral("sigmas.json"), tr("JSON (*.json)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save σ steps"), QStringLiteral("sigma-steps.json"),
+                                   tr("σ-steps JSON (*.json);;One σ per line (*.txt)"));
   if (path.isEmpty()) return;
-  try {
-    const std::vector<double> sigmas = entropicTimeGrid(effectiveAllocation(*current), steps);
-    const nlohmann::json out = {{"format", "noisescope.sigma-grid/1"},
-                                {"schedule", current->info.label},
-                                {"steps", steps},
-                                {"rule", "sigma_k = u^-1(k/(N-1)), u = CDF of the allocation phi"},
-                                {"sigmas", sigmas}};
-    writeFileAtomically(path.toStdString(), out.dump(2) + "\n");
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Export failed"), QString::fromStdString(e.what()));
-  }
+  const QString error = exportSigmaSteps(path, steps);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
 }
 
 void SchedulePanel::updateMetrics() {
@@ -686,8 +692,8 @@ void SchedulePanel::updateMetrics() {
   std::vector<Schedule> schedules;
   std::vector<int> rows;
   for (int row = 0; row < scheduleCount(); ++row) {
-    if (!entries_[row].error.isEmpty() || entries_[row].built.empty()) continue;
-    schedules.push_back(entries_[row].built);
+    if (!entries_[row].error.isEmpty() || entries_[row].built.schedule.empty()) continue;
+    schedules.push_back(entries_[row].built.schedule);
     schedules.back().info.label = entries_[row].recipe.name;
     rows.push_back(row);
   }
@@ -741,18 +747,19 @@ void SchedulePanel::updateMetrics() {
     const ScheduleMetrics& m = comparison.metrics[i];
     const int row = metrics_->rowCount();
     metrics_->insertRow(row);
-    const QStringList cells = {QString::fromStdString(m.label),
-                               QString::fromStdString(entries_[rows[i]].built.lossWeight.label()),
-                               number(m.klToReference),
-                               number(m.klFromReference),
-                               number(m.totalVariation),
-                               number(m.hellinger),
-                               number(m.massInBand),
-                               number(m.massLowRate),
-                               number(m.sigmaQ05),
-                               number(m.sigmaMedian),
-                               number(m.sigmaQ95),
-                               number(m.truncatedMass)};
+    const QStringList cells = {
+        QString::fromStdString(m.label),
+        QString::fromStdString(entries_[rows[i]].built.schedule.lossWeight.label()),
+        number(m.klToReference),
+        number(m.klFromReference),
+        number(m.totalVariation),
+        number(m.hellinger),
+        number(m.massInBand),
+        number(m.massLowRate),
+        number(m.sigmaQ05),
+        number(m.sigmaMedian),
+        number(m.sigmaQ95),
+        number(m.truncatedMass)};
     for (int c = 0; c < cells.size(); ++c)
       metrics_->setItem(row, c, new QTableWidgetItem(cells[c]));
   }

@@ -2,10 +2,13 @@
 // The Schedules panel: any number of schedules (fixed families and presets, entropic ones from a
 // profile, atomic designs, files) edited in place and overlaid on one axis — the sampling density
 // π, the loss weight w, the effective allocation φ ∝ π·w or the CDF, in a chosen coordinate —
-// with a metrics table against a reference and exports that training code can read.
+// with a metrics table against a reference and exports that training code can read. Every
+// schedule, its provenance and its σ-steps come from core/pipeline, exactly as the CLI's do.
 #include <QWidget>
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "pipeline/schedule_recipe.h"
@@ -37,16 +40,23 @@ class SchedulePanel : public QWidget {
   // Adds a schedule and selects it; returns its row.
   int addRecipe(const ScheduleRecipe& recipe);
   void removeCurrent();
-  // Starts an atomic design on the loaded dataset in the background: with the shared
-  // random-feature model, or with the last linear layer of a TorchScript checkpoint.
+  // Starts an atomic design (pipeline::designAtomic, quick settings) on the loaded dataset in the
+  // background: with the shared random-feature model, or with a TorchScript checkpoint.
   void designAtomic(const QString& checkpoint = {});
   // Reads a schedule file (JSON, CSV, HDF5); returns an error message (empty on success).
   QString loadScheduleFile(const QString& path);
-  // Writes the current schedule; the extension picks the format. Returns an error message.
+  // Reads a profile (JSON or CSV, io/profile_io.h) into the workbench under the file's base name;
+  // entropic schedules built from it record the path. Returns an error message.
+  QString loadProfileFile(const QString& path);
+  // Writes the current schedule with the pipeline's provenance; the extension picks the format.
+  // Returns an error message.
   QString exportCurrent(const QString& path);
+  // Writes the current schedule's N inference σ-steps (io/sigma_steps_io.h). Error message.
+  QString exportSigmaSteps(const QString& path, int steps);
 
   int scheduleCount() const { return static_cast<int>(entries_.size()); }
   const schedule::Schedule* scheduleAt(int row) const;
+  const pipeline::BuiltSchedule* builtAt(int row) const;
   QString errorAt(int row) const;
   QListWidget* list() const { return list_; }
   CurveChart* chart() const { return chart_; }
@@ -61,7 +71,7 @@ class SchedulePanel : public QWidget {
  private:
   struct Entry {
     ScheduleRecipe recipe;
-    schedule::Schedule built;
+    pipeline::BuiltSchedule built;
     QString error;
     bool visible = true;
   };
@@ -78,6 +88,8 @@ class SchedulePanel : public QWidget {
 
   Workbench* workbench_;
   std::vector<Entry> entries_;
+  std::map<QString, std::string> profileFiles_;  // workbench profile name → the file it came from
+  std::optional<pipeline::SigmaDataChoice> datasetSigmaData_;  // of the workbench's dataset
   QDoubleSpinBox* sigmaMin_;
   QDoubleSpinBox* sigmaMax_;
   QSpinBox* bins_;

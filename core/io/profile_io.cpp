@@ -436,11 +436,13 @@ Profile profileFromJsonTable(const json& root, const std::string& source) {
 Profile readProfile(const std::string& path) {
   const std::string content = io_internal::readTextFile(path);
   if (hasExtension(path, ".csv")) return profileFromCsv(content, path);
-  if (!io_internal::looksLikeJson(content))
-    throw InputError(path, "not a profile: expected " + std::string(kProfileFormat) +
-                               " JSON, or a .csv table with sigma and mmse columns");
-  const json root = io_internal::parseJson(content, path);
-  if (!root.contains("format") && root.contains("mmse")) return profileFromJsonTable(root, path);
+  const json root = json::parse(content, nullptr, false);
+  if (root.is_discarded())
+    throw InputError(path, "not valid JSON (expected " + std::string(kProfileFormat) +
+                               " JSON, or a .csv table with sigma and mmse columns)");
+  if (root.is_object() && !root.contains("format") && root.contains("sigma") &&
+      root.contains("mmse") && root.at("mmse").is_array())
+    return profileFromJsonTable(root, path);
   return profileFromJson(root, path);
 }
 

@@ -98,7 +98,7 @@ class TestSchedulePanel : public QObject {
 
     // Without the profile the recipe reports the problem instead of drawing stale numbers.
     window.workbench()->removeProfile(name);
-    QVERIFY(panel->errorAt(row).contains("no longer loaded"));
+    QVERIFY(panel->errorAt(row).contains("is not loaded"));
     window.workbench()->addProfile("dirac", profile);
     QVERIFY(panel->errorAt(row).isEmpty());
     // With a profile in the workbench the table gains the informative-band columns.

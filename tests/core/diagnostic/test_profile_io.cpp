@@ -1,5 +1,6 @@
-// Profile files: a written profile reads back equal, the CSV has one row per σ, and every kind of
-// malformed file is refused with an InputError that names the file and the field.
+// Profile files: a written profile reads back equal from JSON and from CSV (σ_data included), the
+// CSV has one row per σ, a minimal sigma,mmse table reads, and every kind of malformed file is
+// refused with an InputError that names the file and the field.
 #include <QtTest>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <random>
 
 #include "data/dataset.h"
+#include "data/statistics.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "tensor/device.h"
@@ -17,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-Profile smallProfile() {
+Dataset smallDataset() {
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   Dataset data;
@@ -25,7 +27,12 @@ Profile smallProfile() {
   data.source = "test:points";
   data.sampleShape = {3};
   data.values.resize(60 * 3);
-  for (float& v : data.values) v = u(rng);
+  for (float& v : data.values) v = 0.3f + 2.0f * u(rng);  // not centred, σ_data ≠ 0.5
+  return data;
+}
+
+Profile smallProfile() {
+  const Dataset data = smallDataset();
   DiagnosticOptions options;
   options.levels = 6;
   options.queries = 40;
@@ -60,6 +67,10 @@ class TestProfileIo : public QObject {
     QCOMPARE(back.sigma, profile_.sigma);
     QCOMPARE(back.dim, profile_.dim);
     QCOMPARE(back.datasetSize, profile_.datasetSize);
+    // The diagnostic records the data's σ_data and the file keeps it.
+    QCOMPARE(profile_.sigmaData, measureSigmaData(smallDataset()));
+    QVERIFY(std::abs(profile_.sigmaData - 0.5) > 0.1);
+    QCOMPARE(back.sigmaData, profile_.sigmaData);
     QCOMPARE(back.estimates.size(), size_t{2});
     QCOMPARE(back.primary().mean, profile_.primary().mean);
     QCOMPARE(back.estimate("direct")->standardError, profile_.estimate("direct")->standardError);
@@ -73,7 +84,9 @@ class TestProfileIo : public QObject {
 
   void csvHasOneRowPerSigma() {
     const std::string csv = profileToCsv(profile_);
-    const QStringList lines = QString::fromStdString(csv).trimmed().split('\n');
+    QStringList lines = QString::fromStdString(csv).trimmed().split('\n');
+    QVERIFY(lines.first().startsWith("# format: noisescope.profile/1"));
+    while (lines.first().startsWith('#')) lines.removeFirst();  // metadata
     QCOMPARE(lines.size(), 7);
     const QStringList header = lines[0].split(',');
     QCOMPARE(header[0], QString("sigma"));
@@ -87,6 +100,89 @@ class TestProfileIo : public QObject {
       QCOMPARE(cells[0].toDouble(), profile_.sigma[r - 1]);
       const int column = header.indexOf("rao_blackwell_mmse");
       QCOMPARE(cells[column].toDouble(), profile_.primary().mean[r - 1]);
+    }
+  }
+
+  void csvRoundTrip() {
+    const std::string path = dir_.filePath("profile.csv").toStdString();
+    writeProfileCsv(path, profile_);
+    const Profile back = readProfile(path);
+    QCOMPARE(back.kind, profile_.kind);
+    QCOMPARE(back.sigma, profile_.sigma);
+    QCOMPARE(back.dim, profile_.dim);
+    QCOMPARE(back.datasetSize, profile_.datasetSize);
+    QCOMPARE(back.queries, profile_.queries);
+    QCOMPARE(back.sigmaData, profile_.sigmaData);
+    QCOMPARE(back.estimates.size(), profile_.estimates.size());
+    QCOMPARE(back.primary().name, profile_.primary().name);
+    QCOMPARE(back.primary().mean, profile_.primary().mean);
+    QCOMPARE(back.primary().standardError, profile_.primary().standardError);
+    QCOMPARE(back.estimate("direct")->ciHigh, profile_.estimate("direct")->ciHigh);
+    QCOMPARE(back.posterior.effectiveSampleSize, profile_.posterior.effectiveSampleSize);
+    QCOMPARE(back.posterior.pruneLogRatio, profile_.posterior.pruneLogRatio);
+    QCOMPARE(back.rate("log_sigma")->value, profile_.rate("log_sigma")->value);
+    // CSV → JSON → the same profile again.
+    const std::string json = dir_.filePath("from-csv.json").toStdString();
+    writeProfile(json, back);
+    QCOMPARE(readProfile(json).primary().mean, profile_.primary().mean);
+  }
+
+  void minimalTable() {
+    const std::string path =
+        writeText(dir_.filePath("table.CSV"), "sigma,mmse\n0.1,0.01\n1,0.5\n10,1.0\n");
+    const Profile p = readProfile(path);
+    QCOMPARE(p.kind, std::string("table"));
+    QCOMPARE(p.sigma, (std::vector<double>{0.1, 1.0, 10.0}));
+    QCOMPARE(p.primary().mean, (std::vector<double>{0.01, 0.5, 1.0}));
+    QCOMPARE(p.sigmaData, 0.0);  // a plain table records none
+    QVERIFY(std::abs(p.rate("log_sigma")->value[1] - 0.5) < 1e-12);
+    const std::string jsonTable =
+        writeText(dir_.filePath("table.json"), R"({"sigma": [0.1, 1], "mmse": [0.01, 0.5]})");
+    QCOMPARE(readProfile(jsonTable).primary().mean, (std::vector<double>{0.01, 0.5}));
+  }
+
+  void malformedCsvIsRefused_data() {
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("empty") << ""
+                           << "no header row";
+    QTest::newRow("header only") << "sigma,mmse\n"
+                                 << "no data rows";
+    QTest::newRow("no mmse column") << "sigma,density\n0.1,1\n1,2\n"
+                                    << "missing column 'mmse'";
+    QTest::newRow("no sigma column") << "s,mmse\n0.1,1\n1,2\n"
+                                     << "missing column 'sigma'";
+    QTest::newRow("not a number") << "sigma,mmse\n0.1,abc\n1,2\n"
+                                  << "'abc' is not a finite number";
+    QTest::newRow("descending sigma") << "sigma,mmse\n1,0.1\n0.5,0.2\n"
+                                      << "strictly ascending";
+    QTest::newRow("equal sigma") << "sigma,mmse\n1,0.1\n1,0.2\n"
+                                 << "strictly ascending";
+    QTest::newRow("negative sigma") << "sigma,mmse\n-1,0.1\n1,0.2\n"
+                                    << "sigma must be > 0";
+    QTest::newRow("negative mmse") << "sigma,mmse\n0.5,-0.1\n1,0.2\n"
+                                   << "mmse must be ≥ 0";
+    QTest::newRow("one level") << "sigma,mmse\n1,0.1\n"
+                               << "at least 2";
+    QTest::newRow("ragged") << "sigma,mmse\n1,0.1\n2\n"
+                            << "has 1 cells";
+    QTest::newRow("other format") << "# format: noisescope.schedule/1\nsigma,mmse\n1,0\n2,1\n"
+                                  << "not noisescope.profile/1";
+  }
+
+  void malformedCsvIsRefused() {
+    QFETCH(QString, text);
+    QFETCH(QString, problem);
+    const std::string path = writeText(
+        dir_.filePath(QString("bad-%1.csv").arg(QTest::currentDataTag())).replace(' ', '_'),
+        text.toStdString());
+    try {
+      readProfile(path);
+      QFAIL("a malformed CSV profile was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(path));
+      QVERIFY2(QString::fromStdString(e.problem()).contains(problem),
+               qPrintable(QString::fromStdString(e.what())));
     }
   }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fstream>
 
+#include "io/profile_io.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "schedule/entropic.h"
@@ -209,16 +210,17 @@ void TestScheduleIo::tablesAndProfiles() {
   const double median = std::sqrt(0.1);
   QVERIFY(std::abs(flat.cdfSigma(median) - 0.5) < 1e-12);
   QVERIFY(inSigma.cdfSigma(median) < 0.4);
-  // Rate profiles from a plain table and from a malformed one.
+  // Rate profiles from a plain table (through the one profile reader) and from malformed ones.
   const std::string profile = tempPath(dir, "profile.csv");
   writeText(profile, "sigma,mmse\n0.1,0.01\n1,0.5\n10,1\n");
-  const RateProfile p = readRateProfile(profile);
+  const RateProfile p = rateProfileFrom(readProfile(profile), profile);
   QCOMPARE(p.sigma.size(), std::size_t(3));
   QVERIFY(std::abs(p.rateLogSigma(0.0) - 0.5) < 1e-12);
   writeText(profile, "sigma,mmse\n0.1,0.01\n0.05,0.5\n");
-  QVERIFY_THROWS_EXCEPTION(InputError, readRateProfile(profile));
-  writeText(profile, R"({"format": "noisescope.schedule/1"})");
-  QVERIFY_THROWS_EXCEPTION(InputError, readRateProfile(profile));
+  QVERIFY_THROWS_EXCEPTION(InputError, readProfile(profile));
+  const std::string notProfile = tempPath(dir, "profile.json");
+  writeText(notProfile, R"({"format": "noisescope.schedule/1"})");
+  QVERIFY_THROWS_EXCEPTION(InputError, readProfile(notProfile));
 }
 
 QTEST_APPLESS_MAIN(TestScheduleIo)
