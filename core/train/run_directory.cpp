@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/run_events.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -100,13 +101,12 @@ void RunDirectory::truncateEventsAfter(int64_t step) const {
   if (!in) return;
   std::ostringstream kept;
   std::string line;
+  int64_t number = 0;
   while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    nlohmann::json event = nlohmann::json::parse(line, nullptr, false);
-    // A line cut short by the kill, or an event from after the checkpoint, is dropped.
-    if (event.is_discarded() || !event.is_object()) continue;
-    const auto it = event.find("step");
-    if (it != event.end() && it->is_number_integer() && it->get<int64_t>() > step) continue;
+    // A line cut short by the kill, one that is no valid event, or an event from after the
+    // checkpoint is dropped; io/run_events reads the line as the workbench does.
+    const RunEventParse parsed = parseRunEvent(line, eventsPath(), ++number);
+    if (!parsed.event || parsed.event->step > step) continue;
     kept << line << '\n';
   }
   in.close();
