@@ -1,0 +1,144 @@
+// One recipe, one file: `noisescope-cli schedule` and the Schedules panel's export write the same
+// schedule (and σ-steps) JSON for the same recipe — a preset, and entropic schedules from a
+// profile file in JSON and in CSV — apart from the provenance's producer and time stamp.
+#include <QListWidget>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+#include "data/load.h"
+#include "diagnostic/empirical_diagnostic.h"
+#include "io/profile_io.h"
+#include "pipeline/schedule_recipe.h"
+#include "ui/main_window.h"
+#include "ui/schedule_panel.h"
+#include "ui/workbench.h"
+
+using namespace noisescope;
+using namespace noisescope::ui;
+using nlohmann::json;
+
+namespace {
+
+json readJson(const QString& path) {
+  std::ifstream in(path.toStdString());
+  return json::parse(in);
+}
+
+// The file without what legitimately differs between two runs: who wrote it and when.
+json comparable(const QString& path) {
+  json j = readJson(path);
+  if (!j.contains("provenance")) throw std::runtime_error("no provenance in " + path.toStdString());
+  j["provenance"].erase("producer");
+  j["provenance"].erase("time_utc");
+  return j;
+}
+
+void runCli(const QStringList& arguments) {
+  QProcess cli;
+  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
+  QVERIFY(cli.waitForFinished(120000));
+  QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
+           cli.readAllStandardError().constData());
+}
+
+}  // namespace
+
+class TestGuiCliSchedules : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+    QVERIFY(dir_.isValid());
+    // A profile the diagnostic computed (so it records σ_data), in both file formats.
+    const Dataset data = loadDataset("synthetic:dirac-mixture?n=16&d=2&k=4&seed=2");
+    DiagnosticOptions options;
+    options.levels = 24;
+    options.queries = 64;
+    options.device = "cpu";
+    const Profile profile = computeEmpiricalProfile(data, options);
+    QVERIFY(profile.sigmaData > 0.0);
+    writeProfile(dir_.filePath("profile.json").toStdString(), profile);
+    writeProfileCsv(dir_.filePath("profile.csv").toStdString(), profile);
+  }
+
+  void presetFilesAgree() {
+    runCli({"schedule", "--preset", "edm", "--output", dir_.filePath("cli-edm.json"), "--steps",
+            "18", "--steps-output", dir_.filePath("cli-edm-steps.json")});
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    panel->list()->setCurrentRow(0);  // the panel starts with the EDM preset
+    QCOMPARE(panel->exportCurrent(dir_.filePath("gui-edm.json")), QString());
+    QCOMPARE(panel->exportSigmaSteps(dir_.filePath("gui-edm-steps.json"), 18), QString());
+
+    const json cli = comparable(dir_.filePath("cli-edm.json"));
+    QCOMPARE(cli["provenance"]["parameters"]["recipe"].get<std::string>(), std::string("preset"));
+    QCOMPARE(cli["provenance"]["parameters"]["sigma_data_source"].get<std::string>(),
+             std::string("default 0.5 (no data known)"));
+    QVERIFY(cli == comparable(dir_.filePath("gui-edm.json")));
+    QVERIFY(comparable(dir_.filePath("cli-edm-steps.json")) ==
+            comparable(dir_.filePath("gui-edm-steps.json")));
+    QCOMPARE(readJson(dir_.filePath("gui-edm.json"))["provenance"]["producer"].get<std::string>(),
+             std::string("noisescope workbench"));
+  }
+
+  void entropicFilesAgree_data() {
+    QTest::addColumn<QString>("profileFile");
+    QTest::addColumn<QString>("method");
+    QTest::newRow("InfoNoise, JSON profile") << "profile.json"
+                                             << "infonoise";
+    QTest::newRow("InfoNoise, CSV profile") << "profile.csv"
+                                            << "infonoise";
+    QTest::newRow("sqrt-entropy, CSV profile") << "profile.csv"
+                                               << "sqrt-entropy";
+  }
+
+  void entropicFilesAgree() {
+    QFETCH(QString, profileFile);
+    QFETCH(QString, method);
+    const QString profile = dir_.filePath(profileFile);
+    const QString tag = QString::number(QTest::currentDataTag()[0] == 'I' ? 1 : 2) + profileFile;
+    const QString cliOut = dir_.filePath("cli-" + method + tag + ".json");
+    const QString cliSteps = dir_.filePath("cli-steps-" + method + tag + ".json");
+    QStringList arguments = {"schedule", "--profile",      profile, "--method",
+                             method,     "--output",       cliOut,  "--steps",
+                             "12",       "--steps-output", cliSteps};
+    if (method == "sqrt-entropy")
+      arguments << "--sqrt-coordinate"
+                << "lambda";
+    runCli(arguments);
+
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    QCOMPARE(panel->loadProfileFile(profile), QString());
+    const std::string name = window.workbench()->profiles().back().name.toStdString();
+    const int row = panel->addRecipe(
+        method == "infonoise" ? pipeline::infoNoiseRecipe(name)
+                              : pipeline::sqrtEntropyRecipe(schedule::Coordinate::Lambda, name));
+    QVERIFY2(panel->errorAt(row).isEmpty(), qPrintable(panel->errorAt(row)));
+    const QString guiOut = dir_.filePath("gui-" + method + tag + ".json");
+    const QString guiSteps = dir_.filePath("gui-steps-" + method + tag + ".json");
+    QCOMPARE(panel->exportCurrent(guiOut), QString());
+    QCOMPARE(panel->exportSigmaSteps(guiSteps, 12), QString());
+
+    const json cli = comparable(cliOut);
+    const json& parameters = cli["provenance"]["parameters"];
+    QCOMPARE(parameters["profile"].get<std::string>(), profile.toStdString());
+    QVERIFY(parameters["sigma_data_source"].get<std::string>().rfind("from profile ", 0) == 0);
+    QVERIFY(cli == comparable(guiOut));
+    const json steps = comparable(cliSteps);
+    QCOMPARE(steps["curve"].get<std::string>(), std::string("rho"));
+    QVERIFY(steps == comparable(guiSteps));
+  }
+
+ private:
+  QTemporaryDir dir_;
+};
+
+QTEST_MAIN(TestGuiCliSchedules)
+#include "test_gui_cli_schedules.moc"
