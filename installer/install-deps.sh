@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake g++ make ccache pkg-config git
+  # coverage-guided fuzzing of the readers (tests/fuzz/run.sh): clang 14 with libFuzzer
+  clang libfuzzer-14-dev
   # core libraries
   libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev

@@ -8,3 +8,10 @@ bash "$root/installer/install-deps.sh"
 bash "$root/installer/build.sh"
 export QT_QPA_PLATFORM=offscreen
 ctest --test-dir "$build" --output-on-failure -j"${NOISESCOPE_TEST_JOBS:-2}"
+# Coverage-guided fuzzing of every reader (docs/fuzzing.md): its own clang build with ASan and
+# UBSan, then every harness for NOISESCOPE_FUZZ_SECONDS (30) s; fails on any finding.
+# NOISESCOPE_FUZZ_SECONDS=0 skips it.
+if [ "${NOISESCOPE_FUZZ_SECONDS:-30}" != 0 ]; then
+  bash "$root/tests/fuzz/run.sh" --seconds "${NOISESCOPE_FUZZ_SECONDS:-30}" \
+    --build "${NOISESCOPE_FUZZ_BUILD_DIR:-$build-fuzz-clang}"
+fi

@@ -107,8 +107,9 @@ ParameterValues completeParameters(const FamilyDescriptor& descriptor, const Par
                                    const std::string& source) {
   ParameterValues out;
   for (const auto& [name, value] : given) {
-    const auto it = std::find_if(descriptor.parameters.begin(), descriptor.parameters.end(),
-                                 [&](const ParameterDescriptor& p) { return p.name == name; });
+    const auto it =
+        std::find_if(descriptor.parameters.begin(), descriptor.parameters.end(),
+                     [&key = name](const ParameterDescriptor& p) { return p.name == key; });
     if (it == descriptor.parameters.end())
       throw InputError(source, "family '" + descriptor.name + "' has no parameter '" + name + "'");
     if (!std::isfinite(value) || value < it->minimum || value > it->maximum) {
