@@ -1,10 +1,12 @@
 #include "data/image_decode.h"
 
+#ifdef NOISESCOPE_WITH_IMAGE_FILES
 #include <png.h>
 // jpeglib.h needs FILE and size_t declared first.
 #include <jpeglib.h>
 #include <cstddef>
 #include <cstdio>
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -26,6 +28,7 @@ ImageFileType imageFileType(const std::string& path) {
 
 namespace {
 
+#ifdef NOISESCOPE_WITH_IMAGE_FILES
 void checkDimensions(const std::string& path, int64_t width, int64_t height) {
   if (width <= 0 || height <= 0) throw InputError(path, "has an empty image size");
   if (width * height > kMaxImagePixels)
@@ -130,6 +133,20 @@ DecodedImage readJpeg(const std::string& path, bool pixels) {
   jpeg_destroy_decompress(&info);
   return std::move(out);
 }
+#else
+// Built without libpng/libjpeg (NOISESCOPE_WITH_IMAGE_FILES=OFF, e.g. on a bare GPU machine).
+[[noreturn]] void noImageSupport(const std::string& path, const char* format) {
+  throw InputError(path, std::string("is a ") + format +
+                             " image, but this build of NoiseScope has no PNG/JPEG support "
+                             "(built with NOISESCOPE_WITH_IMAGE_FILES=OFF)");
+}
+DecodedImage readPng(const std::string& path, bool) {
+  noImageSupport(path, "PNG");
+}
+DecodedImage readJpeg(const std::string& path, bool) {
+  noImageSupport(path, "JPEG");
+}
+#endif
 
 DecodedImage read(const std::string& path, bool pixels) {
   switch (imageFileType(path)) {

@@ -1,13 +1,18 @@
 #include "data/png_writer.h"
 
+#ifdef NOISESCOPE_WITH_IMAGE_FILES
 #include <png.h>
 
 #include <csetjmp>
+#endif
 #include <stdexcept>
 
 #include "util/atomic_file.h"
+#include "util/error.h"
 
 namespace noisescope {
+
+#ifdef NOISESCOPE_WITH_IMAGE_FILES
 
 namespace {
 void appendBytes(png_structp png, png_bytep data, png_size_t length) {
@@ -47,5 +52,18 @@ std::string encodePng(const RgbImage& image) {
 void writePng(const std::string& path, const RgbImage& image) {
   writeFileAtomically(path, encodePng(image));
 }
+#else
+// Built without libpng (NOISESCOPE_WITH_IMAGE_FILES=OFF, e.g. on a bare GPU machine).
+constexpr const char* kNoPng =
+    "this build of NoiseScope has no PNG support (built with NOISESCOPE_WITH_IMAGE_FILES=OFF)";
+
+std::string encodePng(const RgbImage&) {
+  throw std::runtime_error(std::string("encodePng: ") + kNoPng);
+}
+
+void writePng(const std::string& path, const RgbImage&) {
+  throw InputError(path, std::string("cannot be written: ") + kNoPng);
+}
+#endif
 
 }  // namespace noisescope
