@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 
 #include "data/load.h"
@@ -37,12 +38,18 @@ json comparable(const QString& path) {
   return j;
 }
 
-void runCli(const QStringList& arguments) {
+// Runs the CLI; returns its exit code and leaves stderr in `errors`.
+int cliExitCode(const QStringList& arguments, QByteArray* errors = nullptr) {
   QProcess cli;
   cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
-  QVERIFY(cli.waitForFinished(120000));
-  QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
-           cli.readAllStandardError().constData());
+  if (!cli.waitForFinished(120000) || cli.exitStatus() != QProcess::NormalExit) return -1;
+  if (errors) *errors = cli.readAllStandardError();
+  return cli.exitCode();
+}
+
+void runCli(const QStringList& arguments) {
+  QByteArray errors;
+  QVERIFY2(cliExitCode(arguments, &errors) == 0, errors.constData());
 }
 
 }  // namespace
@@ -134,6 +141,28 @@ class TestGuiCliSchedules : public QObject {
     const json steps = comparable(cliSteps);
     QCOMPARE(steps["curve"].get<std::string>(), std::string("rho"));
     QVERIFY(steps == comparable(guiSteps));
+  }
+
+  void cliRecordsWhereSigmaDataCameFrom() {
+    const QString given = dir_.filePath("given.json"), measured = dir_.filePath("measured.json");
+    runCli({"schedule", "--preset", "edm", "--sigma-data", "0.3", "--output", given});
+    runCli({"schedule", "--preset", "edm", "--dataset", "synthetic:gaussian?n=64&d=2&scale=2",
+            "--output", measured});
+    const json g = readJson(given), m = readJson(measured);
+    QCOMPARE(g["loss_weight"]["sigma_data"].get<double>(), 0.3);
+    QCOMPARE(g["notes"]["sigma_data_source"].get<std::string>(), std::string("given"));
+    QCOMPARE(m["notes"]["sigma_data_source"].get<std::string>(),
+             std::string("measured from synthetic:gaussian?n=64&d=2&scale=2"));
+    const double value = m["loss_weight"]["sigma_data"].get<double>();
+    QCOMPARE(m["provenance"]["parameters"]["sigma_data"].get<double>(), value);
+    QVERIFY(std::abs(value - 0.5) > 0.5);  // scale 2: not the old assumed 0.5
+
+    // A malformed profile is refused with the file's name.
+    const QString bad = dir_.filePath("descending.csv");
+    std::ofstream(bad.toStdString()) << "sigma,mmse\n1,0.2\n0.5,0.1\n";
+    QByteArray errors;
+    QVERIFY(cliExitCode({"schedule", "--profile", bad}, &errors) != 0);
+    QVERIFY2(errors.contains(bad.toUtf8()) && errors.contains("ascending"), errors.constData());
   }
 
  private:

@@ -15,7 +15,10 @@
 
 #include <cmath>
 
+#include "data/statistics.h"
 #include "diagnostic/empirical_diagnostic.h"
+#include "io/profile_io.h"
+#include "io/sigma_steps_io.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
 #include "ui/main_window.h"
@@ -129,6 +132,49 @@ class TestSchedulePanel : public QObject {
     broken.write("{\"format\": \"noisescope.schedule/1\", \"kind\": ");
     broken.close();
     QVERIFY(panel->loadScheduleFile(dir.filePath("broken.json")).contains("broken.json"));
+  }
+
+  void measuredSigmaDataAndCsvProfiles() {
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    // No dataset yet: the EDM preset says its σ_data is the default.
+    QCOMPARE(panel->builtAt(0)->sigmaData.source, std::string("default 0.5 (no data known)"));
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:gaussian?n=64&d=2&scale=3&seed=1", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    const Dataset& data = *window.workbench()->dataset();
+    // Loading a dataset rebuilds every schedule with its measured σ_data.
+    const pipeline::BuiltSchedule* edm = panel->builtAt(0);
+    QCOMPARE(edm->sigmaData.source, "measured from " + data.name);
+    QCOMPARE(edm->schedule.lossWeight.sigmaData, measureSigmaData(data));
+    QVERIFY(std::abs(edm->schedule.lossWeight.sigmaData - 0.5) > 1.0);
+
+    // "Load a profile" reads CSV: the diagnostic's table, and refuses a broken one by name.
+    DiagnosticOptions options;
+    options.levels = 16;
+    options.queries = 32;
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("gauss.csv");
+    writeProfileCsv(csv.toStdString(), computeEmpiricalProfile(data, options));
+    QCOMPARE(panel->loadProfileFile(csv), QString());
+    const std::string name = window.workbench()->profiles().back().name.toStdString();
+    const int row = panel->addRecipe(pipeline::infoNoiseRecipe(name));
+    QVERIFY2(panel->errorAt(row).isEmpty(), qPrintable(panel->errorAt(row)));
+    QCOMPARE(panel->builtAt(row)->parameters["profile"].get<std::string>(), csv.toStdString());
+    QCOMPARE(panel->builtAt(row)->sigmaData.source, "from profile " + csv.toStdString());
+    QFile broken(dir.filePath("broken.csv"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("sigma,rate\n0.1,1\n1,2\n");
+    broken.close();
+    const QString error = panel->loadProfileFile(broken.fileName());
+    QVERIFY(error.contains("broken.csv") && error.contains("mmse"));
+
+    // The σ-steps file: the io format, quantiles of ρ for the entropic schedule.
+    const QString steps = dir.filePath("steps.json");
+    QCOMPARE(panel->exportSigmaSteps(steps, 10), QString());
+    const SigmaSteps back = readSigmaSteps(steps.toStdString());
+    QCOMPARE(back.curve, std::string("rho"));
+    QCOMPARE(back.sigma.size(), size_t{10});
   }
 };
 
