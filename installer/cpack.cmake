@@ -2,6 +2,10 @@
 # It holds what the install() rules of app/ name — noisescope, noisescope-cli, the desktop entry,
 # the icon and the AppStream metadata — under /usr. The runtime dependencies are derived from the
 # binaries by dpkg-shlibdeps (package dpkg-dev), not listed by hand.
+# Package (and install) what has been built: without this, cpack's preinstall step would first
+# build every target, the test suites and benchmarks included. Build with installer/build.sh or
+# `cmake --build BUILD --target noisescope noisescope-cli` first.
+set(CMAKE_SKIP_INSTALL_ALL_DEPENDENCY ON)
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "noisescope")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")

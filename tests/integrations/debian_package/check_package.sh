@@ -25,6 +25,12 @@ for lib in libtorch libqt6core6 libqt6widgets6 libqt6charts6 libc6 libstdc++6; d
   grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib"
 done
 
+# What `apt install ./noisescope_*.deb` would do here: every dependency resolvable (simulated).
+if command -v apt-get >/dev/null; then
+  apt-get -s -q -o Debug::NoLocking=1 install "$deb" >"$work/apt.log" 2>&1 ||
+    { cat "$work/apt.log" >&2; fail "apt cannot resolve the package's dependencies"; }
+fi
+
 root="$work/root"
 dpkg -x "$deb" "$root"
 for f in usr/bin/noisescope usr/bin/noisescope-cli usr/share/applications/noisescope.desktop \
