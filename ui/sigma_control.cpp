@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/log_grid.h"
+
 namespace noisescope::ui {
 
 SigmaControl::SigmaControl(QWidget* parent, double sigmaMin, double sigmaMax)
@@ -45,7 +47,7 @@ SigmaControl::SigmaControl(QWidget* parent, double sigmaMin, double sigmaMax)
 
 double SigmaControl::sliderToSigma(int position) const {
   const double t = static_cast<double>(position) / kSliderSteps;
-  return std::exp(std::log(sigmaMin_) + t * (std::log(sigmaMax_) - std::log(sigmaMin_)));
+  return logInterpolate(sigmaMin_, sigmaMax_, t);
 }
 
 int SigmaControl::sigmaToSlider(double sigma) const {

@@ -1,5 +1,6 @@
 #include "ui/training_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDateTime>
@@ -117,12 +118,23 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   layout->addRow(tr("Refresh every (steps):"), refresh_);
   bins_ = intSpin(form, 4, 1024, static_cast<int>(defaults.noise.bins));
   layout->addRow(tr("log-σ bins K:"), bins_);
-  gateC_ = new QDoubleSpinBox(form);
+  // gate_c: "auto" (0.15, or 0.2 for discrete data) or a number, 0 meaning no gate (THEORY §6).
+  auto* gateRow = new QWidget(form);
+  auto* gateLayout = new QHBoxLayout(gateRow);
+  gateLayout->setContentsMargins(0, 0, 0, 0);
+  gateAuto_ = new QCheckBox(tr("auto (0.15; 0.2 discrete)"), gateRow);
+  gateAuto_->setChecked(!defaults.noise.gateC.has_value());
+  gateC_ = new QDoubleSpinBox(gateRow);
   gateC_->setRange(0.0, 10.0);
   gateC_->setDecimals(3);
-  gateC_->setValue(defaults.noise.gateC);
-  gateC_->setSpecialValueText(tr("auto (0.15; 0.2 discrete)"));
-  layout->addRow(tr("Gate c:"), gateC_);
+  gateC_->setSingleStep(0.05);
+  gateC_->setValue(defaults.noise.gateC.value_or(0.15));
+  gateC_->setSpecialValueText(tr("0 (no gate)"));
+  gateC_->setEnabled(!gateAuto_->isChecked());
+  connect(gateAuto_, &QCheckBox::toggled, gateC_, [this](bool on) { gateC_->setEnabled(!on); });
+  gateLayout->addWidget(gateAuto_);
+  gateLayout->addWidget(gateC_, 1);
+  layout->addRow(tr("Gate c:"), gateRow);
   evalEvery_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.eval.every), 100);
   layout->addRow(tr("E&valuate every:"), evalEvery_);
   checkpointEvery_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.checkpoint.every), 100);
@@ -237,7 +249,10 @@ QString TrainingPanel::startRun(const QString& samplerOverride) {
   config.noise.warmupSteps = warmup_->value();
   config.noise.refreshEvery = refresh_->value();
   config.noise.bins = bins_->value();
-  config.noise.gateC = gateC_->value();
+  if (gateAuto_->isChecked())
+    config.noise.gateC.reset();
+  else
+    config.noise.gateC = gateC_->value();
   config.eval.every = evalEvery_->value();
   config.checkpoint.every = checkpointEvery_->value();
 
@@ -395,10 +410,14 @@ void TrainingPanel::redraw() {
                   .arg(s.sampler.isEmpty() ? tr("starting") : s.sampler)
                   .arg(s.schedules.size())
                   .arg(s.evals.size())
-                  .arg(s.malformedLines
-                           ? tr(" · %1 unreadable event lines skipped").arg(s.malformedLines)
-                           : QString())
+                  .arg(s.notes.isEmpty()
+                           ? QString()
+                           : tr(" · %1 unreadable event lines skipped · latest note: %2")
+                                 .arg(s.malformedLines)
+                                 .arg(s.notes.last()))
             : failures_[row]);
+    // Every recent note (skipped lines, a file read again) on hover.
+    status_->setToolTip(s.notes.join(QLatin1Char('\n')));
   }
   for (const auto& named : workbench_->profiles()) {
     const auto& p = *named.profile;

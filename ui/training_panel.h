@@ -7,6 +7,7 @@
 #include <vector>
 
 class QLineEdit;
+class QCheckBox;
 class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
@@ -75,6 +76,7 @@ class TrainingPanel : public QWidget {
   QSpinBox* warmup_;
   QSpinBox* refresh_;
   QSpinBox* bins_;
+  QCheckBox* gateAuto_;  // gate_c "auto"; unchecked: the number below (0: no gate)
   QDoubleSpinBox* gateC_;
   QSpinBox* evalEvery_;
   QSpinBox* checkpointEvery_;

@@ -91,6 +91,53 @@ std::vector<double> nearestNeighbourDistances(const Dataset& dataset,
   return distances;
 }
 
+// Pass 1 of σ_data: the mean of every coordinate over the samples (row by row, in double),
+// chunk by chunk for progress and cancellation; optionally the smallest and largest value.
+std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& progress,
+                                    double* lo = nullptr, double* hi = nullptr) {
+  const int64_t n = dataset.size(), d = dataset.dim();
+  std::vector<double> sum(static_cast<size_t>(d), 0.0);
+  double smallest = INFINITY, largest = -INFINITY;
+  for (int64_t start = 0; start < n; start += kRowsPerChunk) {
+    progress.throwIfCancelled();
+    const int64_t end = std::min(n, start + kRowsPerChunk);
+    for (int64_t i = start; i < end; ++i) {
+      const float* x = dataset.sample(i);
+      for (int64_t k = 0; k < d; ++k) {
+        const double v = x[k];
+        sum[static_cast<size_t>(k)] += v;
+        smallest = std::min(smallest, v);
+        largest = std::max(largest, v);
+      }
+    }
+    progress.report(static_cast<double>(end) / static_cast<double>(n), "means");
+  }
+  for (double& s : sum) s /= static_cast<double>(n);
+  if (lo) *lo = smallest;
+  if (hi) *hi = largest;
+  return sum;
+}
+
+// Pass 2 of σ_data: Σ_i Σ_k (x_ik − μ_k)², in double.
+double squaredDeviations(const Dataset& dataset, const std::vector<double>& means,
+                         const Progress& progress) {
+  const int64_t n = dataset.size(), d = dataset.dim();
+  double squares = 0.0;
+  for (int64_t start = 0; start < n; start += kRowsPerChunk) {
+    progress.throwIfCancelled();
+    const int64_t end = std::min(n, start + kRowsPerChunk);
+    for (int64_t i = start; i < end; ++i) {
+      const float* x = dataset.sample(i);
+      for (int64_t k = 0; k < d; ++k) {
+        const double deviation = x[k] - means[static_cast<size_t>(k)];
+        squares += deviation * deviation;
+      }
+    }
+    progress.report(static_cast<double>(end) / static_cast<double>(n), "deviations");
+  }
+  return squares;
+}
+
 double median(std::vector<double> values) {
   const size_t mid = values.size() / 2;
   std::nth_element(values.begin(), values.begin() + mid, values.end());
@@ -113,38 +160,23 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
   const bool withNeighbours = nnQueries > 0 && n >= 2;
   const Progress moments = progress.sub(0.0, withNeighbours ? 0.2 : 1.0);
 
-  // Moments in double, chunk by chunk: per-coordinate sums give σ_data, totals give mean/stddev.
-  std::vector<double> coordinateSum(static_cast<size_t>(d), 0.0);
-  std::vector<double> coordinateSquares(static_cast<size_t>(d), 0.0);
+  // Pass 1: per-coordinate means (and the value range); pass 2: squared deviations from them.
+  // σ_data is measureSigmaData's own two passes, so the two always agree.
   double lo = INFINITY, hi = -INFINITY;
-  for (int64_t start = 0; start < n; start += kRowsPerChunk) {
-    moments.throwIfCancelled();
-    const int64_t end = std::min(n, start + kRowsPerChunk);
-    for (int64_t i = start; i < end; ++i) {
-      const float* x = dataset.sample(i);
-      for (int64_t k = 0; k < d; ++k) {
-        const double v = x[k];
-        coordinateSum[k] += v;
-        coordinateSquares[k] += v * v;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-      }
-    }
-    moments.report(static_cast<double>(end) / static_cast<double>(n), "moments");
-  }
+  const std::vector<double> means = coordinateMeans(dataset, moments.sub(0.0, 0.5), &lo, &hi);
+  const double within = squaredDeviations(dataset, means, moments.sub(0.5, 1.0));
   const double count = static_cast<double>(n) * static_cast<double>(d);
-  double total = 0.0, totalSquares = 0.0, withinCoordinate = 0.0;
-  for (int64_t k = 0; k < d; ++k) {
-    total += coordinateSum[k];
-    totalSquares += coordinateSquares[k];
-    const double mean = coordinateSum[k] / static_cast<double>(n);
-    withinCoordinate += std::max(0.0, coordinateSquares[k] - static_cast<double>(n) * mean * mean);
-  }
+  // The pooled mean and spread over all values follow from the same two passes without
+  // cancellation: Σ(x − m)² = Σ_k Σ_i (x_ik − μ_k)² + N·Σ_k (μ_k − m)².
+  double total = 0.0;
+  for (double m : means) total += m;
+  stats.mean = total / static_cast<double>(d);
+  double between = 0.0;
+  for (double m : means) between += (m - stats.mean) * (m - stats.mean);
   stats.minValue = lo;
   stats.maxValue = hi;
-  stats.mean = total / count;
-  stats.stddev = std::sqrt(std::max(0.0, totalSquares / count - stats.mean * stats.mean));
-  stats.sigmaData = std::sqrt(withinCoordinate / count);
+  stats.stddev = std::sqrt((within + static_cast<double>(n) * between) / count);
+  stats.sigmaData = std::sqrt(within / count);
 
   if (withNeighbours) {
     const int64_t m = std::min<int64_t>(nnQueries, n);
@@ -157,24 +189,14 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
   return stats;
 }
 
-double measureSigmaData(const Dataset& dataset) {
+double measureSigmaData(const Dataset& dataset, const Progress& progress) {
   const int64_t n = dataset.size(), d = dataset.dim();
   if (n < 2 || d < 1)
-    throw InputError(dataset.source, "needs at least two samples to measure σ_data");
-  std::vector<double> mean(static_cast<size_t>(d), 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    const float* row = dataset.sample(i);
-    for (int64_t j = 0; j < d; ++j) mean[static_cast<size_t>(j)] += row[j];
-  }
-  for (double& m : mean) m /= static_cast<double>(n);
-  double squares = 0.0;
-  for (int64_t i = 0; i < n; ++i) {
-    const float* row = dataset.sample(i);
-    for (int64_t j = 0; j < d; ++j) {
-      const double deviation = row[j] - mean[static_cast<size_t>(j)];
-      squares += deviation * deviation;
-    }
-  }
+    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
+                     "needs at least two samples to measure σ_data (has " + std::to_string(n) +
+                         ")");
+  const std::vector<double> means = coordinateMeans(dataset, progress.sub(0.0, 0.5));
+  const double squares = squaredDeviations(dataset, means, progress.sub(0.5, 1.0));
   return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));
 }
 

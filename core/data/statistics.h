@@ -12,19 +12,22 @@ struct DatasetStatistics {
   int64_t dimension = 0;
   double minValue = 0, maxValue = 0;
   double mean = 0;       // over all values
-  double stddev = 0;     // over all values
-  double sigmaData = 0;  // EDM's σ_data: RMS deviation of a coordinate from the per-coordinate mean
+  double stddev = 0;     // over all values, about their common mean
+  double sigmaData = 0;  // measureSigmaData's value (two passes); 0 for a single sample
   // Median Euclidean distance from a sampled point to its nearest other point in the whole set;
   // below this σ the empirical prior's posterior is essentially one-hot. 0 when not computed.
   double nearestNeighbourMedian = 0;
   int64_t nearestNeighbourQueries = 0;
 };
 
-// EDM's σ_data, the one definition (THEORY §1): sqrt(tr Cov / D), the RMS deviation of each
-// coordinate from its own mean over the dataset, computed in two passes (means, then squared
-// deviations) in double. For data that is not centred it leaves the mean out:
-// E‖x‖²/D = σ_data² + ‖mean‖²/D. Throws InputError when the set has fewer than two samples.
-double measureSigmaData(const Dataset& dataset);
+// EDM's σ_data, the one definition (THEORY §1): √(tr Cov / D), the root-mean-square deviation of
+// each coordinate from its own mean over the dataset, computed in two passes (per-coordinate
+// means, then squared deviations from them) in double, with the population normalisation 1/N.
+// Data that is not centred: the mean is left out, so shifting every sample by a constant vector
+// leaves σ_data unchanged, and E‖x‖²/D = σ_data² + ‖μ‖²/D with μ the mean sample. Every place that
+// needs σ_data calls this (DatasetStatistics::sigmaData is the same two passes). Throws
+// InputError naming the dataset when it has fewer than two samples.
+double measureSigmaData(const Dataset& dataset, const Progress& progress = {});
 
 // nnQueries = 0 skips the nearest-neighbour estimate.
 DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries = 256,

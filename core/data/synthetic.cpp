@@ -4,11 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <set>
+#include <limits>
 
 #include "data/input_file.h"
 #include "data/random_source.h"
 #include "util/error.h"
+#include "util/spec_string.h"
 
 namespace noisescope {
 
@@ -67,30 +68,13 @@ void validate(const SyntheticSpec& spec, const std::string& source) {
                   "the synthetic set");
 }
 
-int64_t parseInteger(const std::string& source, const std::string& key, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || errno == ERANGE)
-    throw InputError(source, key + "=" + text + " is not an integer");
-  return value;
-}
-
+// The seed is unsigned 64-bit, beyond specInteger's int64 range.
 uint64_t parseSeed(const std::string& source, const std::string& text) {
   errno = 0;
   char* end = nullptr;
   const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
   if (text.empty() || text[0] == '-' || *end != '\0' || errno == ERANGE)
     throw InputError(source, "seed=" + text + " is not a non-negative integer");
-  return value;
-}
-
-double parseReal(const std::string& source, const std::string& key, const std::string& text) {
-  errno = 0;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
-    throw InputError(source, key + "=" + text + " is not a finite number");
   return value;
 }
 
@@ -166,44 +150,28 @@ SyntheticSpec parseSyntheticSpec(const std::string& text) {
   const std::string prefix = kPrefix;
   if (text.compare(0, prefix.size(), prefix) != 0)
     throw InputError(text, "is not a synthetic spec (expected synthetic:KIND?key=value&…)");
-  const size_t question = text.find('?', prefix.size());
+  const SpecString parsed = parseSpecString(text);  // key=value syntax, keys given once
   SyntheticSpec spec;
-  spec.kind = text.substr(
-      prefix.size(), question == std::string::npos ? std::string::npos : question - prefix.size());
+  spec.kind = parsed.head.substr(prefix.size());
   if (!isKnownKind(spec.kind))
     throw InputError(text, "unknown synthetic kind '" + spec.kind + "'; known: " + kindList());
-  std::set<std::string> seen;
-  if (question != std::string::npos) {
-    const std::string query = text.substr(question + 1);
-    size_t begin = 0;
-    while (begin <= query.size()) {
-      size_t end = query.find('&', begin);
-      if (end == std::string::npos) end = query.size();
-      const std::string pair = query.substr(begin, end - begin);
-      begin = end + 1;
-      if (pair.empty()) {
-        if (end == query.size()) break;
-        continue;
-      }
-      const size_t equals = pair.find('=');
-      if (equals == std::string::npos) throw InputError(text, "'" + pair + "' is not key=value");
-      const std::string key = pair.substr(0, equals), value = pair.substr(equals + 1);
-      if (!seen.insert(key).second) throw InputError(text, "key '" + key + "' is given twice");
-      if (key == "n")
-        spec.count = parseInteger(text, key, value);
-      else if (key == "d")
-        spec.dimension = parseInteger(text, key, value);
-      else if (key == "k")
-        spec.components = parseInteger(text, key, value);
-      else if (key == "scale")
-        spec.scale = parseReal(text, key, value);
-      else if (key == "noise")
-        spec.noise = parseReal(text, key, value);
-      else if (key == "seed")
-        spec.seed = parseSeed(text, value);
-      else
-        throw InputError(text, "unknown key '" + key + "'; known: n, d, k, scale, noise, seed");
-    }
+  // Ranges are checked by validate() below, with messages that name the setting.
+  constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
+  for (const auto& [key, value] : parsed.pairs) {
+    if (key == "n")
+      spec.count = specInteger(text, key, value, -kAny, kAny);
+    else if (key == "d")
+      spec.dimension = specInteger(text, key, value, -kAny, kAny);
+    else if (key == "k")
+      spec.components = specInteger(text, key, value, -kAny, kAny);
+    else if (key == "scale")
+      spec.scale = specNumber(text, key, value);
+    else if (key == "noise")
+      spec.noise = specNumber(text, key, value);
+    else if (key == "seed")
+      spec.seed = parseSeed(text, value);
+    else
+      throw InputError(text, "unknown key '" + key + "'; known: n, d, k, scale, noise, seed");
   }
   validate(spec, text);
   return spec;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "util/error.h"
+#include "util/log_grid.h"
 
 namespace noisescope {
 
@@ -31,16 +32,7 @@ void DiagnosticOptions::validate() const {
 }
 
 std::vector<double> logSigmaLevels(int levels, double sigmaMin, double sigmaMax) {
-  std::vector<double> sigma(static_cast<size_t>(levels));
-  const double lo = std::log(sigmaMin);
-  const double hi = std::log(sigmaMax);
-  for (int l = 0; l < levels; ++l) {
-    const double t = levels == 1 ? 0.0 : static_cast<double>(l) / (levels - 1);
-    sigma[static_cast<size_t>(l)] = std::exp(lo + t * (hi - lo));
-  }
-  sigma.front() = sigmaMin;  // exact end points, whatever exp(log(.)) rounds to
-  sigma.back() = sigmaMax;
-  return sigma;
+  return logSpacedGrid(sigmaMin, sigmaMax, levels);
 }
 
 }  // namespace noisescope

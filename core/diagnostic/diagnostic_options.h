@@ -29,7 +29,8 @@ struct DiagnosticOptions {
   void validate() const;
 };
 
-// `levels` values of σ, equally spaced in log σ from sigmaMin to sigmaMax (both included).
+// `levels` values of σ, equally spaced in log σ from sigmaMin to sigmaMax (both included):
+// logSpacedGrid(sigmaMin, sigmaMax, levels) of util/log_grid.h, the one log-spaced grid.
 std::vector<double> logSigmaLevels(int levels, double sigmaMin, double sigmaMax);
 
 }  // namespace noisescope

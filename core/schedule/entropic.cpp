@@ -112,26 +112,59 @@ RateProfile smoothProfile(const RateProfile& profile, double bandwidth) {
   return out;
 }
 
-double infoNoiseGate(double sigma, double c, double n) {
-  if (!(c > 0.0)) return 1.0;
+double RateGate::at(double sigma) const {
+  if (!(c > 0.0)) return 1.0;  // c = 0: no gate
   const double sn = std::pow(sigma, n);
   return sn / (sn + std::pow(c, n));
 }
 
+void RateGate::validate(const std::string& source) const {
+  if (!(c >= 0.0) || !std::isfinite(c) || !(n > 0.0) || !std::isfinite(n))
+    throw InputError(source, "the gate needs c ≥ 0 (0: no gate) and n > 0");
+}
+
+double gatedRate(double rateLogSigma, double sigma, const RateGate& gate) {
+  return rateLogSigma * gate.at(sigma);
+}
+
+double entropicDensity(EntropicLaw law, double gatedRateLogSigma, double logSigma,
+                       Coordinate coordinate) {
+  const double rate = std::max(0.0, gatedRateLogSigma);
+  if (law == EntropicLaw::InfoNoise) return rate;
+  const double jac = logSigmaPerUnit(logSigma, coordinate);  // |dℓ/du|
+  // π_u = √(r_g per du) = √(r_g·|dℓ/du|); π_ℓ = π_u·|du/dℓ|. The gate is inside r_g: under the root.
+  return std::sqrt(rate * jac) / jac;
+}
+
+Schedule entropicAllocation(EntropicLaw law, const RateProfile& profile, const LogSigmaGrid& grid,
+                            const RateGate& gate, Coordinate coordinate) {
+  const char* name = law == EntropicLaw::InfoNoise ? "infonoise" : "sqrt-entropy";
+  gate.validate(name);
+  if (law == EntropicLaw::SqrtEntropy && coordinate != Coordinate::Sigma &&
+      coordinate != Coordinate::LogSigma && coordinate != Coordinate::Lambda)
+    throw InputError(name, "the coordinate must be sigma, log-sigma or lambda");
+  profile.validate();
+  auto density = [&](double ell) {
+    const double sigma = std::exp(ell);
+    return entropicDensity(law, gatedRate(profile.rateLogSigma(ell), sigma, gate), ell, coordinate);
+  };
+  Schedule s = Schedule::fromBinMasses(grid, binIntegrals(density, grid));
+  s.info.setParameter("gate_c", gate.c);
+  s.info.setParameter("gate_n", gate.n);
+  return s;
+}
+
+double infoNoiseGate(double sigma, double c, double n) {
+  return RateGate{c, n}.at(sigma);
+}
+
 Schedule infoNoiseAllocation(const RateProfile& raw, const LogSigmaGrid& grid,
                              const InfoNoiseOptions& options) {
-  if (options.gateC < 0.0 || !(options.gateN > 0.0))
-    throw InputError("infonoise", "gate needs c ≥ 0 and n > 0");
   const RateProfile profile = prepared(raw, options.smoothing);
-  auto rho = [&](double ell) {
-    return profile.rateLogSigma(ell) * infoNoiseGate(std::exp(ell), options.gateC, options.gateN);
-  };
-  std::vector<double> masses = binIntegrals(rho, grid);
-  Schedule s = Schedule::fromBinMasses(grid, std::move(masses));
+  Schedule s = entropicAllocation(EntropicLaw::InfoNoise, profile, grid,
+                                  RateGate{options.gateC, options.gateN});
   s.info.kind = "infonoise-allocation";
   s.info.label = "ρ ∝ MMSE/σ² · g";
-  s.info.setParameter("gate_c", options.gateC);
-  s.info.setParameter("gate_n", options.gateN);
   describeProfile(s, profile, options.smoothing);
   return s;
 }
@@ -148,25 +181,14 @@ Schedule infoNoiseSchedule(const RateProfile& profile, const LogSigmaGrid& grid,
 
 Schedule sqrtEntropySchedule(const RateProfile& raw, const LogSigmaGrid& grid,
                              const SqrtEntropyOptions& options) {
-  if (options.coordinate != Coordinate::Sigma && options.coordinate != Coordinate::LogSigma &&
-      options.coordinate != Coordinate::Lambda)
-    throw InputError("sqrt-entropy", "the coordinate must be sigma, log-sigma or lambda");
   const RateProfile profile = prepared(raw, options.smoothing);
-  auto density = [&](double ell) {
-    const double rate =
-        profile.rateLogSigma(ell) * infoNoiseGate(std::exp(ell), options.gateC, options.gateN);
-    const double jac = logSigmaPerUnit(ell, options.coordinate);  // |dℓ/du|
-    // π_u = √(dH/du) = √(rate_ℓ·|dℓ/du|); π_ℓ = π_u·|du/dℓ|.
-    return std::sqrt(std::max(0.0, rate) * jac) / jac;
-  };
-  Schedule s = Schedule::fromBinMasses(grid, binIntegrals(density, grid));
+  Schedule s = entropicAllocation(EntropicLaw::SqrtEntropy, profile, grid,
+                                  RateGate{options.gateC, options.gateN}, options.coordinate);
   s.lossWeight = options.weight;
   s.info.kind = "sqrt-entropy";
   s.info.label = std::string("√-entropy in ") + axisLabel(options.coordinate);
   s.info.setNote("coordinate", toString(options.coordinate));
-  s.info.setNote("formula", "π(u) ∝ √(dH/du), moved to log σ with the Jacobian");
-  s.info.setParameter("gate_c", options.gateC);
-  s.info.setParameter("gate_n", options.gateN);
+  s.info.setNote("formula", "π(u) ∝ √((MMSE/σ²)·σⁿ/(σⁿ+cⁿ) per du), moved to log σ with the Jacobian");
   describeProfile(s, profile, options.smoothing);
   return s;
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "schedule/coordinates.h"
 #include "schedule/schedule.h"
 
 namespace noisescope {
@@ -35,13 +36,50 @@ RateProfile rateProfileFrom(const Profile& profile, const std::string& source);
 // noisy profiles. Levels with zero rate stay zero.
 RateProfile smoothProfile(const RateProfile& profile, double bandwidth);
 
+// ---- The gated rate and the two entropic laws: one implementation, offline and online ----
+//
+// THEORY §6. Both laws start from the gated rate r_g = (MMSE/σ²)·g(σ), the gate being part of the
+// rate estimate: InfoNoise takes ρ ∝ r_g as its target allocation (π ∝ ρ/w), √-entropy takes the
+// sampling density π(u) ∝ √(r_g·|dℓ/du|), the gate under the square root. The offline builders
+// below (Schedules tab, `noisescope-cli schedule`) and the online samplers of the trainer
+// (train/noise_sampler.cpp, on a RateProfile of their per-bin errors) all call these functions.
+
+// The low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). c = 0 means "no gate" (g = 1), here and in every setting
+// that takes a c; an automatic choice of c is a separate setting of its callers (training's
+// gate_c "auto").
+struct RateGate {
+  double c = 0.0;
+  double n = 3.0;
+
+  double at(double sigma) const;
+  // Throws InputError(source, …) unless c ≥ 0 and n > 0, both finite.
+  void validate(const std::string& source) const;
+};
+// r_g = rate·g(σ), the gated rate per unit ℓ (rate = dH/dℓ = MMSE/σ² at σ).
+double gatedRate(double rateLogSigma, double sigma, const RateGate& gate);
+
+enum class EntropicLaw {
+  InfoNoise,    // the target allocation ρ_ℓ ∝ r_g
+  SqrtEntropy,  // the sampling density π_ℓ ∝ √(r_g·|dℓ/du|)/|dℓ/du|, i.e. π(u) ∝ √(r_g per du)
+};
+// The law's density per unit ℓ at ℓ from the gated rate there (unnormalised). `coordinate` is the
+// u of √-entropy (Sigma, LogSigma or Lambda); InfoNoise ignores it.
+double entropicDensity(EntropicLaw law, double gatedRateLogSigma, double logSigma,
+                       Coordinate coordinate = Coordinate::LogSigma);
+// That density on the bins of `grid`, from a profile: each bin's mass is the Simpson integral of
+// entropicDensity(law, gatedRate(profile.rateLogSigma(ℓ), e^ℓ, gate), ℓ) over the bin. InfoNoise
+// gives ρ, √-entropy gives π (both with a uniform loss weight; the callers below attach theirs).
+// Throws InputError for a bad gate or coordinate.
+Schedule entropicAllocation(EntropicLaw law, const RateProfile& profile, const LogSigmaGrid& grid,
+                            const RateGate& gate, Coordinate coordinate = Coordinate::LogSigma);
+
 struct InfoNoiseOptions {
   double gateC = 0.15;  // c of g(σ) = σⁿ/(σⁿ + cⁿ); 0 turns the gate off
   double gateN = 3.0;   // n
   LossWeight weight{LossWeight::Kind::Edm, 0.5, 5.0};  // w: π ∝ ρ/w
   double smoothing = 0.0;                              // bandwidth in ℓ for smoothProfile
 };
-// The low-noise gate g(σ).
+// The low-noise gate g(σ) (RateGate{c, n}.at(σ)).
 double infoNoiseGate(double sigma, double c, double n);
 
 // The target allocation ρ ∝ (MMSE/σ²)·g on `grid` (as a schedule with uniform weight), i.e. the
@@ -53,15 +91,15 @@ Schedule infoNoiseSchedule(const RateProfile& profile, const LogSigmaGrid& grid,
                            const InfoNoiseOptions& options = {});
 
 struct SqrtEntropyOptions {
-  // u of π(u) ∝ √(dH/du): Sigma, LogSigma or Lambda. Recorded in the schedule.
+  // u of π(u) ∝ √(r_g per du): Sigma, LogSigma or Lambda. Recorded in the schedule.
   Coordinate coordinate = Coordinate::LogSigma;
-  double gateC = 0.0;  // optional low-noise gate applied to the rate before the square root
+  double gateC = 0.0;  // the low-noise gate of the rate, under the square root; 0: no gate
   double gateN = 3.0;
   LossWeight weight{LossWeight::Kind::Uniform, 0.5, 5.0};  // the weight it is trained with
   double smoothing = 0.0;
 };
-// The sampling density π(u) ∝ √(dH/du), moved to ℓ with the Jacobian:
-// π_ℓ ∝ √(rate_ℓ · |dℓ/du|) / |dℓ/du|.
+// The sampling density π(u) ∝ √(r_g · |dℓ/du|) per du, moved to ℓ with the Jacobian:
+// π_ℓ ∝ √(r_g · |dℓ/du|) / |dℓ/du|, r_g the gated rate per ℓ.
 Schedule sqrtEntropySchedule(const RateProfile& profile, const LogSigmaGrid& grid,
                              const SqrtEntropyOptions& options = {});
 

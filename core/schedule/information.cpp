@@ -4,6 +4,8 @@
 #include <random>
 
 #include "data/dataset.h"
+#include "data/statistics.h"
+#include "schedule/preconditioning.h"
 #include "util/error.h"
 
 namespace noisescope::schedule {
@@ -22,23 +24,6 @@ void checkLevels(const std::vector<double>& sigma, const std::string& source) {
 }
 }  // namespace
 
-double datasetSigma(const Dataset& data) {
-  const int64_t n = data.size(), d = data.dim();
-  if (n < 2 || d < 1) throw InputError(data.source, "need at least two samples to compute σ_data");
-  double total = 0.0;
-  for (int64_t j = 0; j < d; ++j) {
-    double mean = 0.0, square = 0.0;
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = data.sample(i)[j];
-      mean += v;
-      square += v * v;
-    }
-    mean /= n;
-    total += std::max(0.0, square / n - mean * mean);
-  }
-  return std::sqrt(total / d);
-}
-
 InformationMatrices randomFeatureInformation(const Dataset& data, const std::vector<double>& sigma,
                                              const RandomFeatureOptions& options) {
   checkLevels(sigma, "random-feature information");
@@ -51,8 +36,9 @@ InformationMatrices randomFeatureInformation(const Dataset& data, const std::vec
     throw InputError("--samples", "must be in [2, 1e6]");
   const int64_t d = data.dim();
   const int f = options.features, e = options.embedding, m = options.samples;
-  const double sigmaData = options.sigmaData > 0.0 ? options.sigmaData : datasetSigma(data);
+  const double sigmaData = options.sigmaData > 0.0 ? options.sigmaData : measureSigmaData(data);
   if (!(sigmaData > 0.0)) throw InputError(data.source, "σ_data is zero (all samples equal)");
+  const EdmPreconditioning preconditioning{sigmaData};
 
   std::mt19937_64 engine(options.seed);
   std::normal_distribution<double> normal(0.0, 1.0);
@@ -89,12 +75,11 @@ InformationMatrices randomFeatureInformation(const Dataset& data, const std::vec
   for (std::size_t g = 0; g < sigma.size(); ++g) {
     options.progress.throwIfCancelled();
     const double s = sigma[g];
-    const double cIn =
-        options.preconditioning ? 1.0 / std::sqrt(s * s + sigmaData * sigmaData) : 1.0;
-    const double cOut =
-        options.preconditioning ? s * sigmaData / std::sqrt(s * s + sigmaData * sigmaData) : 1.0;
+    const double cIn = options.preconditioning ? preconditioning.cIn(s) : 1.0;
+    const double cOut = options.preconditioning ? preconditioning.cOut(s) : 1.0;
     Eigen::VectorXd embed(e);
-    for (int j = 0; j < e; ++j) embed[j] = std::cos(omega[j] * std::log(s) / 4.0 + phase[j]);
+    const double cNoise = preconditioning.cNoise(s);  // ¼·ln σ, with or without c_in, c_out
+    for (int j = 0; j < e; ++j) embed[j] = std::cos(omega[j] * cNoise + phase[j]);
     const Eigen::RowVectorXd shift = (v.transpose() * embed + bias).transpose();
     Eigen::MatrixXd phi(m, f + 1);
     phi.leftCols(f) = (cIn * (xu + s * eu)).rowwise() + shift;

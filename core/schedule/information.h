@@ -3,7 +3,8 @@
 // input of the atomic-schedule design. Two models:
 //
 //  * Random features (default). D_θ(y; σ) = c_skip(σ)·y + c_out(σ)·W·φ(c_in(σ)·y, σ) with the EDM
-//    preconditioning c_in = 1/√(σ²+σ_d²), c_out = σ·σ_d/√(σ²+σ_d²), and fixed random ReLU features
+//    preconditioning of schedule/preconditioning.h (THEORY §4; σ_d from measureSigmaData unless
+//    given), and fixed random ReLU features
 //    φ_k = relu(u_kᵀz + v_kᵀe(σ) + b_k) (plus a constant), u_k ~ N(0, I/D), where
 //    e(σ) = cos(ω_j·log(σ)/4 + ψ_j) is a random Fourier embedding of the noise level. Only the
 //    linear readout W (D × F) is trained, shared by all σ. Its Jacobian is c_out·(I_D ⊗ φᵀ), so
@@ -39,7 +40,7 @@ struct RandomFeatureOptions {
   int features = 128;           // F (a constant feature is added: F + 1 parameters per output)
   int embedding = 16;           // Fourier components of the σ embedding
   int samples = 2048;           // Monte Carlo (x, ε) pairs per level
-  double sigmaData = 0.0;       // σ_d of the preconditioning; ≤ 0: computed from the data
+  double sigmaData = 0.0;       // σ_d of the preconditioning; ≤ 0: measureSigmaData(data)
   bool preconditioning = true;  // false: c_in = c_out = 1, c_skip = 0
   uint64_t seed = 1;
   Progress progress;
@@ -48,8 +49,5 @@ struct RandomFeatureOptions {
 // Throws InputError when the dataset is empty or the options are out of range.
 InformationMatrices randomFeatureInformation(const Dataset& data, const std::vector<double>& sigma,
                                              const RandomFeatureOptions& options = {});
-
-// σ_d of a dataset: the root mean over dimensions of the per-dimension variance.
-double datasetSigma(const Dataset& data);
 
 }  // namespace noisescope::schedule

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "util/log_grid.h"
+
 namespace noisescope::train {
 namespace {
 
@@ -45,9 +47,7 @@ Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double s
   const auto rows = at::randperm(test.size(), gen, at::kLong).narrow(0, 0, n);
   x0_ = all.index_select(0, rows).to(device);
   noise_ = at::randn(x0_.sizes(), gen, at::kFloat).to(device);
-  for (int64_t i = 0; i < settings.levels; ++i)
-    levels_.push_back(std::exp(std::log(sigmaMin) + (std::log(sigmaMax) - std::log(sigmaMin)) *
-                                                        double(i) / double(settings.levels - 1)));
+  levels_ = logSpacedGrid(sigmaMin, sigmaMax, static_cast<int>(settings.levels));
   const bool flatSmall = test.sampleShape.size() == 1 && test.dim() <= 16;
   sampleQuality_ =
       settings.sampleQuality == "on" || (settings.sampleQuality == "auto" && flatSmall);

@@ -175,19 +175,16 @@ struct Denoiser::Impl : nn::Module {
     if (unet) return unet(x, cNoise);
     return conv1d(x, cNoise);
   }
+  // D(x; σ) = c_skip·x + c_out·F(c_in·x, c_noise), by schedule/preconditioning.h.
   torch::Tensor denoise(const torch::Tensor& x, const torch::Tensor& sigma) {
-    const double sd = pre.sigmaData;
-    auto s = sigma.to(x.scalar_type());
-    const auto s2 = s * s + sd * sd;
-    auto shape = std::vector<int64_t>(x.dim(), 1);
+    const auto s = sigma.to(x.scalar_type());
+    std::vector<int64_t> shape(x.dim(), 1);
     shape[0] = x.size(0);
-    const auto cSkip = ((sd * sd) / s2).view(shape);
-    const auto cOut = (s * sd / torch::sqrt(s2)).view(shape);
-    const auto cIn = torch::rsqrt(s2).view(shape);
-    const auto cNoise = 0.25 * torch::log(s);
-    return cSkip * x + cOut * raw(cIn * x, cNoise);
+    return pre.denoise(
+        x, s, [this](const torch::Tensor& in, const torch::Tensor& cNoise) { return raw(in, cNoise); },
+        [&shape](const torch::Tensor& c) { return c.view(shape); });
   }
-  EdmPreconditioning pre;
+  schedule::EdmPreconditioning pre;
   MlpNet mlp{nullptr};
   UNet unet{nullptr};
   Conv1dNet conv1d{nullptr};
@@ -287,6 +284,14 @@ Denoiser::~Denoiser() = default;
 
 at::Tensor Denoiser::forward(const at::Tensor& x, const at::Tensor& sigma) const {
   return impl_->denoise(x, sigma);
+}
+
+at::Tensor Denoiser::network(const at::Tensor& input, const at::Tensor& cNoise) const {
+  return impl_->raw(input, cNoise);
+}
+
+const schedule::EdmPreconditioning& Denoiser::preconditioning() const {
+  return impl_->pre;
 }
 
 std::vector<std::pair<std::string, at::Tensor>> Denoiser::namedParameters() const {

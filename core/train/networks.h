@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "data/dataset.h"
+#include "schedule/preconditioning.h"
 #include "train/train_config.h"
 
 namespace noisescope::train {
@@ -45,8 +46,13 @@ class Denoiser {
   const NetworkSpec& spec() const { return spec_; }
   c10::Device device() const { return device_; }
 
-  // x: [B, ...sampleShape], sigma: [B] → x0 estimate [B, ...sampleShape].
+  // x: [B, ...sampleShape], sigma: [B] → x0 estimate [B, ...sampleShape]:
+  // preconditioning().denoise(x, σ, network, …) = c_skip·x + c_out·F(c_in·x, c_noise).
   at::Tensor forward(const at::Tensor& x, const at::Tensor& sigma) const;
+  // The raw network F(input, c_noise) inside the preconditioning (input [B, ...], c_noise [B]).
+  at::Tensor network(const at::Tensor& input, const at::Tensor& cNoise) const;
+  // The preconditioning around F (σ_d = spec().sigmaData), the one of schedule/preconditioning.h.
+  const schedule::EdmPreconditioning& preconditioning() const;
   // Named parameters in a fixed order (names are the module paths, e.g. "net.stem.weight").
   std::vector<std::pair<std::string, at::Tensor>> namedParameters() const;
   std::vector<at::Tensor> parameters() const;

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "schedule/allocation.h"
+#include "schedule/entropic.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -71,10 +73,7 @@ int NoiseSampler::binOf(double sigma) const {
 }
 
 double NoiseSampler::gate(double sigma) const {
-  const double n = settings_.gateN, c = settings_.gateC;
-  if (c <= 0) return 1.0;
-  const double sn = std::pow(sigma, n);
-  return sn / (sn + std::pow(c, n));
+  return schedule::RateGate{settings_.gateC, settings_.gateN}.at(sigma);
 }
 
 void NoiseSampler::record(const BinStatistics& stepStatistics) {
@@ -145,35 +144,50 @@ schedule::Schedule NoiseSampler::adaptedSchedule(const std::vector<double>& mass
 
 bool NoiseSampler::refresh(int64_t stepsDone) {
   const int K = grid_.bins();
-  // EMA across refreshes; bins with too few new samples keep their old value.
+  // A bin is folded into the EMA once its window holds min_bin_count samples, and only then
+  // reset; until it does, it keeps accumulating across refreshes and keeps its old estimate. (A
+  // tail bin that π visits rarely would otherwise never reach the count and freeze.)
   for (int b = 0; b < K; ++b) {
     if (window_.count[b] < double(settings_.minBinCount)) continue;
     const double mean = window_.errorSum[b] / window_.count[b];
+    window_.errorSum[b] = 0.0;
+    window_.count[b] = 0.0;
+    if (!std::isfinite(mean)) continue;  // a diverged window says nothing about the rate
     mhat_[b] = known_[b] ? settings_.statDecay * mhat_[b] + (1 - settings_.statDecay) * mean : mean;
     known_[b] = 1;
   }
-  window_.clear();
   if (std::none_of(known_.begin(), known_.end(), [](char k) { return k != 0; })) return false;
 
+  // m̂ at the bin centres is a rate profile, and the schedules are built from it by the offline
+  // builders themselves (schedule/entropic.h): the gated rate, ρ, π and the gate under the root
+  // of √-entropy are one computation, online and offline (THEORY §6, §8).
   const std::vector<double> m = estimateErrors();
   const std::vector<double> sigmas = grid_.sigmaCenters();
-  std::vector<double> rho(K), pi(K);
-  double rhoSum = 0, piSum = 0;
-  for (int b = 0; b < K; ++b) {
-    const double s = sigmas[b];
-    const double rate = m[b] / (s * s);  // dH/dlog σ estimate
-    rho[b] = rate * gate(s);
-    pi[b] = kind_ == SamplerKind::InfoNoise ? rho[b] / weight_.at(s) : std::sqrt(rate) * gate(s);
-    if (!std::isfinite(pi[b]) || pi[b] < 0) pi[b] = 0;
-    rhoSum += rho[b];
-    piSum += pi[b];
+  schedule::RateProfile profile;
+  profile.sigma = sigmas;
+  profile.mmse = m;
+  profile.source = "online training statistics";
+  profile.kind = "online";
+  schedule::InfoNoiseOptions info;
+  info.gateC = settings_.gateC;
+  info.gateN = settings_.gateN;
+  info.weight = weight_;
+  const schedule::Schedule target = schedule::infoNoiseAllocation(profile, grid_, info);
+  schedule::Schedule sampling;
+  if (kind_ == SamplerKind::InfoNoise) {
+    sampling = schedule::infoNoiseSchedule(profile, grid_, info);
+  } else {
+    schedule::SqrtEntropyOptions root;
+    root.coordinate = schedule::Coordinate::LogSigma;
+    root.gateC = settings_.gateC;
+    root.gateN = settings_.gateN;
+    root.weight = weight_;
+    sampling = schedule::sqrtEntropySchedule(profile, grid_, root);
   }
-  if (!(piSum > 0) || !std::isfinite(piSum)) return false;
-  for (int b = 0; b < K; ++b) {
-    rho[b] = rhoSum > 0 ? rho[b] / rhoSum : 0.0;
-    // Bins of a uniform grid have equal width, so a density per ℓ and a bin mass agree up to scale.
-    pi[b] = (1 - settings_.uniformMix) * pi[b] / piSum + settings_.uniformMix / K;
-  }
+  std::vector<double> rho = target.binMasses(), pi = sampling.binMasses();
+  // Bins of a uniform grid have equal width, so a uniform density in ℓ gives every bin 1/K.
+  for (int b = 0; b < K; ++b)
+    pi[b] = (1 - settings_.uniformMix) * pi[b] + settings_.uniformMix / K;
 
   std::vector<double> oldCdf(K + 1);
   for (int e = 0; e <= K; ++e) oldCdf[e] = current_.cdfLogSigma(grid_.edges[e]);

@@ -2,10 +2,12 @@
 // Where the trainer draws its noise levels from. A static sampler is any schedule of the schedule
 // model (a fixed family or one loaded from a noisescope.schedule/1 file). The adaptive samplers
 // (THEORY §8) start from a base schedule for a warm-up, record every training sample's unweighted
-// x0 error in its log-σ bin, and every R steps rebuild π from the smoothed per-bin errors:
-//   InfoNoise:    ρ ∝ m̂/σ² · g(σ),  π ∝ ρ / w(σ)
-//   √-entropy:    π ∝ √(m̂/σ²) · g(σ)       (in log σ)
-// with the low-noise gate g = σⁿ/(σⁿ + cⁿ). Plain C++: uniforms come from the caller.
+// x0 error in its log-σ bin, and every R steps rebuild π from the smoothed per-bin errors m̂:
+//   InfoNoise:    ρ ∝ r_g = m̂/σ² · g(σ),  π ∝ ρ / w(σ)
+//   √-entropy:    π ∝ √(r_g) = √(m̂/σ² · g(σ))   (in log σ; the gate under the root)
+// with the low-noise gate g = σⁿ/(σⁿ + cⁿ) (c = 0: no gate). The schedules are built by the
+// offline builders of schedule/entropic.h on m̂ at the bin centres, so an online schedule is the
+// offline schedule of the same rate. Plain C++: uniforms come from the caller.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,8 +40,8 @@ struct AdaptiveSettings {
   int64_t refreshEvery = 200;
   double statDecay = 0.9;  // m̂ ← decay·m̂ + (1 − decay)·(new window mean)
   int64_t smoothingPasses = 1;
-  int64_t minBinCount = 16;
-  double gateC = 0.15;
+  int64_t minBinCount = 16;  // a bin is folded into m̂ once its window holds this many samples
+  double gateC = 0.15;       // 0: no gate
   double gateN = 3.0;
   double uniformMix = 0.0;
 };
@@ -50,7 +52,8 @@ struct RefreshRecord {
   std::vector<double> logSigmaEdges;
   std::vector<double> sigmaCenters;
   std::vector<double> mhat;  // smoothed per-bin unweighted x0 error (summed over dimensions)
-  std::vector<double> rho;   // target effective allocation, bin masses summing to 1
+  std::vector<double> rho;   // gated rate ρ ∝ m̂/σ²·g as bin masses summing to 1 (InfoNoise's
+                             // target effective allocation)
   std::vector<double> pi;    // sampling distribution, bin masses summing to 1
   double cdfChange = 0.0;    // max |ΔCDF| at bin edges against the previous π
 };
@@ -78,8 +81,9 @@ class NoiseSampler {
   // Called after `stepsDone` optimizer steps. Adaptive samplers refresh when the warm-up has
   // ended and a refresh period is complete; returns true when π was rebuilt.
   bool maybeRefresh(int64_t stepsDone);
-  // Rebuilds π from the window now (what maybeRefresh does when due). Returns false (and keeps π)
-  // when no bin has ever had enough samples.
+  // Rebuilds π from the window now (what maybeRefresh does when due). Bins whose window holds at
+  // least minBinCount samples are folded into m̂ and reset; the others keep accumulating. Returns
+  // false (and keeps π) when no bin has ever had enough samples.
   bool refresh(int64_t stepsDone);
   const RefreshRecord& lastRefresh() const { return last_; }
   int64_t refreshCount() const { return refreshes_; }

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <utility>
 #include <sstream>
 
-#include "util/atomic_file.h"
+#include "schedule/preconditioning.h"
 #include "train/networks.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -32,6 +34,28 @@ std::string num(double x) {
 int64_t groupsFor(int64_t channels) {
   return std::gcd<int64_t>(8, channels);
 }
+
+// A TorchScript expression under construction. The export instantiates the templates of
+// schedule/preconditioning.h with it, so the exported module's c_skip, c_out, c_in, c_noise and
+// D = c_skip·x + c_out·F(c_in·x, c_noise) are written by the very lines that compute them in the
+// networks: the formula exists once. Every operation is parenthesised; numbers round-trip.
+// Only the operations the templates use are defined (a new one fails to compile, not to export).
+struct Script {
+  std::string text;
+};
+Script binary(const std::string& a, const char* op, const std::string& b) {
+  return {"(" + a + " " + op + " " + b + ")"};
+}
+Script operator+(const Script& a, const Script& b) { return binary(a.text, "+", b.text); }
+Script operator+(const Script& a, double b) { return binary(a.text, "+", num(b)); }
+Script operator*(const Script& a, const Script& b) { return binary(a.text, "*", b.text); }
+Script operator*(const Script& a, double b) { return binary(a.text, "*", num(b)); }
+Script operator*(double a, const Script& b) { return binary(num(a), "*", b.text); }
+Script operator/(const Script& a, const Script& b) { return binary(a.text, "/", b.text); }
+Script operator/(double a, const Script& b) { return binary(num(a), "/", b.text); }
+// Found by argument-dependent lookup from the templates' unqualified sqrt and log.
+Script sqrt(const Script& a) { return {"torch.sqrt(" + a.text + ")"}; }
+Script log(const Script& a) { return {"torch.log(" + a.text + ")"}; }
 
 // Writes straight-line TorchScript mirroring networks.cpp, one statement per line.
 class ScriptWriter {
@@ -127,21 +151,30 @@ std::string rawNetwork(const NetworkSpec& s) {
 }  // namespace
 
 std::string torchScriptSource(const Denoiser& denoiser) {
-  const NetworkSpec& s = denoiser.spec();
-  const double sd = s.sigmaData;
+  const schedule::EdmPreconditioning& pre = denoiser.preconditioning();
+  const Script s{"s"};
   std::ostringstream src;
-  src << rawNetwork(s);
+  src << rawNetwork(denoiser.spec());
+  // The coefficients, one method each (callable on the exported module, e.g. m.c_skip(sigma)),
+  // and forward, all written by instantiating the preconditioning's templates with Script.
+  const std::pair<const char*, Script> coefficients[] = {
+      {"c_skip", pre.cSkip(s)}, {"c_out", pre.cOut(s)}, {"c_in", pre.cIn(s)},
+      {"c_noise", pre.cNoise(s)}};
+  for (const auto& [name, expression] : coefficients)
+    src << "    def " << name << "(self, s: Tensor) -> Tensor:\n"
+        << "        return " << expression.text << "\n";
+  const Script denoised = pre.denoise(
+      Script{"x"}, s,
+      [](const Script& input, const Script& cNoise) {
+        return Script{"self.raw(" + input.text + ", " + cNoise.text + ")"};
+      },
+      [](const Script& c) { return Script{c.text + ".view(shape)"}; });
   src << "    def forward(self, x: Tensor, sigma: Tensor) -> Tensor:\n"
       << "        s = sigma.to(x.dtype)\n"
-      << "        s2 = s * s + " << num(sd * sd) << "\n"
       << "        shape: List[int] = [x.size(0)]\n"
       << "        for _ in range(x.dim() - 1):\n"
       << "            shape.append(1)\n"
-      << "        c_skip = (" << num(sd * sd) << " / s2).view(shape)\n"
-      << "        c_out = (s * " << num(sd) << " / torch.sqrt(s2)).view(shape)\n"
-      << "        c_in = torch.rsqrt(s2).view(shape)\n"
-      << "        c_noise = 0.25 * torch.log(s)\n"
-      << "        return c_skip * x + c_out * self.raw(c_in * x, c_noise)\n";
+      << "        return " << denoised.text << "\n";
   // define() wants the methods without the class indentation.
   std::string text = src.str(), dedented;
   std::istringstream lines(text);

@@ -94,6 +94,32 @@ class Section {
     fail(key, "'" + s + "' is not one of: " + list);
   }
 
+  // A number in [lo, hi] or the word `word` (→ empty).
+  void numberOrWord(const char* key, std::optional<double>& out, const char* word, double lo,
+                    double hi) {
+    const json* v = find(key);
+    if (!v) return;
+    if (v->is_string()) {
+      if (v->get<std::string>() != word)
+        fail(key, "expected a number or \"" + std::string(word) + "\", got " + v->dump());
+      out.reset();
+      return;
+    }
+    if (!v->is_number())
+      fail(key, "expected a number or \"" + std::string(word) + "\", got " +
+                    std::string(v->type_name()));
+    const double x = v->get<double>();
+    if (!std::isfinite(x) || x < lo || x > hi)
+      fail(key, "value " + v->dump() + " is out of range [" + fmt(lo) + ", " + fmt(hi) + "]");
+    out = x;
+  }
+
+  // True when the object holds `key` with a non-null value.
+  bool given(const char* key) const {
+    const auto it = object_.find(key);
+    return it != object_.end() && !it->is_null();
+  }
+
   void numberMap(const char* key, std::map<std::string, double>& out) {
     const json* v = find(key);
     if (!v) return;
@@ -162,8 +188,6 @@ bool isSchedulePreset(const std::string& name) {
     if (p.name == name) return true;
   return false;
 }
-
-namespace {}  // namespace
 
 TrainConfig parseTrainConfig(const json& root, const std::string& source,
                              const std::string& baseDir) {
@@ -234,15 +258,17 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
     s.numberMap("schedule_params", n.scheduleParams);
     s.number("sigma_min", n.sigmaMin, 0.0, 1e6, true);
     s.number("sigma_max", n.sigmaMax, 0.0, 1e6, true);
-    s.choice("loss_weight", n.lossWeight, {"edm", "uniform", "epsilon", "v", "min-snr"});
+    s.choice("loss_weight", n.lossWeight, {"edm", "uniform", "epsilon", "v", "min-snr", "flow-v"});
     s.number("min_snr_gamma", n.minSnrGamma, 0.0, 1e9, true);
+    n.lossWeightGiven = s.given("loss_weight");
+    n.minSnrGammaGiven = s.given("min_snr_gamma");
     s.integer("bins", n.bins, 2, 4096);
     s.integer("warmup_steps", n.warmupSteps, 0, kBig);
     s.integer("refresh_every", n.refreshEvery, 1, kBig);
     s.number("stat_decay", n.statDecay, 0.0, 0.999999);
     s.integer("smoothing_passes", n.smoothingPasses, 0, 64);
     s.integer("min_bin_count", n.minBinCount, 1, kBig);
-    s.number("gate_c", n.gateC, 0.0, 1e6);
+    s.numberOrWord("gate_c", n.gateC, "auto", 0.0, 1e6);
     s.number("gate_n", n.gateN, 0.0, 64.0, true);
     s.number("uniform_mix", n.uniformMix, 0.0, 1.0);
     s.finish();
@@ -297,7 +323,7 @@ TrainConfig readTrainConfig(const std::string& path) {
   json root;
   try {
     root = json::parse(buffer.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for numbers like 1e999
     throw InputError(path, std::string("not valid JSON: ") + e.what());
   }
   const std::string base = std::filesystem::path(path).parent_path().string();
@@ -348,7 +374,7 @@ json toJson(const TrainConfig& c) {
                 {"stat_decay", n.statDecay},
                 {"smoothing_passes", n.smoothingPasses},
                 {"min_bin_count", n.minBinCount},
-                {"gate_c", n.gateC},
+                {"gate_c", n.gateC ? json(*n.gateC) : json("auto")},
                 {"gate_n", n.gateN},
                 {"uniform_mix", n.uniformMix}};
   const auto& e = c.eval;

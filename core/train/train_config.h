@@ -4,6 +4,7 @@
 // the same struct. Defaults are documented in docs/training.md.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json_fwd.hpp>
@@ -57,16 +58,23 @@ struct NoiseSettings {
   std::map<std::string, double> scheduleParams;  // overrides of the preset's parameters
   double sigmaMin = 0.002;
   double sigmaMax = 80.0;
-  std::string lossWeight = "edm";  // "edm", "uniform", "epsilon", "v", "min-snr"
+  // The loss weight of a preset schedule: "edm", "uniform", "epsilon", "v", "min-snr", "flow-v".
+  // A schedule *file* is trained with the weight it carries (its allocation is π·w); a config
+  // that names a different weight for it is refused (docs/training.md).
+  std::string lossWeight = "edm";
   double minSnrGamma = 5.0;
+  bool lossWeightGiven = false;   // the config file named loss_weight (set by the parser)
+  bool minSnrGammaGiven = false;  // the config file named min_snr_gamma (set by the parser)
   // Adaptive samplers (THEORY §8).
   int64_t bins = 64;
   int64_t warmupSteps = 1000;
   int64_t refreshEvery = 200;
   double statDecay = 0.9;       // EMA of per-bin errors across refreshes (weight of the old value)
   int64_t smoothingPasses = 1;  // passes of the [¼ ½ ¼] kernel over neighbouring bins
-  int64_t minBinCount = 16;     // bins with fewer new samples keep their old value
-  double gateC = 0.0;           // gate g = σⁿ/(σⁿ+cⁿ); 0: 0.15, or 0.2 for discrete data
+  int64_t minBinCount = 16;     // a bin's samples accumulate until there are this many
+  // c of the low-noise gate g = σⁿ/(σⁿ+cⁿ) (THEORY §6): 0 means no gate, as everywhere; empty
+  // means "auto": 0.15, or 0.2 for discrete data, resolved by the trainer.
+  std::optional<double> gateC;
   double gateN = 3.0;
   double uniformMix = 0.0;  // fraction of π spread uniformly over log σ (keeps every bin observed)
 };

@@ -68,21 +68,42 @@ at::Tensor datasetTensor(const Dataset& d) {
 schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, int bins) {
   const auto& n = config.noise;
   const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, bins);
-  schedule::Schedule s;
   if (isSchedulePreset(n.schedule)) {
-    s = schedule::makePresetSchedule(n.schedule, grid, n.scheduleParams);
-  } else {
-    s = readSchedule(n.schedule);
-    if (s.sigmaMin() < n.sigmaMin * (1 - 1e-9) || s.sigmaMax() > n.sigmaMax * (1 + 1e-9)) {
-      double lost = 0;
-      s = s.truncated(n.sigmaMin, n.sigmaMax, &lost);
-      if (lost > 0.5)
-        throw InputError(n.schedule,
-                         "more than half of the schedule lies outside [noise.sigma_min, "
-                         "noise.sigma_max]");
-    }
+    schedule::Schedule s = schedule::makePresetSchedule(n.schedule, grid, n.scheduleParams);
+    s.lossWeight = lossWeightFor(n, sigmaData);
+    return s;
   }
-  s.lossWeight = lossWeightFor(n, sigmaData);
+  schedule::Schedule s = readSchedule(n.schedule);
+  if (s.sigmaMin() < n.sigmaMin * (1 - 1e-9) || s.sigmaMax() > n.sigmaMax * (1 + 1e-9)) {
+    double lost = 0;
+    s = s.truncated(n.sigmaMin, n.sigmaMax, &lost);
+    if (lost > 0.5)
+      throw InputError(n.schedule,
+                       "more than half of the schedule lies outside [noise.sigma_min, "
+                       "noise.sigma_max]");
+  }
+  // A schedule file is trained with its own loss weight: its π was made for that w (the
+  // allocation it stands for is π·w). A config that names another weight is refused, never
+  // silently overruled in either direction.
+  const schedule::LossWeight& file = s.lossWeight;
+  if (file.kind == schedule::LossWeight::Kind::Elbo)
+    throw InputError(config.source,
+                     "key 'noise.schedule': the schedule file '" + n.schedule +
+                         "' carries the ELBO loss weight, which depends on π and cannot be a "
+                         "training weight; write the schedule with another weight");
+  const schedule::LossWeight named = lossWeightFor(n, sigmaData);
+  const bool kindDiffers = n.lossWeightGiven && named.kind != file.kind;
+  const bool gammaDiffers = n.minSnrGammaGiven && file.kind == schedule::LossWeight::Kind::MinSnr &&
+                            std::abs(named.gamma - file.gamma) > 1e-9 * file.gamma;
+  if (kindDiffers || gammaDiffers)
+    throw InputError(config.source,
+                     std::string("key '") +
+                         (kindDiffers ? "noise.loss_weight" : "noise.min_snr_gamma") +
+                         "': the schedule file '" + n.schedule + "' is made for the loss weight " +
+                         file.label() + ", the config names " + named.label() +
+                         "; a schedule file is trained with its own weight: leave the key out or "
+                         "make it agree with the file ('" +
+                         file.name() + "')");
   return s;
 }
 
@@ -106,11 +127,22 @@ struct Trainer::Impl {
   Clock::time_point logStart;
   Clock::time_point runStart;
   json provenance;
+  bool gateAuto = false;        // gate_c was "auto" and was resolved from the data
+  bool weightFromFile = false;  // the loss weight is the schedule file's
 
   Impl(TrainConfig& c, TrainingData d, TrainerOptions o)
       : config(c), data(std::move(d)), options(std::move(o)), run(options.runDir) {}
 
   bool writer() const { return rank == 0; }
+
+  json lossWeightJson() const {
+    const auto& w = sampler->lossWeight();
+    return {{"kind", w.name()},
+            {"label", w.label()},
+            {"sigma_data", w.sigmaData},
+            {"gamma", w.gamma},
+            {"from", weightFromFile ? "schedule file" : "config"}};
+  }
 
   void event(json e) {
     if (!writer()) return;
@@ -136,8 +168,17 @@ struct Trainer::Impl {
                        "both hold samples");
     // Resolve the settings that depend on the data, so config.json says what was used.
     if (!(config.optim.sigmaData > 0)) config.optim.sigmaData = data.sigmaData;
-    if (!(config.noise.gateC > 0)) config.noise.gateC = data.discrete ? 0.2 : 0.15;
+    // gate_c "auto" picks c from the kind of data (THEORY §6); a number, 0 included (no gate),
+    // is used as it is.
+    gateAuto = !config.noise.gateC.has_value();
+    if (gateAuto) config.noise.gateC = data.discrete ? 0.2 : 0.15;
     const double sd = config.optim.sigmaData;
+    // The static / warm-up schedule and the weight the run trains with (a schedule file's own).
+    schedule::Schedule base = baseScheduleFor(config, sd);
+    weightFromFile = !isSchedulePreset(config.noise.schedule);
+    const schedule::LossWeight weight = base.lossWeight;
+    config.noise.lossWeight = weight.name();
+    if (weight.kind == schedule::LossWeight::Kind::MinSnr) config.noise.minSnrGamma = weight.gamma;
 
     spec = resolveNetworkSpec(config.model, data.train.sampleShape, data.train.kind, sd,
                               config.source);
@@ -158,13 +199,12 @@ struct Trainer::Impl {
     a.statDecay = n.statDecay;
     a.smoothingPasses = n.smoothingPasses;
     a.minBinCount = n.minBinCount;
-    a.gateC = n.gateC;
+    a.gateC = *n.gateC;
     a.gateN = n.gateN;
     a.uniformMix = n.uniformMix;
     const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, int(n.bins));
-    sampler =
-        std::make_unique<NoiseSampler>(samplerKindFromString(n.sampler, "noise.sampler"),
-                                       baseScheduleFor(config, sd), grid, lossWeightFor(n, sd), a);
+    sampler = std::make_unique<NoiseSampler>(samplerKindFromString(n.sampler, "noise.sampler"),
+                                             std::move(base), grid, weight, a);
     total = BinStatistics(int(n.bins));
     logWindow = BinStatistics(int(n.bins));
     trainData = datasetTensor(data.train).to(device);
@@ -489,7 +529,10 @@ struct Trainer::Impl {
                  {"train_samples", data.train.size()},
                  {"test_samples", data.test.size()},
                  {"test", data.testDescription},
-                 {"bins", config.noise.bins}};
+                 {"bins", config.noise.bins},
+                 {"gate_c", *config.noise.gateC},
+                 {"gate", gateAuto ? "auto" : *config.noise.gateC > 0 ? "set" : "off"},
+                 {"loss_weight", lossWeightJson()}};
       event(start);
       if (!resumed) event(scheduleEvent(false));
     }

@@ -35,23 +35,6 @@ Dataset readOne(const TrainConfig& config, const std::string& path, const char* 
 
 }  // namespace
 
-double measureSigmaData(const Dataset& dataset) {
-  const int64_t n = dataset.size(), dim = dataset.dim();
-  if (n < 1 || dim < 1) return 0.0;
-  std::vector<double> mean(dim, 0.0);
-  for (int64_t i = 0; i < n; ++i) {
-    const float* x = dataset.sample(i);
-    for (int64_t j = 0; j < dim; ++j) mean[j] += x[j];
-  }
-  for (double& m : mean) m /= double(n);
-  double sum = 0.0;
-  for (int64_t i = 0; i < n; ++i) {
-    const float* x = dataset.sample(i);
-    for (int64_t j = 0; j < dim; ++j) sum += (x[j] - mean[j]) * (x[j] - mean[j]);
-  }
-  return std::sqrt(sum / double(n * dim));
-}
-
 bool isDiscreteSigned(const Dataset& dataset) {
   for (float v : dataset.values)
     if (v != 1.0f && v != -1.0f) return false;
@@ -85,6 +68,10 @@ TrainingData loadTrainingData(const TrainConfig& config, const Progress& progres
   if (s.limit > 0 && s.limit < train.size()) train = randomSubset(train, s.limit, seed);
   if (s.testLimit > 0 && s.testLimit < test.size())
     test = randomSubset(test, s.testLimit, seed + 1);
+  if (train.size() < 2)
+    throw InputError(config.source,
+                     "key 'dataset.path': fewer than 2 training samples are left after the "
+                     "held-out split and dataset.limit");
   out.sigmaData = measureSigmaData(train);
   if (!(out.sigmaData > 0))
     throw InputError(config.source,

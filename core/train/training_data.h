@@ -4,6 +4,7 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "data/statistics.h"  // measureSigmaData, the one σ_data
 #include "train/train_config.h"
 #include "util/progress.h"
 
@@ -13,7 +14,7 @@ struct TrainingData {
   Dataset train;
   Dataset test;
   std::string testDescription;  // "test_path …" or "10% split of the training file (seed 1)"
-  double sigmaData = 0.0;       // RMS deviation from the per-coordinate mean, training set
+  double sigmaData = 0.0;       // measureSigmaData(train) (THEORY §1)
   bool discrete = false;        // every value is −1 or +1 (binarised images, one-hot DNA)
 };
 
@@ -21,9 +22,8 @@ struct TrainingData {
 // is missing or unreadable or the two sets have different sample shapes.
 TrainingData loadTrainingData(const TrainConfig& config, const Progress& progress = {});
 
-// Facts derived from the values, used by loadTrainingData and by callers that build datasets
-// themselves (tests).
-double measureSigmaData(const Dataset& dataset);
+// Whether every value is −1 or +1, used by loadTrainingData and by callers that build datasets
+// themselves (tests). σ_data is noisescope::measureSigmaData (data/statistics.h).
 bool isDiscreteSigned(const Dataset& dataset);
 
 }  // namespace noisescope::train

@@ -56,6 +56,80 @@ class TestStatistics : public QObject {
     QCOMPARE(s.nearestNeighbourMedian, 0.0);
   }
 
+  void sigmaDataKnownValues() {
+    // The one definition (THEORY §1): √(tr Cov / D) with per-coordinate means, 1/N normalisation.
+    Dataset d;
+    d.sampleShape = {2};
+    d.values = {1, 10, 3, 10, 5, 10, 7, 10};  // Var coordinate 0 = 5, coordinate 1 constant
+    QVERIFY(std::abs(measureSigmaData(d) - std::sqrt(2.5)) < 1e-15);
+    // One-hot DNA in the ±1 scaling, two positions × 4 channels. Position 0 is always A, position
+    // 1 is A or C with equal frequency: only channels A and C of position 1 vary (variance 1
+    // each), so σ_data² = 2/8 — not the pooled variance 0.75 of "one +1 and three −1".
+    Dataset dna;
+    dna.sampleShape = {2, 4};
+    dna.values = {1, -1, -1, -1, 1, -1, -1, -1,   // AA
+                  1, -1, -1, -1, -1, 1, -1, -1};  // AC
+    QVERIFY(std::abs(measureSigmaData(dna) - std::sqrt(0.25)) < 1e-15);
+    // Fewer than two samples: no σ_data, and the message says why.
+    Dataset one;
+    one.sampleShape = {3};
+    one.values = {1, 2, 3};
+    one.source = "one.npy";
+    EXPECT_INPUT_ERROR(measureSigmaData(one), "at least two samples");
+  }
+
+  void sigmaDataIgnoresAConstantShift() {
+    // Values on a 1/16 grid, shifted by 1024: every shifted value is exact in float, so the two
+    // sets differ only by the constant. σ_data leaves the mean out; E‖x‖²/D does not.
+    data_detail::RandomSource random(5);
+    Dataset centred, shifted;
+    centred.sampleShape = shifted.sampleShape = {3};
+    for (int i = 0; i < 3000; ++i) {
+      const float v = static_cast<float>(static_cast<int>(random.below(64)) - 32) / 16.0f;
+      centred.values.push_back(v + (i % 3 == 2 ? 0.5f : 0.0f));
+      shifted.values.push_back(centred.values.back() + 1024.0f);
+    }
+    const double a = measureSigmaData(centred), b = measureSigmaData(shifted);
+    QVERIFY2(std::abs(a - b) <= 1e-12 * a, (std::to_string(a) + " vs " + std::to_string(b)).c_str());
+    // E‖x‖²/D = σ_data² + ‖μ‖²/D with μ the mean sample.
+    const int64_t n = shifted.size(), dim = shifted.dim();
+    std::vector<double> mu(dim, 0.0);
+    double squares = 0.0;
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < dim; ++k) {
+        mu[k] += shifted.sample(i)[k] / double(n);
+        squares += double(shifted.sample(i)[k]) * shifted.sample(i)[k];
+      }
+    double muSquares = 0.0;
+    for (double m : mu) muSquares += m * m;
+    QVERIFY(std::abs(squares / double(n * dim) - (b * b + muSquares / dim)) < 1e-6 * squares / n);
+  }
+
+  void computeStatisticsAgreesWithMeasureSigmaData() {
+    // Non-centred data with a large offset (a one-pass Σx² − Nμ² loses every digit here), over
+    // more rows than one chunk, and a centred set: DatasetStatistics::sigmaData is the same
+    // number as measureSigmaData, to 1e-9 relative.
+    data_detail::RandomSource random(9);
+    Dataset offset;
+    offset.sampleShape = {2};
+    for (int i = 0; i < 2 * 5000; ++i)
+      offset.values.push_back(1.0e6f + static_cast<float>(random.below(33)) / 16.0f);
+    const Dataset gaussian =
+        makeSynthetic(parseSyntheticSpec("synthetic:gaussian?n=5000&d=7&scale=0.3&seed=2"));
+    for (const Dataset* d : std::vector<const Dataset*>{&offset, &gaussian}) {
+      const double measured = measureSigmaData(*d);
+      const DatasetStatistics s = computeStatistics(*d, 0);
+      QVERIFY2(std::abs(s.sigmaData - measured) <= 1e-9 * measured,
+               (std::to_string(s.sigmaData) + " vs " + std::to_string(measured)).c_str());
+      QVERIFY(s.sigmaData > 0);
+    }
+    // The offset set: each coordinate is uniform on 33 values 1/16 apart, variance (33²−1)/12/256.
+    const double expected = std::sqrt((33.0 * 33.0 - 1.0) / 12.0) / 16.0;
+    QVERIFY(std::abs(measureSigmaData(offset) - expected) < 0.02 * expected);
+    // The pooled spread is computed from the same passes: no cancellation either.
+    QVERIFY(std::abs(computeStatistics(offset, 0).stddev - expected) < 0.02 * expected);
+  }
+
   void nearestNeighbourMatchesBruteForce() {
     // More rows than one chunk (4096), so the search crosses chunk boundaries.
     const Dataset d = makeSynthetic(parseSyntheticSpec("synthetic:gaussian?n=5000&d=6&seed=3"));

@@ -6,16 +6,14 @@
 #include "schedule/allocation.h"
 #include "schedule/entropic.h"
 #include "util/error.h"
+#include "util/log_grid.h"
 
 using namespace noisescope;
 using namespace noisescope::schedule;
 
 namespace {
 std::vector<double> logSpaced(double lo, double hi, int n) {
-  std::vector<double> out(n);
-  for (int i = 0; i < n; ++i)
-    out[i] = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / (n - 1));
-  return out;
+  return logSpacedGrid(lo, hi, n);
 }
 }  // namespace
 
@@ -28,6 +26,7 @@ class TestEntropicSchedules : public QObject {
   void gateAndWeight();
   void entropicTimeGrid();
   void smoothingAndBadProfiles();
+  void gatedRateIsOneDefinition();
 };
 
 void TestEntropicSchedules::infoNoiseOnGaussianMatchesClosedForm() {
@@ -151,6 +150,56 @@ void TestEntropicSchedules::smoothingAndBadProfiles() {
   bad = profile;
   std::swap(bad.sigma[1], bad.sigma[2]);
   QVERIFY_THROWS_EXCEPTION(InputError, infoNoiseSchedule(bad, LogSigmaGrid::uniform()));
+}
+
+void TestEntropicSchedules::gatedRateIsOneDefinition() {
+  // THEORY §6: the gate is part of the rate; c = 0 is no gate; √-entropy takes the root of the
+  // gated rate per du.
+  const RateGate off{0.0, 3.0}, on{0.15, 3.0};
+  for (double sigma : {0.002, 0.15, 1.0, 80.0}) {
+    QCOMPARE(off.at(sigma), 1.0);
+    QCOMPARE(gatedRate(2.5, sigma, off), 2.5);
+    QCOMPARE(gatedRate(2.5, sigma, on), 2.5 * on.at(sigma));
+    QCOMPARE(on.at(sigma), infoNoiseGate(sigma, 0.15, 3.0));
+  }
+  QVERIFY(std::abs(on.at(0.15) - 0.5) < 1e-15);
+  const double ell = std::log(0.3), r = 1.7;
+  QCOMPARE(entropicDensity(EntropicLaw::InfoNoise, r, ell), r);
+  QVERIFY(std::abs(entropicDensity(EntropicLaw::SqrtEntropy, r, ell, Coordinate::LogSigma) -
+                   std::sqrt(r)) < 1e-15);
+  // Per σ: |dℓ/dσ| = 1/σ, so π_ℓ = √(r/σ)·σ; per λ: |dℓ/dλ| = ½, so π_ℓ = √(r/2)·2.
+  QVERIFY(std::abs(entropicDensity(EntropicLaw::SqrtEntropy, r, ell, Coordinate::Sigma) -
+                   std::sqrt(r * 0.3)) < 1e-14);
+  QVERIFY(std::abs(entropicDensity(EntropicLaw::SqrtEntropy, r, ell, Coordinate::Lambda) -
+                   std::sqrt(2.0 * r)) < 1e-14);
+  QVERIFY_THROWS_EXCEPTION(InputError, RateGate({-0.1, 3.0}).validate("gate"));
+  QVERIFY_THROWS_EXCEPTION(InputError, RateGate({0.1, 0.0}).validate("gate"));
+
+  // On a flat rate (MMSE ∝ σ²) the gate shapes ρ as g and √-entropy's π as √g: the root is
+  // taken of the gated rate, not multiplied by the gate afterwards.
+  RateProfile flat;
+  flat.sigma = logSpaced(0.002, 80.0, 64);
+  for (double sigma : flat.sigma) flat.mmse.push_back(3.0 * sigma * sigma);
+  flat.source = "flat";
+  const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 200);
+  SqrtEntropyOptions root;
+  root.gateC = 0.15;
+  const auto gated = sqrtEntropySchedule(flat, grid, root).binMasses();
+  const auto rho = entropicAllocation(EntropicLaw::InfoNoise, flat, grid, on).binMasses();
+  const int top = grid.bins() - 1;
+  for (int b : {0, 40, 80}) {
+    const double sigma = std::exp(grid.center(b));
+    const double g = on.at(sigma) / on.at(std::exp(grid.center(top)));
+    QVERIFY2(std::abs(gated[b] / gated[top] - std::sqrt(g)) < 0.02 * std::sqrt(g),
+             qPrintable(QString::number(b)));
+    QVERIFY2(std::abs(rho[b] / rho[top] - g) < 0.02 * g, qPrintable(QString::number(b)));
+  }
+  // Both builders reject a bad gate.
+  root.gateC = -1.0;
+  QVERIFY_THROWS_EXCEPTION(InputError, sqrtEntropySchedule(flat, grid, root));
+  InfoNoiseOptions info;
+  info.gateN = 0.0;
+  QVERIFY_THROWS_EXCEPTION(InputError, infoNoiseAllocation(flat, grid, info));
 }
 
 QTEST_APPLESS_MAIN(TestEntropicSchedules)

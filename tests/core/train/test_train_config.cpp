@@ -56,6 +56,40 @@ class TestTrainConfig : public QObject {
     QCOMPARE(toJson(again), toJson(c));
   }
 
+  void gateAutoIsASettingAndZeroMeansNoGate() {
+    // THEORY §6: c = 0 is "no gate" everywhere; "auto" is its own, named setting (the default).
+    json j = minimal();
+    QVERIFY(!parseTrainConfig(j, "run.json").noise.gateC.has_value());  // default: auto
+    j["noise"] = {{"gate_c", "auto"}};
+    QVERIFY(!parseTrainConfig(j, "run.json").noise.gateC.has_value());
+    j["noise"] = {{"gate_c", 0}};
+    const TrainConfig off = parseTrainConfig(j, "run.json");
+    QVERIFY(off.noise.gateC.has_value());
+    QCOMPARE(*off.noise.gateC, 0.0);  // an old config's "gate_c": 0 now means no gate
+    j["noise"] = {{"gate_c", 0.3}};
+    QCOMPARE(parseTrainConfig(j, "run.json").noise.gateC.value_or(-1), 0.3);
+    // config.json writes what was set: "auto", or the number (0 included), and reads it back.
+    TrainConfig c = parseTrainConfig(minimal(), "run.json");
+    QVERIFY(toJson(c)["noise"]["gate_c"] == json("auto"));
+    QVERIFY(!parseTrainConfig(toJson(c), "config.json").noise.gateC.has_value());
+    c.noise.gateC = 0.0;
+    QVERIFY(toJson(c)["noise"]["gate_c"] == json(0.0));
+    QCOMPARE(parseTrainConfig(toJson(c), "config.json").noise.gateC.value_or(-1), 0.0);
+  }
+
+  void lossWeightKeysAreRecordedAsGiven() {
+    // Whether the config named a loss weight matters for a schedule file (docs/training.md).
+    json j = minimal();
+    TrainConfig c = parseTrainConfig(j, "run.json");
+    QVERIFY(!c.noise.lossWeightGiven && !c.noise.minSnrGammaGiven);
+    QCOMPARE(c.noise.lossWeight, std::string("edm"));
+    j["noise"] = {{"loss_weight", "min-snr"}, {"min_snr_gamma", 3}};
+    c = parseTrainConfig(j, "run.json");
+    QVERIFY(c.noise.lossWeightGiven && c.noise.minSnrGammaGiven);
+    j["noise"] = {{"loss_weight", "flow-v"}};
+    QCOMPARE(parseTrainConfig(j, "run.json").noise.lossWeight, std::string("flow-v"));
+  }
+
   void relativePathsFollowTheConfigFile() {
     const QString dir = QDir::tempPath() + "/noisescope_train_config_test";
     QDir().mkpath(dir);
@@ -97,6 +131,11 @@ class TestTrainConfig : public QObject {
                                 << "key 'optim.device'";
     QTest::newRow("wrong format") << R"({"format": "noisescope.profile/1"})"
                                   << "key 'format'";
+    QTest::newRow("gate word") << R"({"noise": {"gate_c": "off"}})"
+                               << "key 'noise.gate_c': expected a number or \"auto\"";
+    QTest::newRow("negative gate") << R"({"noise": {"gate_c": -0.1}})"
+                                   << "key 'noise.gate_c': value -0.1 is out of range";
+    QTest::newRow("gate type") << R"({"noise": {"gate_c": true}})" << "key 'noise.gate_c'";
   }
 
   void badConfigsNameFileAndKey() {

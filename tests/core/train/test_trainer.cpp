@@ -16,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "io/schedule_io.h"
+#include "schedule/families.h"
+#include "schedule/loss_weight.h"
 #include "train/checkpoint.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
@@ -147,7 +149,7 @@ class TestTrainer : public QObject {
     const TrainConfig again = readTrainConfig(run.configPath());
     QCOMPARE(again.noise.sampler, std::string("infonoise"));
     QVERIFY(again.optim.sigmaData > 0);  // resolved from the data
-    QCOMPARE(again.noise.gateC, 0.15);   // continuous data
+    QCOMPARE(again.noise.gateC.value_or(-1), 0.15);  // "auto" on continuous data
     QCOMPARE(again.model.kind, std::string("mlp"));
     // Checkpoints: only the newest `keep`, each with its TorchScript export.
     QCOMPARE(run.checkpointSteps(), (std::vector<int64_t>{1750, 2000}));
@@ -212,6 +214,86 @@ class TestTrainer : public QObject {
     const double variance = 4.0 * std::pow(again.optim.sigmaData, 2);
     for (size_t i = 0; i < sigmas.size(); ++i)
       if (sigmas[i] > 0.05 && sigmas[i] < 0.5) QVERIFY(errors[i] < 0.2 * variance);
+  }
+
+  void gateZeroMeansNoGateAndAutoIsResolved() {
+    json j = smallConfig();
+    TrainerOptions options;
+    options.runDir = freshDir("gate").toStdString();
+    {  // gate_c 0: no gate, kept as 0 (it used to be read as "auto")
+      j["noise"]["gate_c"] = 0;
+      const Trainer trainer(parseTrainConfig(j, "gate.json"), smallData(), options);
+      QCOMPARE(trainer.resolvedConfig().noise.gateC.value_or(-1), 0.0);
+      QCOMPARE(trainer.sampler().gate(0.002), 1.0);
+      QCOMPARE(trainer.sampler().settings().gateC, 0.0);
+    }
+    {  // "auto" picks 0.15 for continuous data and 0.2 for discrete (±1) data
+      j["noise"]["gate_c"] = "auto";
+      const Trainer continuous(parseTrainConfig(j, "gate.json"), smallData(), options);
+      QCOMPARE(continuous.resolvedConfig().noise.gateC.value_or(-1), 0.15);
+      TrainingData discrete = smallData();
+      for (float& v : discrete.train.values) v = v > 0 ? 1.0f : -1.0f;
+      for (float& v : discrete.test.values) v = v > 0 ? 1.0f : -1.0f;
+      discrete.discrete = true;
+      discrete.sigmaData = measureSigmaData(discrete.train);
+      const Trainer signs(parseTrainConfig(j, "gate.json"), std::move(discrete), options);
+      QCOMPARE(signs.resolvedConfig().noise.gateC.value_or(-1), 0.2);
+      QVERIFY(std::abs(signs.sampler().gate(0.2) - 0.5) < 1e-15);
+    }
+  }
+
+  void scheduleFileIsTrainedWithItsOwnLossWeight() {
+    // A schedule file carries the weight its π was made for; the trainer follows it, and refuses
+    // a config that names another weight, with both weights in the message (docs/training.md).
+    const QString dir = freshDir("weights");
+    const std::string path = (dir + "/minsnr.schedule.json").toStdString();
+    schedule::Schedule file = schedule::makePresetSchedule(
+        "log-uniform", schedule::LogSigmaGrid::uniform(0.002, 80.0, 64));
+    file.lossWeight = schedule::makeLossWeight("min-snr", 0.5, 3.0);
+    writeSchedule(path, file, json::object());
+    json j = smallConfig();
+    j["noise"] = {{"sampler", "static"}, {"schedule", path}};
+    TrainerOptions options;
+    options.runDir = (dir + "/run").toStdString();
+    {
+      const Trainer trainer(parseTrainConfig(j, "weights.json"), smallData(), options);
+      const auto& w = trainer.sampler().lossWeight();
+      QVERIFY(w.kind == schedule::LossWeight::Kind::MinSnr);
+      QCOMPARE(w.gamma, 3.0);
+      // config.json records the weight that was used, and reads back without a conflict.
+      QCOMPARE(trainer.resolvedConfig().noise.lossWeight, std::string("min-snr"));
+      QCOMPARE(trainer.resolvedConfig().noise.minSnrGamma, 3.0);
+      const TrainConfig again = parseTrainConfig(toJson(trainer.resolvedConfig()), "config.json");
+      const Trainer repeated(again, smallData(), options);
+      QCOMPARE(repeated.sampler().lossWeight().gamma, 3.0);
+    }
+    auto refusal = [&](const json& noise) -> QString {
+      json k = j;
+      k["noise"].update(noise);
+      try {
+        const Trainer trainer(parseTrainConfig(k, "weights.json"), smallData(), options);
+      } catch (const InputError& e) {
+        return QString::fromStdString(e.what());
+      }
+      return {};
+    };
+    const QString kind = refusal({{"loss_weight", "edm"}});
+    QVERIFY2(kind.contains("key 'noise.loss_weight'") && kind.contains("min-SNR-γ (γ = 3)") &&
+                 kind.contains("EDM (σ_d = "),
+             qPrintable(kind));
+    const QString gamma = refusal({{"loss_weight", "min-snr"}, {"min_snr_gamma", 5}});
+    QVERIFY2(gamma.contains("key 'noise.min_snr_gamma'") && gamma.contains("γ = 3") &&
+                 gamma.contains("γ = 5"),
+             qPrintable(gamma));
+    QVERIFY(refusal({{"loss_weight", "min-snr"}, {"min_snr_gamma", 3}}).isEmpty());
+    // An EDM schedule file keeps its own σ_d in the weight, whatever the data's σ_data.
+    file.lossWeight = schedule::makeLossWeight("edm", 0.5);
+    writeSchedule(path, file, json::object());
+    const TrainingData data = smallData();
+    QVERIFY(std::abs(data.sigmaData - 0.5) > 0.01);
+    const Trainer edm(parseTrainConfig(j, "weights.json"), smallData(), options);
+    QCOMPARE(edm.sampler().lossWeight().sigmaData, 0.5);
+    QCOMPARE(edm.resolvedConfig().noise.lossWeight, std::string("edm"));
   }
 
   void cliSurvivesKillAndResumes() {
