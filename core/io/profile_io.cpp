@@ -164,8 +164,9 @@ Profile profileFromJson(const json& root, const std::string& source) {
 
   Profile p;
   p.kind = in.text(root, "kind", "");
-  if (p.kind != "empirical" && p.kind != "checkpoint" && p.kind != "table")
-    in.fail("kind", "must be 'empirical', 'checkpoint' or 'table', not '" + p.kind + "'");
+  if (!isProfileKind(p.kind))
+    in.fail("kind", "must be empirical, held-out, gaussian, bound, checkpoint or table, not '" +
+                        p.kind + "'");
   p.dim = in.count(root, "dimension", "");
   if (p.dim < 1) in.fail("dimension", "must be at least 1");
   p.datasetSize = in.count(root, "dataset_size", "");
@@ -384,8 +385,9 @@ Profile profileFromCsv(const std::string& content, const std::string& source) {
                                    "' but the first estimator is '" + p.estimates.front().name +
                                    "'");
   }
-  if (p.kind != "empirical" && p.kind != "checkpoint" && p.kind != "table")
-    throw InputError(source, "metadata kind must be empirical, checkpoint or table");
+  if (!isProfileKind(p.kind))
+    throw InputError(source,
+                     "metadata kind must be empirical, held-out, gaussian, bound, checkpoint or table");
   checkLevels(p.sigma, p.primary(), source);
   p.dim = metaCount(t, "dimension", 1, source);
   if (p.dim < 1) throw InputError(source, "metadata dimension must be at least 1");

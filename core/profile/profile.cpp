@@ -6,6 +6,29 @@
 
 namespace noisescope {
 
+const char* const kProfileKinds[6] = {"empirical", "held-out",   "gaussian",
+                                      "bound",     "checkpoint", "table"};
+
+bool isProfileKind(const std::string& kind) {
+  for (const char* k : kProfileKinds) {
+    if (kind == k) return true;
+  }
+  return false;
+}
+
+std::string profileKindMeaning(const std::string& kind) {
+  if (kind == "empirical")
+    return "empirical posterior, training queries: the sample's own MMSE, ~0 where it memorises";
+  if (kind == "held-out")
+    return "empirical posterior, held-out queries: upper bound on the population MMSE";
+  if (kind == "gaussian")
+    return "Gaussian (Wiener) MMSE of the data covariance: upper bound, exact for Gaussian data";
+  if (kind == "bound") return "min(held-out, Gaussian): the tighter population upper bound";
+  if (kind == "checkpoint") return "a trained denoiser's x0 error: upper bound on the MMSE";
+  if (kind == "table") return "a curve read from a table";
+  return "unknown kind '" + kind + "'";
+}
+
 const MmseEstimate* Profile::estimate(const std::string& name) const {
   for (const auto& e : estimates) {
     if (e.name == name) return &e;

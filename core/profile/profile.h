@@ -42,7 +42,7 @@ struct PosteriorSeries {
 };
 
 struct Profile {
-  std::string kind;  // "empirical" (dataset as prior) or "checkpoint" (a trained denoiser)
+  std::string kind;  // one of kProfileKinds: how the MMSE curve was obtained (profileKindMeaning)
   std::vector<double> sigma;
   int64_t dim = 0;          // D
   int64_t datasetSize = 0;  // N of the prior (empirical) or of the evaluation set (checkpoint)
@@ -58,6 +58,18 @@ struct Profile {
   const MmseEstimate* estimate(const std::string& name) const;
   const RateSeries* rate(const std::string& coordinate) const;
 };
+
+// What a profile's curve is (THEORY §3, §4, §10):
+//  "empirical"  the dataset as prior, queries from that same dataset (memorises at small σ);
+//  "held-out"   the dataset as prior, queries from held-out samples (upper bound on population
+//  MMSE); "gaussian"   the Wiener MMSE of the data covariance (upper bound, exact for Gaussian
+//  data); "bound"      min(held-out, gaussian) level by level, the tighter of the two bounds;
+//  "checkpoint" a trained denoiser's x0 error (upper bound where evaluated on held-out data);
+//  "table"      a curve read from a CSV table without a kind.
+extern const char* const kProfileKinds[6];
+bool isProfileKind(const std::string& kind);
+// One line saying what the curve of that kind means, for legends, tooltips and summaries.
+std::string profileKindMeaning(const std::string& kind);
 
 constexpr double kNormal95 = 1.959963984540054;
 // How ciLow and ciHigh are formed, for readers of the profile file ("mmse.interval").

@@ -1,0 +1,198 @@
+// The population bounds of THEORY §10 against closed forms: the Gaussian (Wiener) profile on data
+// whose sample covariance is known exactly, its randomised path, and both bounds on two-point data.
+#include <QtTest>
+
+#include <Eigen/Dense>
+
+#include <cmath>
+#include <random>
+
+#include "data/dataset.h"
+#include "diagnostic/gaussian_profile.h"
+#include "io/profile_io.h"
+#include "schedule/entropic.h"
+#include "tensor/device.h"
+#include "util/error.h"
+
+using namespace noisescope;
+
+namespace {
+
+Dataset makeDataset(int64_t n, int64_t d, std::vector<float> values) {
+  Dataset data;
+  data.name = "test";
+  data.source = "test";
+  data.kind = SampleKind::Vector;
+  data.sampleShape = {d};
+  data.values = std::move(values);
+  Q_ASSERT(static_cast<int64_t>(data.values.size()) == n * d);
+  return data;
+}
+
+// Rows ±s·h_i of a Sylvester–Hadamard matrix H (d = 2^k): the 2d rows have mean 0 and
+// (1/N) Σ x xᵀ = s²·HᵀH/d = s²·I exactly, so the sample covariance is isotropic, in floats too
+// (s a power of two keeps every value exact).
+Dataset hadamardRows(int64_t d, float s) {
+  std::vector<int> h(static_cast<size_t>(d * d), 1);
+  for (int64_t size = 1; size < d; size *= 2)
+    for (int64_t r = 0; r < size; ++r)
+      for (int64_t c = 0; c < size; ++c) {
+        const int v = h[static_cast<size_t>(r * d + c)];
+        h[static_cast<size_t>(r * d + c + size)] = v;
+        h[static_cast<size_t>((r + size) * d + c)] = v;
+        h[static_cast<size_t>((r + size) * d + c + size)] = -v;
+      }
+  std::vector<float> values;
+  for (int sign : {1, -1})
+    for (int64_t r = 0; r < d; ++r)
+      for (int64_t c = 0; c < d; ++c)
+        values.push_back(static_cast<float>(sign * h[static_cast<size_t>(r * d + c)]) * s);
+  return makeDataset(2 * d, d, std::move(values));
+}
+
+Dataset gaussianSample(int64_t n, int64_t d, double s, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> normal(0.0, s);
+  std::vector<float> v(static_cast<size_t>(n * d));
+  for (float& x : v) x = static_cast<float>(normal(rng));
+  return makeDataset(n, d, std::move(v));
+}
+
+// Independent route to the sample covariance spectrum: singular values of the centred data
+// matrix, squared, over N.
+std::vector<double> spectrumBySvd(const Dataset& data) {
+  const int64_t n = data.size(), d = data.dim();
+  Eigen::MatrixXd x(n, d);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t k = 0; k < d; ++k) x(i, k) = data.sample(i)[k];
+  x.rowwise() -= x.colwise().mean();
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(x);
+  std::vector<double> out;
+  for (int64_t k = 0; k < svd.singularValues().size(); ++k)
+    out.push_back(svd.singularValues()[k] * svd.singularValues()[k] / static_cast<double>(n));
+  return out;
+}
+
+DiagnosticOptions grid() {
+  DiagnosticOptions o;
+  o.levels = 24;
+  o.sigmaMin = 0.002;
+  o.sigmaMax = 80.0;
+  return o;
+}
+
+void expectRelative(double got, double want, double tolerance, const char* what) {
+  if (std::abs(got - want) > tolerance * std::max(1.0, std::abs(want)))
+    QFAIL(qPrintable(
+        QString("%1: got %2, want %3").arg(what).arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+}
+
+}  // namespace
+
+class TestBracketProfiles : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void initTestCase() { initTorchThreads(1); }
+
+  void isotropicSampleMatchesClosedForm() {
+    const int64_t d = 64;
+    const double s = 0.5;
+    const Dataset data = hadamardRows(d, 0.5f);
+    for (bool randomised : {false, true}) {
+      GaussianSpectrumOptions spectrum;
+      if (randomised) {  // a flat spectrum: the averaged tail is exact
+        spectrum.exactDimLimit = 0;
+        spectrum.rank = 8;
+      }
+      const Profile p = computeGaussianProfile(data, grid(), spectrum);
+      QCOMPARE(p.kind, std::string("gaussian"));
+      QCOMPARE(p.provenance["parameters"]["method"].get<std::string>(),
+               std::string(randomised ? "randomised" : "exact"));
+      for (int l = 0; l < p.levels(); ++l) {
+        const double s2 = p.sigma[l] * p.sigma[l];
+        expectRelative(p.primary().mean[l], d * s * s * s2 / (s * s + s2), 1e-9, "MMSE_G");
+        QCOMPARE(p.primary().standardError[l], 0.0);
+        expectRelative(p.rate("log_sigma")->value[l], p.primary().mean[l] / s2, 1e-12, "rate");
+      }
+    }
+  }
+
+  void gaussianSampleMatchesItsSpectrum() {
+    const int64_t n = 3000, d = 16;
+    const double s = 0.6;
+    const Dataset data = gaussianSample(n, d, s, 7);
+    const Profile p = computeGaussianProfile(data, grid());
+    const std::vector<double> exact = wienerMmse(spectrumBySvd(data), p.sigma);
+    for (int l = 0; l < p.levels(); ++l) {
+      expectRelative(p.primary().mean[l], exact[l], 1e-9, "against the SVD spectrum");
+      // And the sample covariance is near s²I: within a few 1/√N of the population curve.
+      const double s2 = p.sigma[l] * p.sigma[l];
+      expectRelative(p.primary().mean[l], d * s * s * s2 / (s * s + s2), 0.05, "population");
+    }
+  }
+
+  void randomisedPathIsAnUpperBound() {
+    // Decaying spectrum: coordinate k has standard deviation 0.9^k.
+    const int64_t n = 800, d = 120;
+    std::mt19937 rng(3);
+    std::normal_distribution<double> normal;
+    std::vector<float> v(static_cast<size_t>(n * d));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t k = 0; k < d; ++k)
+        v[static_cast<size_t>(i * d + k)] = static_cast<float>(std::pow(0.9, k) * normal(rng));
+    const Dataset data = makeDataset(n, d, std::move(v));
+    const Profile exact = computeGaussianProfile(data, grid());
+    GaussianSpectrumOptions options;
+    options.exactDimLimit = 0;
+    options.rank = 30;
+    const Profile approx = computeGaussianProfile(data, grid(), options);
+    bool someGap = false;
+    for (int l = 0; l < exact.levels(); ++l) {
+      QVERIFY(approx.primary().mean[l] >= exact.primary().mean[l] * (1.0 - 1e-9));
+      // Beyond the top 30 directions lies ~0.2 % of the variance, and at large σ MMSE_G ≈ tr Σ
+      // (exact on both paths) minus Σλ²/σ²: the two agree closely there.
+      if (exact.sigma[l] > 1.0)
+        expectRelative(approx.primary().mean[l], exact.primary().mean[l], 1e-4, "large sigma");
+      if (approx.primary().mean[l] > exact.primary().mean[l] * (1.0 + 1e-6)) someGap = true;
+    }
+    QVERIFY(someGap);  // the averaged tail does raise the small-σ end
+    QVERIFY(approx.provenance["spectrum"]["tail_total"].get<double>() > 0.0);
+  }
+
+  void twoPointGaussianBoundIsAboveExact() {
+    const double a = 0.8;
+    const Dataset data = makeDataset(2, 1, {static_cast<float>(-a), static_cast<float>(a)});
+    const Profile p = computeGaussianProfile(data, grid());
+    for (int l = 0; l < p.levels(); ++l) {
+      const double exact = schedule::twoPointMmse(a, p.sigma[l]);
+      QVERIFY2(
+          p.primary().mean[l] >= exact - 1e-9,
+          qPrintable(QString("σ=%1: %2 < %3").arg(p.sigma[l]).arg(p.primary().mean[l]).arg(exact)));
+    }
+    // At small σ the bound is ≈ σ² (rank 1) while the two points are recovered almost surely.
+    QVERIFY(p.primary().mean.front() > 100.0 * schedule::twoPointMmse(a, p.sigma.front()));
+  }
+
+  void profileFilesRecordTheKind() {
+    const Profile p = computeGaussianProfile(hadamardRows(8, 0.5f), grid());
+    QTemporaryDir dir;
+    const std::string json = dir.filePath("g.json").toStdString();
+    const std::string csv = dir.filePath("g.csv").toStdString();
+    writeProfile(json, p);
+    writeProfileCsv(csv, p);
+    for (const std::string& path : {json, csv}) {
+      const Profile back = readProfile(path);
+      QCOMPARE(back.kind, std::string("gaussian"));
+      QCOMPARE(back.primary().mean, p.primary().mean);
+      QCOMPARE(back.primary().standardError, p.primary().standardError);
+    }
+  }
+
+  void tooFewSamplesIsAnInputError() {
+    const Dataset one = makeDataset(1, 3, {0.f, 1.f, 2.f});
+    QVERIFY_THROWS_EXCEPTION(InputError, computeGaussianProfile(one, grid()));
+  }
+};
+
+QTEST_APPLESS_MAIN(TestBracketProfiles)
+#include "test_bracket_profiles.moc"
