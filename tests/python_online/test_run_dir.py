@@ -73,6 +73,7 @@ class RunDirectory(unittest.TestCase):
                 self.assertIn(key, e, f"{e['event']} lacks {key}")
         self.assertEqual(events[0]["network"], {"kind": "unet"})
         self.assertEqual(events[0]["parameters"], 123)
+        self.assertEqual(events[0]["loss_weight"]["label"], "EDM (σ_d = 0.5)")  # as the trainer's
         schedules = [e for e in events if e["event"] == "schedule"]
         self.assertEqual([e["refresh"] for e in schedules], [0, 1, 2, 3, 4])
         self.assertEqual([e["step"] for e in schedules], [0, 10, 20, 30, 40])

@@ -34,6 +34,13 @@ def parameterisation(name, source="parameterisation"):
     return kind
 
 
+def weight_label(kind, sigma_data=0.5, gamma=5.0):
+    """Display text with parameters, as LossWeight::label() writes it."""
+    return {"edm": f"EDM (σ_d = {sigma_data:g})", "uniform": "uniform x0", "epsilon": "ε-MSE (1/σ²)",
+            "v": "v-MSE (1 + 1/σ²)", "min-snr": f"min-SNR-γ (γ = {gamma:g})",
+            "flow-v": "flow velocity ((1 + 1/σ)²)", "elbo": "ELBO (π·w ∝ 1/σ²)"}[kind]
+
+
 def weight_at(kind, sigma, sigma_data=0.5, gamma=5.0, density_log_sigma=None):
     """w(σ) for a tensor σ (any dtype and device). ELBO needs π's density per unit log σ."""
     s = torch.as_tensor(sigma)

@@ -33,7 +33,7 @@ import torch.distributed as dist
 from . import __version__
 from .binned import BinnedSchedule, preset_schedule, uniform_edges
 from .loss_weights import parameterisation as _parameterisation
-from .loss_weights import weight_at, weight_for_parameterisation, weight_kind, x0_error
+from .loss_weights import weight_at, weight_for_parameterisation, weight_kind, weight_label, x0_error
 from .refresh import build, estimate_errors, fold_window
 from .run_dir import RunWriter, write_atomically
 
@@ -357,8 +357,10 @@ class OnlineSampler:
                         discrete=self.discrete, train_samples=int(info.get("train_samples", 0)),
                         test_samples=int(info.get("test_samples", 0)), test=str(info.get("test", "none")),
                         bins=s["bins"], gate_c=s["gate_c"], gate=self.gate_setting,
-                        loss_weight={"kind": s["loss_weight"], "sigma_data": s["sigma_data"],
-                                     "gamma": s["min_snr_gamma"]})
+                        loss_weight={"kind": s["loss_weight"],
+                                     "label": weight_label(s["loss_weight"], s["sigma_data"], s["min_snr_gamma"]),
+                                     "sigma_data": s["sigma_data"], "gamma": s["min_snr_gamma"],
+                                     "from": "config", "parameterisation": self.parameterisation})
         if self._resumed_at is None:
             self._schedule_event(refreshed=False)
 
