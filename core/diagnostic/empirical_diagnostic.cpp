@@ -1,49 +1,51 @@
 #include "diagnostic/empirical_diagnostic.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <random>
 
+#include "data/statistics.h"
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
-#include "data/statistics.h"
 #include "io/provenance.h"
 #include "util/error.h"
 
 namespace noisescope {
 
-Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
-                                const Progress& progress) {
-  options.validate();
-  if (dataset.size() < 1 || dataset.dim() < 1)
-    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
-                     "the dataset is empty");
-  const auto started = std::chrono::steady_clock::now();
-  const std::vector<double> sigma =
-      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
-  const QuerySet queries =
-      drawQueries(dataset.size(), dataset.dim(), options.queries, options.seed);
+namespace {
 
+std::string nameOf(const Dataset& dataset) {
+  return dataset.source.empty() ? dataset.name : dataset.source;
+}
+
+void requireData(const Dataset& dataset) {
+  if (dataset.size() < 1 || dataset.dim() < 1)
+    throw InputError(nameOf(dataset), "the dataset is empty");
+}
+
+PosteriorEngineSettings engineSettings(const DiagnosticOptions& options) {
   PosteriorEngineSettings settings;
   settings.device = options.device;
   settings.memoryBytes = options.memoryBytes;
   settings.pruneLogRatio = options.pruneLogRatio;
   settings.distancePrecision = options.distancePrecision;
-  const PerQueryPosterior result =
-      evaluateEmpiricalPosterior(dataset, queries, sigma, settings, progress);
+  return settings;
+}
 
+// Everything but the estimates, shared by both kinds: grid, sizes, posterior shape, provenance.
+Profile assemble(const std::string& kind, const Dataset& prior, const DiagnosticOptions& options,
+                 const std::vector<double>& sigma, const PerQueryPosterior& result,
+                 const std::string& querySampling, double seconds) {
   Profile profile;
-  profile.kind = "empirical";
+  profile.kind = kind;
   profile.sigma = sigma;
-  profile.dim = dataset.dim();
-  profile.datasetSize = dataset.size();
-  profile.sigmaData = measureSigmaData(dataset);
+  profile.dim = prior.dim();
+  profile.datasetSize = prior.size();
+  profile.sigmaData = measureSigmaData(prior);
   profile.queries = options.queries;
-  profile.estimates.push_back(summarizeEstimate(
-      "rao_blackwell", "mean over queries of tr Cov(x0 | y) under the empirical prior",
-      result.posteriorVariance, result.levels, result.queries));
-  profile.estimates.push_back(
-      summarizeEstimate("direct", "mean over queries of |x_j - E[x0 | y_j]|^2", result.squaredError,
-                        result.levels, result.queries));
   profile.posterior.maxWeight = averageOverQueries(result.maxWeight, result.levels, result.queries);
   profile.posterior.weightEntropy =
       averageOverQueries(result.weightEntropy, result.levels, result.queries);
@@ -51,10 +53,7 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
       averageOverQueries(result.effectiveSampleSize, result.levels, result.queries);
   profile.posterior.prunedWeightBound = result.prunedWeightBound;
   profile.posterior.pruneLogRatio = options.pruneLogRatio;
-  profile.rates = computeRates(sigma, profile.primary());
 
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   nlohmann::json parameters = {
       {"levels", options.levels},
       {"sigma_min", options.sigmaMin},
@@ -63,11 +62,10 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
       {"memory_bytes", options.memoryBytes},
       {"prune_log_ratio", options.pruneLogRatio},
       {"distance_precision", toString(options.distancePrecision)},
-      {"query_sampling",
-       "j uniform over the dataset with replacement; the same (j, eps) at every sigma"},
+      {"query_sampling", querySampling},
   };
-  profile.provenance = makeProvenance("noisescope empirical diagnostic", parameters);
-  profile.provenance["dataset"] = describeDataset(dataset);
+  profile.provenance = makeProvenance("noisescope " + kind + " diagnostic", parameters);
+  profile.provenance["dataset"] = describeDataset(prior);
   profile.provenance["seed"] = options.seed;
   profile.provenance["device"] = result.device;
   profile.provenance["wall_seconds"] = seconds;
@@ -82,6 +80,99 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
   for (const auto& [phase, secs] : result.phaseSeconds)
     profile.provenance["execution"]["seconds_" + phase] = secs;
   return profile;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+}
+
+}  // namespace
+
+Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
+                                const Progress& progress) {
+  options.validate();
+  requireData(dataset);
+  const auto started = std::chrono::steady_clock::now();
+  const std::vector<double> sigma =
+      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  const QuerySet queries =
+      drawQueries(dataset.size(), dataset.dim(), options.queries, options.seed);
+  const PerQueryPosterior result =
+      evaluateEmpiricalPosterior(dataset, queries, sigma, engineSettings(options), progress);
+
+  Profile profile =
+      assemble("empirical", dataset, options, sigma, result,
+               "j uniform over the dataset with replacement; the same (j, eps) at every sigma",
+               secondsSince(started));
+  profile.estimates.push_back(summarizeEstimate(
+      "rao_blackwell", "mean over queries of tr Cov(x0 | y) under the empirical prior",
+      result.posteriorVariance, result.levels, result.queries));
+  profile.estimates.push_back(
+      summarizeEstimate("direct", "mean over queries of |x_j - E[x0 | y_j]|^2", result.squaredError,
+                        result.levels, result.queries));
+  profile.rates = computeRates(sigma, profile.primary());
+  return profile;
+}
+
+Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
+                              const DiagnosticOptions& options, const Progress& progress) {
+  options.validate();
+  requireData(prior);
+  requireData(heldOut);
+  if (heldOut.dim() != prior.dim())
+    throw InputError(nameOf(heldOut), "held-out samples have D = " + std::to_string(heldOut.dim()) +
+                                          ", the prior " + nameOf(prior) +
+                                          " has D = " + std::to_string(prior.dim()));
+  const auto started = std::chrono::steady_clock::now();
+  const std::vector<double> sigma =
+      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  const QuerySet queries =
+      drawQueries(heldOut.size(), heldOut.dim(), options.queries, options.seed);
+  const PerQueryPosterior result =
+      evaluateHeldOutPosterior(prior, heldOut, queries, sigma, engineSettings(options), progress);
+
+  Profile profile = assemble(
+      "held-out", prior, options, sigma, result,
+      "j uniform over the held-out set with replacement (not part of the prior); the same (j, eps) "
+      "at every sigma",
+      secondsSince(started));
+  profile.estimates.push_back(summarizeEstimate(
+      "held_out_risk",
+      "mean over held-out queries of |x_j - E[x0 | y_j]|^2: risk of the empirical-posterior "
+      "denoiser, an upper bound on the population MMSE",
+      result.squaredError, result.levels, result.queries));
+  profile.estimates.push_back(summarizeEstimate(
+      "posterior_variance",
+      "mean over held-out queries of tr Cov(x0 | y) under the empirical prior (not a risk)",
+      result.posteriorVariance, result.levels, result.queries));
+  profile.rates = computeRates(sigma, profile.primary());
+  profile.provenance["queries_from"] = describeDataset(heldOut);
+  return profile;
+}
+
+HeldOutSplit splitHeldOut(const Dataset& dataset, double share, uint64_t seed) {
+  if (!(share > 0.0 && share < 1.0))
+    throw InputError("--holdout", "the held-out share must lie strictly between 0 and 1");
+  const int64_t n = dataset.size();
+  if (n < 2) throw InputError(nameOf(dataset), "a held-out split needs at least two samples");
+  const int64_t held = std::clamp<int64_t>(
+      static_cast<int64_t>(std::llround(share * static_cast<double>(n))), 1, n - 1);
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::mt19937_64 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<int64_t> heldRows(order.begin(), order.begin() + held);
+  std::vector<int64_t> priorRows(order.begin() + held, order.end());
+  std::sort(heldRows.begin(), heldRows.end());
+  std::sort(priorRows.begin(), priorRows.end());
+  char spec[96];
+  std::snprintf(spec, sizeof spec, "held-out split share=%g seed=%llu", share,
+                static_cast<unsigned long long>(seed));
+  HeldOutSplit out{selectRows(dataset, priorRows), selectRows(dataset, heldRows)};
+  out.prior.transforms.push_back(std::string(spec) + " part=prior");
+  out.heldOut.transforms.push_back(std::string(spec) + " part=held-out");
+  out.heldOut.split = "held-out";
+  return out;
 }
 
 }  // namespace noisescope

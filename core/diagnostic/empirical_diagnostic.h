@@ -13,4 +13,24 @@ namespace noisescope {
 Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
                                 const Progress& progress = {});
 
+// The held-out profile (THEORY §10): `prior` is the empirical prior, the queries start from rows
+// of `heldOut` (uniform with replacement, seeded), which the prior does not contain. Its primary
+// estimate, "held_out_risk", is mean_j ‖x_j − E[x0 | y_j]‖²: an unbiased estimate of the
+// population risk of the empirical-posterior denoiser, hence of an upper bound on the population
+// MMSE at every σ. The posterior variance tr Cov(x0 | y) under the prior follows as a second
+// estimate (not a risk: the prior does not hold x_j). Kind "held-out"; the provenance records the
+// query set. Throws InputError for bad options, empty sets or a dimension mismatch.
+Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
+                              const DiagnosticOptions& options, const Progress& progress = {});
+
+// A seeded random split for data without a test split: round(share·N) rows (at least 1, at most
+// N − 1) become the held-out set, the rest the prior, each in the original order. Each part
+// records "held-out split share=… seed=…" (part "prior" or "held-out") in its transforms.
+// Throws InputError("--holdout", …) unless 0 < share < 1 and N ≥ 2.
+struct HeldOutSplit {
+  Dataset prior;
+  Dataset heldOut;
+};
+HeldOutSplit splitHeldOut(const Dataset& dataset, double share, uint64_t seed);
+
 }  // namespace noisescope

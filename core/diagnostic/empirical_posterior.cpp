@@ -20,6 +20,10 @@ namespace {
 // value (not inf) keeps 0·A and 0·logit free of NaN.
 constexpr double kSelfDistance = 1e30;
 
+// Running max of a held-out query before its first tile: no point seen yet. Finite (not −inf) so
+// that the merge's 0·shift stays 0; e^(kNoLogit − max) underflows to exactly 0.
+constexpr double kNoLogit = -1e300;
+
 // Gathering the surviving (query, point) pairs beats the dense GEMM when they are under this share
 // of a tile, or (on small tiles) when each row keeps only a handful; the gathered path is also
 // the exact one (fp64, two passes), which matters for posteriors spread over a few close points.
@@ -82,9 +86,12 @@ class PhaseClock {
 
 class Engine {
  public:
-  Engine(const Dataset& dataset, const QuerySet& queries, const std::vector<double>& sigmas,
-         const PosteriorEngineSettings& settings, const Progress& progress)
-      : settings_(settings), progress_(progress), sigmas_(sigmas) {
+  // querySource null: the queries start from points of the prior itself (their own weight is
+  // analytic); otherwise from rows of querySource, which are not in the prior.
+  Engine(const Dataset& dataset, const Dataset* querySource, const QuerySet& queries,
+         const std::vector<double>& sigmas, const PosteriorEngineSettings& settings,
+         const Progress& progress)
+      : settings_(settings), progress_(progress), sigmas_(sigmas), heldOut_(querySource) {
     n_ = dataset.size();
     d_ = dataset.dim();
     m_ = queries.count();
@@ -98,6 +105,14 @@ class Engine {
     at::Tensor host = at::from_blob(const_cast<float*>(dataset.values.data()), {n_, d_},
                                     at::TensorOptions().dtype(at::kFloat));
     x_ = device_.is_cpu() ? host : host.to(device_);
+    if (heldOut_) {
+      at::Tensor source =
+          at::from_blob(const_cast<float*>(querySource->values.data()), {querySource->size(), d_},
+                        at::TensorOptions().dtype(at::kFloat));
+      queryX_ = device_.is_cpu() ? source : source.to(device_);
+    } else {
+      queryX_ = x_;
+    }
     index_ = at::from_blob(const_cast<int64_t*>(queries.index.data()), {m_},
                            at::TensorOptions().dtype(at::kLong))
                  .to(device_);
@@ -110,7 +125,7 @@ class Engine {
     out_.dim = d_;
     out_.plan = plan_;
     out_.device = describeDevice(device_);
-    out_.prunedWeightBound = static_cast<double>(n_ - 1) * std::exp(-tau_);
+    out_.prunedWeightBound = static_cast<double>(heldOut_ ? n_ : n_ - 1) * std::exp(-tau_);
     const auto cpu64 = at::TensorOptions().dtype(at::kDouble);
     variance_ = at::zeros({levels_, m_}, cpu64);
     error_ = at::zeros({levels_, m_}, cpu64);
@@ -148,15 +163,16 @@ class Engine {
 
   void runQueryChunk(int64_t q0, int64_t rows) {
     at::Tensor queryIndex = index_.narrow(0, q0, rows);
-    xj_ = x_.index_select(0, queryIndex).to(at::kDouble);
+    xj_ = queryX_.index_select(0, queryIndex).to(at::kDouble);
     epsj_ = noise_.narrow(0, q0, rows);
     const int slots = plan_.stateLevels;
-    state_.max = at::zeros({slots, rows}, f64_);
-    state_.w = at::ones({slots, rows}, f64_);
-    state_.t = at::zeros({slots, rows}, f64_);
-    state_.e2 = at::ones({slots, rows}, f64_);
-    state_.m2 = at::zeros({slots, rows}, f64_);
-    state_.mean = xj_.unsqueeze(0).repeat({slots, 1, 1});
+    state_.max = at::empty({slots, rows}, f64_);
+    state_.w = at::empty({slots, rows}, f64_);
+    state_.t = at::empty({slots, rows}, f64_);
+    state_.e2 = at::empty({slots, rows}, f64_);
+    state_.m2 = at::empty({slots, rows}, f64_);
+    state_.mean = at::empty({slots, rows, d_}, f64_);
+    for (int slot = 0; slot < slots; ++slot) resetSlot(slot);
 
     const int64_t cols0 = std::min(plan_.dataChunk, n_);
     ws_.z = at::empty({rows * cols0}, f64_);
@@ -235,7 +251,7 @@ class Engine {
     at::Tensor terms = exact ? gram : gram.to(at::kDouble);
 
     std::vector<int64_t> selfRows, selfCols;
-    for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t r = 0; r < rows && !heldOut_; ++r) {
       const int64_t i = hostIndex[static_cast<size_t>(r)];
       if (i >= c0 && i < c0 + cols) {
         selfRows.push_back(r);
@@ -258,6 +274,7 @@ class Engine {
   // weight, hence of the max: the row skips the level (certified).
   std::vector<double> activationSigma(const at::Tensor& a, const at::Tensor& b) {
     const int64_t rows = a.size(0);
+    if (heldOut_) return std::vector<double>(static_cast<size_t>(rows), 0.0);  // all active
     const int64_t cols = a.size(1);
     at::Tensor root = Workspace::view(ws_.z, rows, cols);
     at::mul_out(root, b, b);
@@ -274,12 +291,20 @@ class Engine {
     return std::vector<double>(onset.data_ptr<double>(), onset.data_ptr<double>() + onset.numel());
   }
 
+  // Own point (logit 0, weight 1, mean x_j), or for a held-out query nothing seen yet.
   void resetSlot(int slot) {
+    state_.t[slot].zero_();
+    state_.m2[slot].zero_();
+    if (heldOut_) {
+      state_.max[slot].fill_(kNoLogit);
+      state_.w[slot].zero_();
+      state_.e2[slot].zero_();
+      state_.mean[slot].zero_();
+      return;
+    }
     state_.max[slot].zero_();
     state_.w[slot].fill_(1.0);
-    state_.t[slot].zero_();
     state_.e2[slot].fill_(1.0);
-    state_.m2[slot].zero_();
     state_.mean[slot].copy_(xj_);
   }
 
@@ -464,13 +489,14 @@ class Engine {
   PosteriorEngineSettings settings_;
   Progress progress_;
   std::vector<double> sigmas_;
+  bool heldOut_ = false;
   int64_t n_ = 0, d_ = 0, m_ = 0;
   int levels_ = 0;
   double tau_ = 40.0;
   c10::Device device_{c10::kCPU};
   ChunkPlan plan_;
   at::TensorOptions f64_;
-  at::Tensor x_, index_, noise_;
+  at::Tensor x_, queryX_, index_, noise_;
   at::Tensor xj_, epsj_;
   LevelState state_;
   Workspace ws_;
@@ -483,18 +509,24 @@ class Engine {
 
 }  // namespace
 
-PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
-                                             const std::vector<double>& sigmas,
-                                             const PosteriorEngineSettings& settings,
-                                             const Progress& progress) {
+namespace {
+
+PerQueryPosterior evaluate(const Dataset& dataset, const Dataset* querySource,
+                           const QuerySet& queries, const std::vector<double>& sigmas,
+                           const PosteriorEngineSettings& settings, const Progress& progress) {
+  const Dataset& origin = querySource ? *querySource : dataset;
   if (dataset.size() < 1 || dataset.dim() < 1)
     throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
                      "the dataset is empty");
   if (queries.dim != dataset.dim() ||
       queries.noise.size() != queries.index.size() * static_cast<size_t>(queries.dim))
     throw std::invalid_argument("evaluateEmpiricalPosterior: queries drawn for another dimension");
+  if (querySource && querySource->dim() != dataset.dim())
+    throw InputError(querySource->source.empty() ? querySource->name : querySource->source,
+                     "held-out samples have D = " + std::to_string(querySource->dim()) +
+                         ", the prior has D = " + std::to_string(dataset.dim()));
   for (int64_t i : queries.index) {
-    if (i < 0 || i >= dataset.size())
+    if (i < 0 || i >= origin.size())
       throw std::invalid_argument("evaluateEmpiricalPosterior: query index out of range");
   }
   if (sigmas.empty()) throw std::invalid_argument("evaluateEmpiricalPosterior: no σ levels");
@@ -502,8 +534,25 @@ PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const Query
     if (!(s > 0.0) || !std::isfinite(s))
       throw InputError("σ grid", "every σ must be a positive finite number");
   }
-  Engine engine(dataset, queries, sigmas, settings, progress);
+  Engine engine(dataset, querySource, queries, sigmas, settings, progress);
   return engine.run();
+}
+
+}  // namespace
+
+PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
+                                             const std::vector<double>& sigmas,
+                                             const PosteriorEngineSettings& settings,
+                                             const Progress& progress) {
+  return evaluate(dataset, nullptr, queries, sigmas, settings, progress);
+}
+
+PerQueryPosterior evaluateHeldOutPosterior(const Dataset& dataset, const Dataset& querySource,
+                                           const QuerySet& queries,
+                                           const std::vector<double>& sigmas,
+                                           const PosteriorEngineSettings& settings,
+                                           const Progress& progress) {
+  return evaluate(dataset, &querySource, queries, sigmas, settings, progress);
 }
 
 }  // namespace noisescope

@@ -67,4 +67,15 @@ PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const Query
                                              const PosteriorEngineSettings& settings,
                                              const Progress& progress = {});
 
+// The same posterior of the prior `dataset`, for queries whose clean points x_j are rows of
+// `querySource` (held-out samples, THEORY §10): queries.index points into querySource, and x_j
+// is not part of the prior. Without an own point in the prior no level can be certified one-hot,
+// so every query is evaluated at every level; squaredError is then the held-out risk of the
+// empirical-posterior denoiser. Same shape, dimension and outputs as above.
+PerQueryPosterior evaluateHeldOutPosterior(const Dataset& dataset, const Dataset& querySource,
+                                           const QuerySet& queries,
+                                           const std::vector<double>& sigmas,
+                                           const PosteriorEngineSettings& settings,
+                                           const Progress& progress = {});
+
 }  // namespace noisescope

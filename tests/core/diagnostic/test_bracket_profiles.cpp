@@ -8,6 +8,8 @@
 #include <random>
 
 #include "data/dataset.h"
+#include "data/load.h"
+#include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/gaussian_profile.h"
 #include "io/profile_io.h"
 #include "schedule/entropic.h"
@@ -186,6 +188,106 @@ class TestBracketProfiles : public QObject {
       QCOMPARE(back.primary().mean, p.primary().mean);
       QCOMPARE(back.primary().standardError, p.primary().standardError);
     }
+  }
+
+  void heldOutAboveEmpiricalOnFashionMnist() {
+    const std::string root = std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/";
+    const Dataset train = loadDataset(root + "train-images-idx3-ubyte.gz");
+    const Dataset test = loadDataset(root + "t10k-images-idx3-ubyte.gz");
+    DiagnosticOptions o;
+    o.levels = 10;
+    o.sigmaMin = 0.01;
+    o.sigmaMax = 80.0;
+    o.queries = 64;
+    const Profile empirical = computeEmpiricalProfile(train, o);
+    const Profile heldOut = computeHeldOutProfile(train, test, o);
+    QCOMPARE(heldOut.kind, std::string("held-out"));
+    QCOMPARE(heldOut.primary().name, std::string("held_out_risk"));
+    QCOMPARE(heldOut.provenance["queries_from"]["source"].get<std::string>(),
+             root + "t10k-images-idx3-ubyte.gz");
+    QCOMPARE(static_cast<int>(heldOut.posterior.maxWeight.size()), o.levels);
+    // σ ≤ 0.1: the training queries are memorised (MMSE ~ 0); held-out ones pay about the
+    // squared nearest-neighbour distance.
+    for (int l = 0; l < 3; ++l) {
+      QVERIFY(heldOut.sigma[l] <= 0.1);
+      QVERIFY2(heldOut.primary().ciLow[l] > 100.0 * empirical.primary().ciHigh[l] + 1.0,
+               qPrintable(QString("σ=%1: held-out %2, empirical %3")
+                              .arg(heldOut.sigma[l])
+                              .arg(heldOut.primary().mean[l])
+                              .arg(empirical.primary().mean[l])));
+      QVERIFY(heldOut.posterior.maxWeight[l] > 0.99);  // one-hot on the nearest neighbour
+    }
+  }
+
+  void twoPointHeldOutMatchesExact() {
+    // The prior holds the population's two points, so its posterior is the Bayes one: the
+    // held-out risk estimates the exact MMSE without bias and may not fall below it.
+    const double a = 0.8;
+    const Dataset prior = makeDataset(2, 1, {static_cast<float>(-a), static_cast<float>(a)});
+    const Dataset held = makeDataset(4, 1,
+                                     {static_cast<float>(a), static_cast<float>(-a),
+                                      static_cast<float>(-a), static_cast<float>(a)});
+    DiagnosticOptions o = grid();
+    o.queries = 4000;
+    o.seed = 5;
+    const Profile p = computeHeldOutProfile(prior, held, o);
+    for (int l = 0; l < p.levels(); ++l) {
+      const double exact = schedule::twoPointMmse(a, p.sigma[l]);
+      const double se = p.primary().standardError[l];
+      QVERIFY2(std::abs(p.primary().mean[l] - exact) <= 4.0 * se + 1e-9,
+               qPrintable(QString("σ=%1: %2 vs %3 (se %4)")
+                              .arg(p.sigma[l])
+                              .arg(p.primary().mean[l])
+                              .arg(exact)
+                              .arg(se)));
+      QVERIFY(p.primary().ciHigh[l] >= exact - 1e-9);
+    }
+  }
+
+  void heldOutApproachesGaussianPopulation() {
+    // Population N(0, s²I_2), true MMSE 2s²σ²/(s²+σ²). The held-out risk bounds it from above
+    // (within its interval) and closes in on it as the prior grows.
+    const double s = 0.5;
+    DiagnosticOptions o;
+    o.levels = 8;
+    o.sigmaMin = 0.1;
+    o.sigmaMax = 10.0;
+    o.queries = 2000;
+    const Dataset held = gaussianSample(4000, 2, s, 11);
+    double gapSmall = 0.0, gapLarge = 0.0;
+    for (int64_t n : {int64_t{20}, int64_t{4000}}) {
+      const Profile p = computeHeldOutProfile(gaussianSample(n, 2, s, 12), held, o);
+      for (int l = 0; l < p.levels(); ++l) {
+        const double s2 = p.sigma[l] * p.sigma[l];
+        const double truth = 2.0 * s * s * s2 / (s * s + s2);
+        QVERIFY2(p.primary().ciHigh[l] >= truth, qPrintable(QString("N=%1 σ=%2: %3 < %4")
+                                                                .arg(n)
+                                                                .arg(p.sigma[l])
+                                                                .arg(p.primary().ciHigh[l])
+                                                                .arg(truth)));
+        const double gap = (p.primary().mean[l] - truth) / truth;
+        (n == 20 ? gapSmall : gapLarge) += gap / p.levels();
+        if (n == 4000) QVERIFY(truth >= p.primary().ciLow[l] - 0.05 * truth);
+      }
+    }
+    QVERIFY2(
+        gapLarge < 0.5 * gapSmall,
+        qPrintable(QString("mean relative gap N=20: %1, N=4000: %2").arg(gapSmall).arg(gapLarge)));
+  }
+
+  void heldOutSplitIsSeededAndDisjoint() {
+    const Dataset data = gaussianSample(100, 3, 1.0, 2);
+    const HeldOutSplit a = splitHeldOut(data, 0.2, 9);
+    const HeldOutSplit b = splitHeldOut(data, 0.2, 9);
+    QCOMPARE(a.heldOut.size(), int64_t{20});
+    QCOMPARE(a.prior.size(), int64_t{80});
+    QCOMPARE(a.heldOut.values, b.heldOut.values);
+    for (int64_t i = 0; i < a.heldOut.size(); ++i)
+      for (int64_t j = 0; j < a.prior.size(); ++j)
+        QVERIFY(!std::equal(a.heldOut.sample(i), a.heldOut.sample(i) + 3, a.prior.sample(j)));
+    QVERIFY_THROWS_EXCEPTION(InputError, splitHeldOut(data, 1.0, 0));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             computeHeldOutProfile(data, gaussianSample(5, 4, 1.0, 1), grid()));
   }
 
   void tooFewSamplesIsAnInputError() {
