@@ -1,0 +1,218 @@
+// Sample-quality metrics of THEORY §11: the Fréchet distance against Gaussian closed forms, and
+// both the Fréchet distance and the k-mer spectrum distance validated on the bundled data —
+// held-out data scored against training data is near 0, and the score grows monotonically as
+// noise or corruption is added.
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+#include "data/frechet_distance.h"
+#include "data/kmer_spectrum.h"
+#include "data/load.h"
+#include "util/error.h"
+
+using namespace noisescope;
+
+namespace {
+
+std::string sampleFile(const char* rel) {
+  return std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/" + rel;
+}
+
+// n draws of x = μ + A z (z standard normal) in d dimensions.
+std::vector<double> gaussianRows(int64_t n, const std::vector<double>& mu,
+                                 const std::vector<double>& a, uint32_t seed) {
+  const int64_t d = int64_t(mu.size());
+  std::mt19937_64 engine(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> rows;
+  std::vector<double> z(static_cast<size_t>(d), 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    for (auto& v : z) v = normal(engine);
+    for (int64_t r = 0; r < d; ++r) {
+      double x = mu[size_t(r)];
+      for (int64_t c = 0; c < d; ++c) x += a[size_t(r * d + c)] * z[size_t(c)];
+      rows.push_back(x);
+    }
+  }
+  return rows;
+}
+
+GaussianFit exactFit(const std::vector<double>& mu, const std::vector<double>& cov) {
+  GaussianFit g;
+  g.dimension = int64_t(mu.size());
+  g.count = 0;
+  g.mean = mu;
+  g.covariance = cov;
+  return g;
+}
+
+// Fashion-MNIST images pooled 4×4 → 7×7 = 49 features (a feature space where 500 held-out
+// samples give a well-conditioned covariance).
+std::vector<double> pooledFeatures(const Dataset& images) {
+  std::vector<double> out;
+  for (int64_t i = 0; i < images.size(); ++i) {
+    const float* x = images.sample(i);
+    for (int by = 0; by < 7; ++by)
+      for (int bx = 0; bx < 7; ++bx) {
+        double s = 0;
+        for (int y = 0; y < 4; ++y)
+          for (int xx = 0; xx < 4; ++xx) s += x[(by * 4 + y) * 28 + bx * 4 + xx];
+        out.push_back(s / 16.0);
+      }
+  }
+  return out;
+}
+
+}  // namespace
+
+class TestQualityMetrics : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void frechetClosedForms() {
+    // Σ = L Lᵀ, a full (non-diagonal) covariance in 3-D.
+    const std::vector<double> mu{0.5, -1.0, 2.0};
+    const std::vector<double> cov{2.0, 0.6, 0.2, 0.6, 1.0, -0.3, 0.2, -0.3, 0.5};
+    const auto a = exactFit(mu, cov);
+    QVERIFY(std::abs(frechetDistance(a, a)) < 1e-10);
+
+    auto shifted = a;
+    shifted.mean = {1.5, 1.0, -1.0};  // Δμ = (1, 2, −3): ‖Δμ‖² = 14
+    QVERIFY(std::abs(frechetDistance(a, shifted) - 14.0) < 1e-9);
+
+    // Σ₂ = c²Σ₁ commutes with Σ₁: FD = tr Σ₁ (1 − c)².
+    auto scaled = a;
+    for (auto& v : scaled.covariance) v *= 9.0;  // c = 3
+    const double trace = 2.0 + 1.0 + 0.5;
+    QVERIFY(std::abs(frechetDistance(a, scaled) - trace * 4.0) < 1e-9);
+
+    // Two diagonal covariances: Σ_k (√λ_k − √ν_k)², plus the mean term.
+    auto d1 = exactFit({0, 0}, {4.0, 0, 0, 1.0});
+    auto d2 = exactFit({3, 0}, {1.0, 0, 0, 9.0});
+    QVERIFY(std::abs(frechetDistance(d1, d2) - (9.0 + 1.0 + 4.0)) < 1e-9);
+    // Symmetric in its arguments.
+    QVERIFY(std::abs(frechetDistance(d2, d1) - frechetDistance(d1, d2)) < 1e-9);
+
+    // A rank-deficient covariance (what small sample counts give) stays finite and ≥ 0.
+    auto singular = exactFit({0, 0}, {1.0, 1.0, 1.0, 1.0});
+    const double fd = frechetDistance(singular, singular);
+    QVERIFY(std::isfinite(fd) && fd >= 0 && fd < 1e-7);
+  }
+
+  void fittedGaussiansConverge() {
+    // Fitted from samples, the estimate approaches the closed form as the count grows.
+    const std::vector<double> l{1.0, 0, 0, 0.5, 0.8, 0, -0.2, 0.3, 0.6};
+    const auto x = gaussianRows(20000, {0, 0, 0}, l, 1);
+    const auto y = gaussianRows(20000, {1, 0, 0}, l, 2);
+    const double fd = frechetDistance(fitGaussian(x, 3, "x"), fitGaussian(y, 3, "y"));
+    QVERIFY2(std::abs(fd - 1.0) < 0.05, qPrintable(QString::number(fd)));
+    const auto fx = fitGaussian(x, 3, "x");
+    QCOMPARE(fx.count, int64_t(20000));
+    QVERIFY(std::abs(fx.covariance[0] - 1.0) < 0.05);
+    QVERIFY(std::abs(fx.covariance[1] - 0.5) < 0.05);  // (L Lᵀ)₀₁ = 1·0.5
+  }
+
+  void frechetRejectsBadInput() {
+    QVERIFY_THROWS_EXCEPTION(InputError, fitGaussian(std::vector<double>{1, 2, 3}, 2, "f"));
+    QVERIFY_THROWS_EXCEPTION(InputError, fitGaussian(std::vector<double>{1, 2}, 2, "f"));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             frechetDistance(exactFit({0}, {1}), exactFit({0, 0}, {1, 0, 0, 1})));
+  }
+
+  void frechetOnFashionMnistHeldOut() {
+    const auto train = loadDataset(sampleFile("fashion-mnist/train-images-idx3-ubyte.gz"));
+    const auto test = loadDataset(sampleFile("fashion-mnist/t10k-images-idx3-ubyte.gz"));
+    const auto reference = fitGaussian(pooledFeatures(train), 49, "train");
+    const double heldOut = frechetDistance(reference, fitGaussian(pooledFeatures(test), 49, "t"));
+    // Corruption: each pixel replaced, with probability p, by a uniform value in [−1, 1].
+    std::mt19937 engine(3);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<double> scores;
+    for (float p : {0.05f, 0.1f, 0.2f, 0.4f, 0.8f}) {
+      Dataset noisy = test;
+      for (auto& v : noisy.values)
+        if (0.5f * (uniform(engine) + 1.0f) < p) v = uniform(engine);
+      scores.push_back(frechetDistance(reference, fitGaussian(pooledFeatures(noisy), 49, "n")));
+    }
+    qInfo("FD held-out %.4f; corrupted 5…80 %%: %.4f %.4f %.4f %.4f %.4f", heldOut, scores[0],
+          scores[1], scores[2], scores[3], scores[4]);
+    // Near 0: a small fraction of the strongest corruption, and below every corrupted set.
+    QVERIFY(heldOut < 0.05 * scores.back());
+    QVERIFY(heldOut < scores.front());
+    for (size_t i = 1; i < scores.size(); ++i) QVERIFY(scores[i] > scores[i - 1]);
+  }
+
+  void kmerClosedForms() {
+    // Two windows of 4 bases, one-hot ±1: "ACGT" and "AAAA".
+    Dataset a;
+    a.kind = SampleKind::Sequence;
+    a.sampleShape = {4, 4};
+    a.name = "a";
+    const int acgt[4] = {0, 1, 2, 3};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) a.values.push_back(j == acgt[i] ? 1.0f : -1.0f);
+    QCOMPARE(kmerCounts(a, 1), (std::vector<double>{1, 1, 1, 1}));
+    const auto c2 = kmerCounts(a, 2);  // AC = 1, CG = 6, GT = 11 in base 4
+    QCOMPARE(c2[1] + c2[6] + c2[11], 3.0);
+    QVERIFY(jensenShannonBits({1, 0}, {0, 1}) > 1 - 1e-12);  // disjoint: 1 bit
+    QVERIFY(jensenShannonBits({2, 2}, {1, 1}) < 1e-12);      // same distribution
+    // JS(½,½ ‖ 1,0) = 1 − ¾·log2(3)/… closed form: H(¼,¾) − ½·H(½,½) = 0.811278 − 0.5.
+    QVERIFY(std::abs(jensenShannonBits({1, 1}, {1, 0}) - 0.3112781244591328) < 1e-12);
+    const auto same = kmerSpectrumDistance(a, a, 4);
+    QCOMPARE(same.jsBits.size(), size_t(4));
+    QVERIFY(same.mean < 1e-12);
+    // k = 5 has no k-mer in windows of 4 bases: refused by name rather than scored 0.
+    QVERIFY_THROWS_EXCEPTION(InputError, kmerSpectrumDistance(a, a, 5));
+    Dataset flat = a;
+    flat.sampleShape = {16};
+    QVERIFY_THROWS_EXCEPTION(InputError, kmerSpectrumDistance(a, flat));
+  }
+
+  void kmerOnDnaHeldOut() {
+    LoadOptions options;
+    options.fasta.window = 64;
+    options.fasta.stride = 64;
+    const auto all = loadDataset(sampleFile("dna/lambda_phage.fa"), options);
+    std::vector<int64_t> trainRows, testRows;
+    for (int64_t i = 0; i < all.size(); ++i) (i % 2 == 0 ? testRows : trainRows).push_back(i);
+    const auto train = selectRows(all, trainRows);
+    const auto test = selectRows(all, testRows);
+    const double heldOut = kmerSpectrumDistance(train, test).mean;
+    // Corruption: with probability p a base is replaced by a random one. The draws are shared
+    // across p (a position corrupted at p is corrupted at every larger p, to the same base), so
+    // the scores differ by the corruption and not by the luck of the draw.
+    std::mt19937 engine(5);
+    std::uniform_real_distribution<double> uniform;
+    std::uniform_int_distribution<int> base(0, 3);
+    const int64_t positions = test.size() * 64;
+    std::vector<double> u(static_cast<size_t>(positions), 0.0);
+    std::vector<int> replacement(static_cast<size_t>(positions), 0);
+    for (int64_t pos = 0; pos < positions; ++pos) {
+      u[size_t(pos)] = uniform(engine);
+      replacement[size_t(pos)] = base(engine);
+    }
+    std::vector<double> scores;
+    for (double p : {0.05, 0.1, 0.2, 0.4, 0.8}) {
+      Dataset corrupt = test;
+      for (int64_t pos = 0; pos < positions; ++pos) {
+        if (u[size_t(pos)] >= p) continue;
+        for (int j = 0; j < 4; ++j)
+          corrupt.values[size_t(4 * pos + j)] = j == replacement[size_t(pos)] ? 1.0f : -1.0f;
+      }
+      scores.push_back(kmerSpectrumDistance(train, corrupt).mean);
+    }
+    qInfo("k-mer JS held-out %.4f; substitutions 5…80 %%: %.4f %.4f %.4f %.4f %.4f", heldOut,
+          scores[0], scores[1], scores[2], scores[3], scores[4]);
+    QVERIFY(heldOut < scores.front());
+    QVERIFY(heldOut < 0.5 * scores.back());
+    for (size_t i = 1; i < scores.size(); ++i) QVERIFY(scores[i] > scores[i - 1]);
+    // Continuous samples are read by their argmax: shrinking the one-hot values keeps the score.
+    Dataset soft = test;
+    for (auto& v : soft.values) v *= 0.3f;
+    QVERIFY(std::abs(kmerSpectrumDistance(train, soft).mean - heldOut) < 1e-12);
+  }
+};
+
+QTEST_GUILESS_MAIN(TestQualityMetrics)
+#include "test_quality_metrics.moc"
