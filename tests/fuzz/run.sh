@@ -76,10 +76,18 @@ for h in "${harnesses[@]}"; do
   [ -f "$here/dict/$h.dict" ] && args+=(-dict="$here/dict/$h.dict")
   [ "$jobs" -gt 1 ] && args+=(-fork="$jobs")
   log="$logs/$h.log"
-  "$binary" "${args[@]}" "${dirs[@]}" >"$log" 2>&1
+  asan="$ASAN_OPTIONS"
+  # libhdf5 sizes metadata buffers from header fields before it checks them against the file: it
+  # asks malloc for up to 2^61 bytes, handles the NULL glibc gives, and frees gigabytes it never
+  # touched. For it only, such requests are not findings; the RSS limit still is (docs/fuzzing.md).
+  if [ "$h" = hdf5 ]; then
+    asan="$asan:allocator_may_return_null=1"
+    args+=(-malloc_limit_mb=1048576)
+  fi
+  ASAN_OPTIONS="$asan" "$binary" "${args[@]}" "${dirs[@]}" >"$log" 2>&1
   rc=$?
-  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
-  rate=$(grep -o 'stat::average_exec_per_sec: [0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
+  execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
   last=$(grep -E 'cov: [0-9]+' "$log" | tail -1)
   if [ -z "$execs" ]; then  # fork mode prints "#N: cov: ..." instead of the final stats
     execs=$(sed -n 's/^#\([0-9]*\):\{0,1\} .*/\1/p' <<<"$last")

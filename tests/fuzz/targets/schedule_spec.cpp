@@ -18,7 +18,7 @@ Outcome scheduleSpec(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   static const schedule::LogSigmaGrid grid = schedule::LogSigmaGrid::uniform(0.002, 80.0, 32);
   schedule::Schedule made;
-  const Outcome outcome = acceptOrReject([&] { made = schedule::scheduleFromSpec(text, grid); });
+  const Outcome outcome = acceptOrReject([&] { made = schedule::scheduleFromSpec(text, grid, 0.5); });
   if (outcome == Outcome::Accepted) {
     try {
       scheduleFromJson(scheduleToJson(made), "written JSON");
