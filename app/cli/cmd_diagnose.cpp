@@ -1,6 +1,7 @@
 // noisescope-cli diagnose: the noise-level profile of a dataset (empirical optimal denoiser, the
-// dataset as prior) or of a trained denoiser (--checkpoint), written as a profile JSON (and CSV),
-// with a summary table on stdout.
+// dataset as prior; --kind held-out / gaussian / bracket for the population bounds of THEORY §10)
+// or of a trained denoiser (--checkpoint), written as a profile JSON (and CSV), with a summary
+// table on stdout.
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -10,6 +11,7 @@
 #include "command.h"
 #include "data/dataset.h"
 #include "dataset_options.h"
+#include "diagnostic/bracket.h"
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
@@ -28,6 +30,10 @@ struct DiagnoseArgs {
   std::string prediction = "x0";
   std::string evalData;
   double holdout = 0.1;
+  bool holdoutGiven = false;
+  std::string kind = "empirical";
+  std::string queriesFrom;
+  int64_t rank = 512;
   int64_t batch = 256;
   std::string out;
   std::string csv;
@@ -67,7 +73,63 @@ Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& desc
   return selectRows(given, rows);
 }
 
+// The held-out query set of --kind held-out / bracket and the prior that goes with it:
+// --queries-from, else the test split beside the file (unless --holdout was given), else a seeded
+// --holdout share.
+struct HeldOutData {
+  Dataset prior, queries;
+  std::string description;
+};
+HeldOutData heldOutData(const DiagnoseArgs& args, Dataset given) {
+  std::string queriesPath = args.queriesFrom;
+  if (queriesPath.empty() && !args.holdoutGiven && given.split != "test")
+    queriesPath = findTestSplit(args.dataset.path);
+  if (!queriesPath.empty()) {
+    DatasetArgs other = args.dataset;
+    other.path = queriesPath;
+    Dataset queries = loadWithProgress(other);
+    if (queries.sampleShape != given.sampleShape)
+      throw InputError(queriesPath, "samples of shape " + queries.shapeString() +
+                                        " do not match the dataset's " + given.shapeString());
+    const std::string how =
+        args.queriesFrom.empty() ? "the test split beside the dataset: " : "--queries-from ";
+    return {std::move(given), std::move(queries), how + queriesPath};
+  }
+  HeldOutSplit split = splitHeldOut(given, args.holdout, args.options.seed);
+  char share[32];
+  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * args.holdout);
+  std::string description = std::string("a seeded random ") + share + " of " + given.source +
+                            " held out (" + std::to_string(split.heldOut.size()) +
+                            " samples), the prior is the rest";
+  return {std::move(split.prior), std::move(split.heldOut), description};
+}
+
+// X.json → X.<kind>.json (and likewise for the CSV), the files of --kind bracket.
+std::string withKind(const std::string& path, const std::string& kind) {
+  const size_t dot = path.find_last_of('.');
+  const size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return path + "." + kind;
+  return path.substr(0, dot) + "." + kind + path.substr(dot);
+}
+
+void printBracket(const Bracket& b) {
+  const Profile* curves[] = {&b.empirical, &b.heldOut, &b.gaussian, &b.bound};
+  std::printf("\nMMSE(σ) of the four curves (THEORY §10):\n");
+  for (const Profile* p : curves)
+    std::printf("  %-10s %s\n", p->kind.c_str(), profileKindMeaning(p->kind).c_str());
+  std::printf("\n%-11s %-12s %-12s %-12s %-12s %-8s\n", "sigma", "empirical", "held-out",
+              "gaussian", "bound", "max w");
+  for (int l = 0; l < b.empirical.levels(); ++l) {
+    std::printf("%-11.4g %-12.4g %-12.4g %-12.4g %-12.4g %-8.3g\n", b.empirical.sigma[l],
+                b.empirical.primary().mean[l], b.heldOut.primary().mean[l],
+                b.gaussian.primary().mean[l], b.bound.primary().mean[l],
+                b.empirical.posterior.maxWeight[l]);
+  }
+}
+
 void printSummary(const Profile& profile) {
+  std::printf("\n%s profile: %s\n", profile.kind.c_str(), profileKindMeaning(profile.kind).c_str());
   const MmseEstimate& mmse = profile.primary();
   const RateSeries* rate = profile.rate("log_sigma");
   const bool posterior = !profile.posterior.empty();
@@ -120,7 +182,23 @@ std::function<int()> setup(CLI::App& app) {
   app.add_option("--eval-data", args->evalData,
                  "Checkpoint: data to score it on (default: the dataset if it is a test split, "
                  "else a held-out part)");
-  app.add_option("--holdout", args->holdout, "Checkpoint: share of the dataset held out")
+  app.add_option("--kind", args->kind,
+                 "empirical (training queries), held-out (queries from held-out samples), "
+                 "gaussian (Wiener MMSE of the covariance) or bracket (all three and "
+                 "min(held-out, gaussian), one file each: --out X.json writes X.<kind>.json)")
+      ->check(CLI::IsMember({"empirical", "held-out", "gaussian", "bracket"}))
+      ->capture_default_str();
+  app.add_option("--queries-from", args->queriesFrom,
+                 "held-out / bracket: dataset file of the held-out queries (default: the test "
+                 "split beside the dataset, e.g. t10k-… for train-…, else --holdout)");
+  app.add_option("--holdout", args->holdout,
+                 "Share of the dataset held out: checkpoint evaluation, and held-out queries when "
+                 "there is no test split (given explicitly, it is used even when there is one)")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->holdoutGiven = true; });
+  app.add_option("--rank", args->rank,
+                 "gaussian / bracket: eigenvalues computed explicitly when D > 4096 (randomised; "
+                 "the tail beyond them is averaged, which keeps the curve an upper bound)")
       ->capture_default_str();
   app.add_option("--batch", args->batch, "Checkpoint: batch size")->capture_default_str();
   app.add_option("--out", args->out, "Profile JSON to write")->required();
@@ -135,8 +213,45 @@ std::function<int()> setup(CLI::App& app) {
     a.options.validate();
     Dataset data = loadWithProgress(a.dataset);
 
+    if (!a.checkpoint.empty() && a.kind != "empirical")
+      throw InputError("--kind",
+                       "does not apply to --checkpoint (a checkpoint profile is its own "
+                       "kind)");
+    GaussianSpectrumOptions spectrum;
+    spectrum.rank = a.rank;
+    spectrum.seed = a.options.seed;
+    if (a.kind == "bracket") {
+      HeldOutData held = heldOutData(a, std::move(data));
+      Bracket b =
+          computeBracket(held.prior, held.queries, a.options, spectrum, stderrProgress("diagnose"));
+      for (Profile* p : {&b.empirical, &b.heldOut, &b.gaussian, &b.bound}) {
+        p->provenance["producer"] = "noisescope-cli diagnose --kind bracket";
+        if (p->kind == "held-out" || p->kind == "bound")
+          p->provenance["query_set"] = held.description;
+        writeProfile(withKind(a.out, p->kind), *p);
+        if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p->kind), *p);
+      }
+      printBracket(b);
+      std::printf("held-out queries: %s\n", held.description.c_str());
+      for (const char* kind : {"empirical", "held-out", "gaussian", "bound"})
+        std::printf("profile written to %s%s%s\n", withKind(a.out, kind).c_str(),
+                    a.csv.empty() ? "" : " and ",
+                    a.csv.empty() ? "" : withKind(a.csv, kind).c_str());
+      return 0;
+    }
+
     Profile profile;
-    if (a.checkpoint.empty()) {
+    if (a.checkpoint.empty() && a.kind == "held-out") {
+      HeldOutData held = heldOutData(a, std::move(data));
+      profile =
+          computeHeldOutProfile(held.prior, held.queries, a.options, stderrProgress("diagnose"));
+      profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";
+      profile.provenance["query_set"] = held.description;
+      std::printf("held-out queries: %s\n", held.description.c_str());
+    } else if (a.checkpoint.empty() && a.kind == "gaussian") {
+      profile = computeGaussianProfile(data, a.options, spectrum, stderrProgress("diagnose"));
+      profile.provenance["producer"] = "noisescope-cli diagnose --kind gaussian";
+    } else if (a.checkpoint.empty()) {
       profile = computeEmpiricalProfile(data, a.options, stderrProgress("diagnose"));
       profile.provenance["producer"] = "noisescope-cli diagnose";
     } else {
