@@ -4,15 +4,22 @@
 // noise or corruption is added.
 #include <QtTest>
 
+#include <torch/torch.h>
+
+#include <ATen/CPUGeneratorImpl.h>
+
 #include <cmath>
 #include <random>
 
 #include "data/frechet_distance.h"
 #include "data/kmer_spectrum.h"
 #include "data/load.h"
+#include "data/transforms.h"
+#include "train/feature_network.h"
 #include "util/error.h"
 
 using namespace noisescope;
+using namespace noisescope::train;
 
 namespace {
 
@@ -46,6 +53,12 @@ GaussianFit exactFit(const std::vector<double>& mu, const std::vector<double>& c
   g.mean = mu;
   g.covariance = cov;
   return g;
+}
+
+at::Tensor rowsOf(const Dataset& d) {
+  std::vector<int64_t> shape{d.size()};
+  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
+  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
 }
 
 // Fashion-MNIST images pooled 4×4 → 7×7 = 49 features (a feature space where 500 held-out
@@ -211,6 +224,88 @@ class TestQualityMetrics : public QObject {
     Dataset soft = test;
     for (auto& v : soft.values) v *= 0.3f;
     QVERIFY(std::abs(kmerSpectrumDistance(train, soft).mean - heldOut) < 1e-12);
+  }
+  void imageFeatureNetwork() {
+    torch::set_num_threads(2);
+    const auto train =
+        binarize(loadDataset(sampleFile("fashion-mnist/train-images-idx3-ubyte.gz")));
+    const auto test = binarize(loadDataset(sampleFile("fashion-mnist/t10k-images-idx3-ubyte.gz")));
+    QVERIFY(train.hasLabels() && test.hasLabels());
+    const QString path = QDir::tempPath() + "/noisescope_quality_features.pt";
+    FeatureNetworkSettings settings;
+    settings.epochs = 3;
+    QElapsedTimer timer;
+    timer.start();
+    const auto trained = trainFeatureNetwork(train, test, settings, path.toStdString());
+    qInfo("classifier: test accuracy %.3f after %d epochs in %.1f s", trained.testAccuracy,
+          int(settings.epochs), timer.elapsed() / 1000.0);
+    QVERIFY(trained.testAccuracy > 0.6);  // 10 classes: chance is 0.1
+
+    // The file is reusable on its own: task, accuracy and shape travel with it.
+    const FeatureNetwork net(path.toStdString());
+    QCOMPARE(QString::fromStdString(net.info().task), QString("classifier"));
+    QCOMPARE(net.info().testAccuracy, trained.testAccuracy);
+    QCOMPARE(net.info().featureDim, int64_t(64));
+    QCOMPARE(net.info().sampleShape, (std::vector<int64_t>{1, 28, 28}));
+
+    const auto reference = net.gaussian(train);
+    const double heldOut = frechetDistance(reference, net.gaussian(test));
+    // Corruption: each pixel flipped (±1 → ∓1) with probability p, shared draws across p.
+    auto gen = at::detail::createCPUGenerator(11);
+    const auto x = rowsOf(test);
+    const auto u = at::rand(x.sizes(), gen, at::kFloat);
+    std::vector<double> scores;
+    for (double p : {0.02, 0.05, 0.1, 0.2, 0.4}) {
+      const auto flipped = at::where(u < p, -x, x);
+      scores.push_back(frechetDistance(reference, net.gaussian(flipped, "flipped")));
+    }
+    qInfo("feature FD held-out %.3f; flipped 2…40 %%: %.3f %.3f %.3f %.3f %.3f", heldOut, scores[0],
+          scores[1], scores[2], scores[3], scores[4]);
+    QVERIFY(heldOut < scores.front());
+    QVERIFY(heldOut < 0.05 * scores.back());
+    for (size_t i = 1; i < scores.size(); ++i) QVERIFY(scores[i] > scores[i - 1]);
+
+    // Images without labels cannot train a classifier; a non-network file is refused by name.
+    Dataset unlabelled = train;
+    unlabelled.labels.clear();
+    QVERIFY_THROWS_EXCEPTION(InputError, trainFeatureNetwork(unlabelled, test, settings, "x.pt"));
+    QVERIFY_THROWS_EXCEPTION(InputError, FeatureNetwork(sampleFile("dna/lambda_phage.fa")));
+  }
+
+  void dnaFeatureNetwork() {
+    torch::set_num_threads(2);
+    LoadOptions options;
+    options.fasta.window = 64;
+    options.fasta.stride = 64;
+    const auto all = loadDataset(sampleFile("dna/lambda_phage.fa"), options);
+    std::vector<int64_t> trainRows, testRows;
+    for (int64_t i = 0; i < all.size(); ++i) (i % 2 == 0 ? testRows : trainRows).push_back(i);
+    const auto train = selectRows(all, trainRows);
+    const auto test = selectRows(all, testRows);
+    const QString path = QDir::tempPath() + "/noisescope_quality_dna_features.pt";
+    FeatureNetworkSettings settings;
+    settings.epochs = 8;
+    settings.batchSize = 32;
+    const auto trained = trainFeatureNetwork(train, test, settings, path.toStdString());
+    qInfo("masked-base: held-out accuracy %.3f", trained.testAccuracy);
+    QVERIFY(trained.testAccuracy > 0.3);  // above the 0.25 of guessing, from context alone
+    const FeatureNetwork net(path.toStdString());
+    QCOMPARE(QString::fromStdString(net.info().task), QString("masked-base"));
+
+    const auto reference = net.gaussian(train);
+    const double heldOut = frechetDistance(reference, net.gaussian(test));
+    // Corruption: Gaussian noise on the one-hot values, shared draws across its scale.
+    auto gen = at::detail::createCPUGenerator(13);
+    const auto x = rowsOf(test);
+    const auto eps = at::randn(x.sizes(), gen, at::kFloat);
+    std::vector<double> scores;
+    for (double s : {0.25, 0.5, 1.0, 2.0})
+      scores.push_back(frechetDistance(reference, net.gaussian(x + s * eps, "noisy")));
+    qInfo("DNA feature FD held-out %.4f; noise 0.25…2: %.4f %.4f %.4f %.4f", heldOut, scores[0],
+          scores[1], scores[2], scores[3]);
+    QVERIFY(heldOut < scores.front());
+    QVERIFY(heldOut < 0.05 * scores.back());
+    for (size_t i = 1; i < scores.size(); ++i) QVERIFY(scores[i] > scores[i - 1]);
   }
 };
 
