@@ -52,7 +52,7 @@ PYTHON=${PYTHON:-python3}
 # Sizes: the real run, or QUICK (a few seconds each, for checking the script on a CPU).
 if [ "$quick" = 1 ]; then
   q_main=64 l_main=16 cifar_count=5000 q_check=32 l_check=8 q_cifar_check=16 l_cifar_check=8
-  train_steps=(30 10 5) train_big_batch=128
+  train_steps=(30 10 5) train_big_batch=96
 else
   q_main=1000 l_main=128 cifar_count=50000 q_check=256 l_check=64 q_cifar_check=128 l_cifar_check=32
   train_steps=(2000 600 300) train_big_batch=256
@@ -216,6 +216,16 @@ header_paths() {
   fi
 }
 
+# The build has no libpng/libjpeg: reading a PNG must fail with the InputError that says so.
+image_files_off() {
+  rm -rf "$work/png-folder" && mkdir -p "$work/png-folder"
+  printf '\x89PNG\r\n\x1a\n' > "$work/png-folder/a.png"
+  local said
+  said=$("$build/app/noisescope-cli" info "$work/png-folder" 2>&1)
+  echo "$said"
+  echo "$said" | grep -q "a.png: is a PNG image, but this build of NoiseScope has no PNG/JPEG support"
+}
+
 diagnose() {  # TAG DATA QUERIES LEVELS DEVICE PRECISION THREADS
   local tag=$1 data=$2 m=$3 l=$4 dev=$5 precision=$6 threads=$7
   "$build/bench/diagnostic/bench_diagnostic" "$data" --queries "$m" --levels "$l" --device "$dev" \
@@ -280,7 +290,8 @@ JSON
   return $rc
 }
 
-export -f environment gemm make_cifar torch_args zlib_args configure compile header_paths diagnose \
+export -f environment gemm make_cifar torch_args zlib_args configure compile header_paths image_files_off \
+  diagnose \
   reference_diagnostic compare train_case
 export here repo out device quick deps fmnist build jobs work PYTHON memory cpu_threads cifar_count \
   q_main l_main
@@ -297,7 +308,10 @@ if ! stage configure 120 configure && [ "${TORCH_FALLBACK:-0}" != 1 ]; then
   export TORCH_FALLBACK=1
   stage configure_fallback 90 configure
 fi
-stage compile "${COMPILE_LIMIT:-360}" compile && stage header_paths 20 header_paths
+if stage compile "${COMPILE_LIMIT:-360}" compile; then
+  stage header_paths 20 header_paths
+  stage image_files_off 10 image_files_off
+fi
 
 f=$fmnist c=$work/cifar-shaped
 # (a) the timed runs on the device, fp64 (the default, exact to σ = 0.002) and fp32 distances
