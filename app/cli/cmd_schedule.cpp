@@ -258,6 +258,9 @@ int run(const ScheduleArgs& a) {
     built = buildSchedule(recipe, grid, context);
   }
   const Schedule& s = built.schedule;
+  // What the profile it follows means for this schedule (an empirical profile memorises).
+  for (const std::string& caveat : built.caveats)
+    std::fprintf(stderr, "caveat: %s\n", caveat.c_str());
 
   if (a.json)
     std::cout << summaryJson(s).dump(2) << "\n";

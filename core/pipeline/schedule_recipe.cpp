@@ -5,6 +5,7 @@
 #include "data/statistics.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
+#include "pipeline/caveats.h"
 #include "profile/profile.h"
 #include "schedule/entropic.h"
 #include "util/error.h"
@@ -158,6 +159,13 @@ BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const LogSigmaGrid& gr
         p["gate_c"] = recipe.gateC;
         p["gate_n"] = recipe.gateN;
         p["smoothing"] = recipe.smoothing;
+        // The schedule knows the kind of profile it follows, and says what that means.
+        p["profile_kind"] = context.profile->kind;
+        out.caveats = entropicScheduleCaveats(*context.profile);
+        if (!out.caveats.empty()) {
+          p["caveats"] = out.caveats;
+          out.schedule.info.setNote("caveat", out.caveats.front());
+        }
         break;
       }
       case ScheduleRecipe::Kind::Table:

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "schedule/coordinates.h"
 #include "schedule/families.h"
@@ -106,6 +107,10 @@ struct BuiltSchedule {
   // The provenance "parameters" block: recipe kind, its settings, the grid, the loss weight and
   // σ_data with its source. Identical whichever face built it.
   nlohmann::json parameters = nlohmann::json::object();
+  // What the user must know about it (pipeline/caveats.h): an entropic schedule from an
+  // empirical profile says below which σ that profile memorises. Also in parameters["caveats"]
+  // and the schedule's note "caveat"; the CLI prints them on stderr, the GUI beside the schedule.
+  std::vector<std::string> caveats;
 };
 
 // Throws InputError with a readable message on bad settings or a missing profile.

@@ -41,6 +41,19 @@ assert "t10k-images" in p["held-out"]["provenance"]["query_set"]
 assert p["gaussian"]["provenance"]["parameters"]["method"]=="exact"
 ' "$work"
 
+# Schedules know the kind: the caveat on stderr for the empirical profile only.
+for kind in empirical held-out gaussian bound; do
+  msg=$("$cli" schedule --profile "$work/P.$kind.json" --method infonoise --output "$work/S.$kind.json" 2>&1 >/dev/null)
+  check "schedule from $kind exits 0" test $? -eq 0
+  if [ "$kind" = empirical ]; then
+    check "caveat for the empirical profile" grep -q "^caveat: .*memorises.*bound" <<<"$msg"
+    check "caveat in the schedule file" python3 -c '
+import json,sys; s=json.load(open(sys.argv[1])); assert "memorises" in s["notes"]["caveat"]' "$work/S.$kind.json"
+  else
+    check "no caveat for $kind" bash -c "! grep -q caveat <<<'$msg'"
+  fi
+done
+
 # A stated held-out share instead of the test split; the Gaussian curve alone.
 out=$("$cli" diagnose "$train" --kind held-out --holdout 0.25 "${fast[@]}" --out "$work/H.json" 2>/dev/null)
 check "held-out with --holdout exits 0" test $? -eq 0
