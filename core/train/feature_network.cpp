@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 #include "util/atomic_file.h"
@@ -230,8 +231,13 @@ FeatureNetworkInfo trainFeatureNetwork(const Dataset& train, const Dataset& test
 }
 
 FeatureNetwork::FeatureNetwork(const std::string& path) {
+  if (!std::filesystem::is_regular_file(path))
+    throw InputError(path, "no such feature network file");
   try {
     module_ = torch::jit::load(path, c10::Device(c10::kCPU));
+  } catch (const c10::Error& e) {
+    throw InputError(
+        path, std::string("not a TorchScript feature network: ") + e.what_without_backtrace());
   } catch (const std::exception& e) {
     throw InputError(path, std::string("not a TorchScript feature network: ") + e.what());
   }

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "data/frechet_distance.h"
 #include "data/kmer_spectrum.h"
 #include "data/load.h"
@@ -306,6 +308,40 @@ class TestQualityMetrics : public QObject {
     QVERIFY(heldOut < scores.front());
     QVERIFY(heldOut < 0.05 * scores.back());
     for (size_t i = 1; i < scores.size(); ++i) QVERIFY(scores[i] > scores[i - 1]);
+  }
+  void cliTrainFeaturesAndScore() {
+    // The CLI face: train a DNA feature network, then score the held-out windows against
+    // themselves (FD and k-mer JS 0) and a missing feature file (exit code 2, file named).
+    const QString cli = QString(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+    const QString fasta = QString::fromStdString(sampleFile("dna/lambda_phage.fa"));
+    const QString out = QDir::tempPath() + "/noisescope_quality_cli_features.pt";
+    QFile::remove(out);
+    QProcess train;
+    train.start(cli, {"quality", "train-features", fasta, "--window", "64", "--stride", "64",
+                      "--epochs", "2", "--threads", "2", "--out", out, "--json"});
+    QVERIFY(train.waitForFinished(120000));
+    QCOMPARE(train.exitCode(), 0);
+    const auto trained = nlohmann::json::parse(train.readAllStandardOutput().toStdString());
+    QCOMPARE(trained["task"].get<std::string>(), std::string("masked-base"));
+    QCOMPARE(trained["test_samples"].get<int>(), 151);  // every 5th of 757 windows
+    QVERIFY(trained["test_accuracy"].get<double>() > 0.25);
+
+    QProcess score;
+    score.start(cli, {"quality", "score", fasta, "--window", "64", "--stride", "64", "--features",
+                      out, "--samples", fasta, "--json"});
+    QVERIFY(score.waitForFinished(120000));
+    QCOMPARE(score.exitCode(), 0);
+    const auto q = nlohmann::json::parse(score.readAllStandardOutput().toStdString());
+    QVERIFY(q["fd"].get<double>() < 1e-9);
+    QVERIFY(q["kmer_js"].get<double>() < 1e-12);
+    QCOMPARE(q["kmer_js_per_k"].size(), size_t(6));
+    QCOMPARE(q["feature_network"].get<std::string>(), out.toStdString());
+
+    QProcess bad;
+    bad.start(cli, {"quality", "score", fasta, "--features", out + ".missing", "--samples", fasta});
+    QVERIFY(bad.waitForFinished(60000));
+    QCOMPARE(bad.exitCode(), 2);
+    QVERIFY(bad.readAllStandardError().contains(".missing"));
   }
 };
 
