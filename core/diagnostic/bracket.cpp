@@ -49,11 +49,15 @@ Profile tighterBound(const Profile& heldOut, const Profile& gaussian) {
 
 Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
                        const DiagnosticOptions& options, const GaussianSpectrumOptions& spectrum,
-                       const Progress& progress) {
+                       const Progress& progress, const LevelObserver& onLevel) {
   Bracket b;
-  b.empirical = computeEmpiricalProfile(prior, options, progress.sub(0.0, 0.45));
-  b.heldOut = computeHeldOutProfile(prior, heldOut, options, progress.sub(0.45, 0.9));
-  b.gaussian = computeGaussianProfile(prior, options, spectrum, progress.sub(0.9, 1.0));
+  b.gaussian = computeGaussianProfile(prior, options, spectrum, progress.sub(0.0, 0.1));
+  if (onLevel) {
+    for (int l = 0; l < b.gaussian.levels(); ++l)
+      onLevel({"gaussian", l, b.gaussian.sigma[l], b.gaussian.primary().mean[l], 0.0, 0.0});
+  }
+  b.empirical = computeEmpiricalProfile(prior, options, progress.sub(0.1, 0.55), onLevel);
+  b.heldOut = computeHeldOutProfile(prior, heldOut, options, progress.sub(0.55, 1.0), onLevel);
   b.bound = tighterBound(b.heldOut, b.gaussian);
   return b;
 }

@@ -6,6 +6,7 @@
 
 #include "data/dataset.h"
 #include "diagnostic/diagnostic_options.h"
+#include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/gaussian_profile.h"
 #include "profile/profile.h"
 #include "util/progress.h"
@@ -25,11 +26,13 @@ struct Bracket {
 Profile tighterBound(const Profile& heldOut, const Profile& gaussian);
 
 // `prior` is the empirical prior (and the data of the Gaussian curve); the held-out queries come
-// from `heldOut`. One grid, seed and query count (options) for all curves. Progress: empirical,
-// held-out, then the spectrum.
+// from `heldOut`. One grid, seed and query count (options) for all curves. Order: the Gaussian
+// curve first (seconds; `onLevel` sees all its levels at once), then empirical and held-out,
+// whose levels `onLevel` sees as each completes.
 Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
                        const DiagnosticOptions& options,
-                       const GaussianSpectrumOptions& spectrum = {}, const Progress& progress = {});
+                       const GaussianSpectrumOptions& spectrum = {}, const Progress& progress = {},
+                       const LevelObserver& onLevel = {});
 
 // The test split next to a training file, when there is one: IDX "train-…" → "t10k-…" (also
 // "…-train-…" → "…-test-…"), CIFAR "data_batch…" → "test_batch…". Empty when none exists.

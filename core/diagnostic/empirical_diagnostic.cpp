@@ -26,6 +26,25 @@ void requireData(const Dataset& dataset) {
     throw InputError(nameOf(dataset), "the dataset is empty");
 }
 
+// Turns the engine's per-level values into the profile's primary estimate for that level.
+LevelCallback levelCallback(const LevelObserver& onLevel, const std::string& kind,
+                            const std::vector<double>& sigma, bool fromSquaredError) {
+  if (!onLevel) return {};
+  return [onLevel, kind, sigma, fromSquaredError](const LevelResult& r) {
+    const std::vector<double>& v = fromSquaredError ? r.squaredError : r.posteriorVariance;
+    const int64_t m = static_cast<int64_t>(v.size());
+    const MmseEstimate e = summarizeEstimate("level", "", v, 1, m);
+    LevelEstimate out;
+    out.kind = kind;
+    out.level = r.level;
+    out.sigma = sigma[static_cast<size_t>(r.level)];
+    out.mmse = e.mean.front();
+    out.standardError = e.standardError.front();
+    out.maxWeight = averageOverQueries(r.maxWeight, 1, m).front();
+    onLevel(out);
+  };
+}
+
 PosteriorEngineSettings engineSettings(const DiagnosticOptions& options) {
   PosteriorEngineSettings settings;
   settings.device = options.device;
@@ -89,7 +108,7 @@ double secondsSince(std::chrono::steady_clock::time_point started) {
 }  // namespace
 
 Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
-                                const Progress& progress) {
+                                const Progress& progress, const LevelObserver& onLevel) {
   options.validate();
   requireData(dataset);
   const auto started = std::chrono::steady_clock::now();
@@ -97,8 +116,10 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
   const QuerySet queries =
       drawQueries(dataset.size(), dataset.dim(), options.queries, options.seed);
+  PosteriorEngineSettings settings = engineSettings(options);
+  settings.onLevel = levelCallback(onLevel, "empirical", sigma, false);
   const PerQueryPosterior result =
-      evaluateEmpiricalPosterior(dataset, queries, sigma, engineSettings(options), progress);
+      evaluateEmpiricalPosterior(dataset, queries, sigma, settings, progress);
 
   Profile profile =
       assemble("empirical", dataset, options, sigma, result,
@@ -115,7 +136,8 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
 }
 
 Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
-                              const DiagnosticOptions& options, const Progress& progress) {
+                              const DiagnosticOptions& options, const Progress& progress,
+                              const LevelObserver& onLevel) {
   options.validate();
   requireData(prior);
   requireData(heldOut);
@@ -128,8 +150,10 @@ Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
   const QuerySet queries =
       drawQueries(heldOut.size(), heldOut.dim(), options.queries, options.seed);
+  PosteriorEngineSettings settings = engineSettings(options);
+  settings.onLevel = levelCallback(onLevel, "held-out", sigma, true);
   const PerQueryPosterior result =
-      evaluateHeldOutPosterior(prior, heldOut, queries, sigma, engineSettings(options), progress);
+      evaluateHeldOutPosterior(prior, heldOut, queries, sigma, settings, progress);
 
   Profile profile = assemble(
       "held-out", prior, options, sigma, result,

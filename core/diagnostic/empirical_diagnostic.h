@@ -1,6 +1,9 @@
 #pragma once
 // The offline diagnostic: the dataset itself is the prior, and the Bayes-optimal denoiser of that
 // prior gives MMSE(σ) and the entropy rates on a log-σ grid (THEORY §2–3).
+#include <functional>
+#include <string>
+
 #include "data/dataset.h"
 #include "diagnostic/diagnostic_options.h"
 #include "profile/profile.h"
@@ -8,10 +11,19 @@
 
 namespace noisescope {
 
+// A level's primary MMSE estimate as soon as it is known, for drawing a long run level by level.
+// Called on the computing thread, in no promised order of levels.
+struct LevelEstimate {
+  std::string kind;  // the profile kind being computed
+  int level = 0;
+  double sigma = 0.0, mmse = 0.0, standardError = 0.0, maxWeight = 0.0;
+};
+using LevelObserver = std::function<void(const LevelEstimate&)>;
+
 // Rao–Blackwellised estimate first (the primary one, rates use it), then the direct estimate.
 // Throws InputError for bad options or an empty dataset; Cancelled when progress asks.
 Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
-                                const Progress& progress = {});
+                                const Progress& progress = {}, const LevelObserver& onLevel = {});
 
 // The held-out profile (THEORY §10): `prior` is the empirical prior, the queries start from rows
 // of `heldOut` (uniform with replacement, seeded), which the prior does not contain. Its primary
@@ -21,7 +33,8 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
 // estimate (not a risk: the prior does not hold x_j). Kind "held-out"; the provenance records the
 // query set. Throws InputError for bad options, empty sets or a dimension mismatch.
 Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
-                              const DiagnosticOptions& options, const Progress& progress = {});
+                              const DiagnosticOptions& options, const Progress& progress = {},
+                              const LevelObserver& onLevel = {});
 
 // A seeded random split for data without a test split: round(share·N) rows (at least 1, at most
 // N − 1) become the held-out set, the rest the prior, each in the original order. Each part

@@ -133,6 +133,7 @@ class Engine {
     entropy_ = at::zeros({levels_, m_}, cpu64);
     ess_ = at::zeros({levels_, m_}, cpu64);
     if (settings.keepPosteriorMeans) means_ = at::zeros({levels_, m_, d_}, at::kFloat);
+    levelRows_.assign(static_cast<size_t>(levels_), 0);
   }
 
   PerQueryPosterior run() {
@@ -484,6 +485,15 @@ class Engine {
     if (means_.defined()) {
       means_[level].narrow(0, q0, rows).copy_(state_.mean[slot].to(at::kFloat).to(at::kCPU));
     }
+    levelRows_[static_cast<size_t>(level)] += rows;
+    if (settings_.onLevel && levelRows_[static_cast<size_t>(level)] == m_) {
+      LevelResult done;
+      done.level = level;
+      copyOut(variance_[level], done.posteriorVariance);
+      copyOut(error_[level], done.squaredError);
+      copyOut(maxWeight_[level], done.maxWeight);
+      settings_.onLevel(done);
+    }
   }
 
   PosteriorEngineSettings settings_;
@@ -502,6 +512,7 @@ class Engine {
   Workspace ws_;
   at::Tensor variance_, error_, maxWeight_, entropy_, ess_, means_;
   int64_t totalSteps_ = 0, doneSteps_ = 0;
+  std::vector<int64_t> levelRows_;  // queries that have finished each level
   bool denseFromHere_ = false;
   PhaseClock clock_;
   PerQueryPosterior out_;

@@ -12,6 +12,7 @@
 //    GEMM;
 //  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,12 +25,21 @@
 
 namespace noisescope {
 
+// One σ level's per-query values, handed out (on the computing thread) as soon as every query
+// has finished that level, so that a face can draw a long run level by level.
+struct LevelResult {
+  int level = 0;
+  std::vector<double> posteriorVariance, squaredError, maxWeight;  // one per query
+};
+using LevelCallback = std::function<void(const LevelResult&)>;
+
 struct PosteriorEngineSettings {
   std::string device = "auto";
   int64_t memoryBytes = int64_t{1024} << 20;
   double pruneLogRatio = 40.0;  // τ: weights below e^−τ of the largest are dropped
   DistancePrecision distancePrecision = DistancePrecision::Float64;
   bool keepPosteriorMeans = false;  // fill PerQueryPosterior::posteriorMean (levels×queries×D)
+  LevelCallback onLevel;            // optional: called once per level when it is complete
 };
 
 struct PerQueryPosterior {

@@ -275,6 +275,35 @@ class TestBracketProfiles : public QObject {
         qPrintable(QString("mean relative gap N=20: %1, N=4000: %2").arg(gapSmall).arg(gapLarge)));
   }
 
+  void levelsAreReportedAsTheyComplete() {
+    // 300 queries in a small memory budget: several query chunks, each level reported once,
+    // when its last chunk is done, with the value the finished profile gives it.
+    const Dataset prior = gaussianSample(400, 6, 0.7, 21);
+    const Dataset held = gaussianSample(100, 6, 0.7, 22);
+    DiagnosticOptions o = grid();
+    o.levels = 9;
+    o.queries = 300;
+    o.memoryBytes = int64_t{2} << 20;
+    for (bool heldOut : {false, true}) {
+      std::vector<LevelEstimate> seen;
+      const LevelObserver observe = [&seen](const LevelEstimate& e) { seen.push_back(e); };
+      const Profile p = heldOut ? computeHeldOutProfile(prior, held, o, {}, observe)
+                                : computeEmpiricalProfile(prior, o, {}, observe);
+      QVERIFY(p.provenance["execution"]["query_chunk"].get<int64_t>() < o.queries);
+      QCOMPARE(static_cast<int>(seen.size()), o.levels);
+      std::vector<int> count(static_cast<size_t>(o.levels), 0);
+      for (const LevelEstimate& e : seen) {
+        ++count[static_cast<size_t>(e.level)];
+        QCOMPARE(e.kind, p.kind);
+        QCOMPARE(e.sigma, p.sigma[e.level]);
+        expectRelative(e.mmse, p.primary().mean[e.level], 1e-12, "level estimate");
+        expectRelative(e.standardError, p.primary().standardError[e.level], 1e-12, "level se");
+        expectRelative(e.maxWeight, p.posterior.maxWeight[e.level], 1e-12, "level max weight");
+      }
+      for (int c : count) QCOMPARE(c, 1);
+    }
+  }
+
   void heldOutSplitIsSeededAndDisjoint() {
     const Dataset data = gaussianSample(100, 3, 1.0, 2);
     const HeldOutSplit a = splitHeldOut(data, 0.2, 9);
