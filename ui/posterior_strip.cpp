@@ -15,6 +15,7 @@
 #include "ui/chart_export.h"
 #include "ui/image_view.h"
 #include "ui/workbench.h"
+#include "util/log_grid.h"
 
 namespace noisescope::ui {
 
@@ -23,11 +24,7 @@ const QString kProbeTag = QStringLiteral("posterior probe");
 
 // σ values for the strip: log-spaced over the range where the picture changes for [−1, 1] data.
 std::vector<double> stripSigmas(int count) {
-  std::vector<double> sigmas;
-  const double lo = std::log(0.05), hi = std::log(20.0);
-  for (int i = 0; i < count; ++i)
-    sigmas.push_back(std::exp(lo + (hi - lo) * i / std::max(1, count - 1)));
-  return sigmas;
+  return logSpacedGrid(0.05, 20.0, count);
 }
 
 QLabel* imageCell(const Dataset& dataset, const float* values, QWidget* parent) {

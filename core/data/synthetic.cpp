@@ -66,6 +66,11 @@ void validate(const SyntheticSpec& spec, const std::string& source) {
     throw InputError(source, "noise must be a non-negative number");
   checkAllocation(source, static_cast<uint64_t>(spec.count) * spec.dimension * sizeof(float),
                   "the synthetic set");
+  // The mixture's atoms are held in double too (k·d of them).
+  if (spec.kind == "dirac-mixture")
+    checkAllocation(source,
+                    static_cast<uint64_t>(spec.components) * spec.dimension * sizeof(double),
+                    "the mixture's atoms");
 }
 
 // The seed is unsigned 64-bit, beyond specInteger's int64 range.

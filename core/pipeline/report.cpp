@@ -83,47 +83,50 @@ RgbImage noiseLadder(const Dataset& d, const ReportRequest& request) {
   return out;
 }
 
-// MMSE per dimension with its 95 % interval (the Diagnostic tab's left chart).
-ChartSpec mmseChart(const Profile& p, const std::string& name) {
+// One profile curve against σ (log axis) with its 95 % interval drawn as a band.
+ChartSpec profileChart(const Profile& p, std::string title, std::string yLabel, std::string label,
+                       const std::vector<double>& value, const std::vector<double>& low,
+                       const std::vector<double>& high) {
   ChartSpec c;
-  c.title = "MMSE per dimension, " + name;
+  c.title = std::move(title);
   c.xLabel = "noise level σ (log scale)";
-  c.yLabel = "MMSE / D";
+  c.yLabel = std::move(yLabel);
   c.logX = true;
-  const MmseEstimate& m = p.primary();
   ChartSeries s;
-  s.label = "empirical posterior (" + m.name + "), 95% band";
+  s.label = std::move(label);
   s.x = p.sigma;
-  const double d = static_cast<double>(std::max<int64_t>(1, p.dim));
-  for (int l = 0; l < p.levels(); ++l) {
-    s.y.push_back(m.mean[l] / d);
-    s.low.push_back(m.ciLow[l] / d);
-    s.high.push_back(m.ciHigh[l] / d);
-  }
+  s.y = value;
+  s.low = low;
+  s.high = high;
   c.series.push_back(std::move(s));
   return c;
 }
 
+// MMSE per dimension with its 95 % interval (the Diagnostic tab's left chart).
+ChartSpec mmseChart(const Profile& p, const std::string& name) {
+  const MmseEstimate& m = p.primary();
+  const double d = static_cast<double>(std::max<int64_t>(1, p.dim));
+  auto perDimension = [d](std::vector<double> v) {
+    for (double& x : v) x /= d;
+    return v;
+  };
+  return profileChart(p, "MMSE per dimension, " + name, "MMSE / D",
+                      "empirical posterior (" + m.name + "), 95% band", perDimension(m.mean),
+                      perDimension(m.ciLow), perDimension(m.ciHigh));
+}
+
 // dH/d log σ = MMSE/σ² with its 95 % interval (the rate coordinate the schedules use).
 ChartSpec rateChart(const Profile& p, const std::string& name) {
-  ChartSpec c;
-  c.title = "Conditional-entropy rate, " + name;
-  c.xLabel = "noise level σ (log scale)";
-  c.yLabel = "dH/dlog σ = MMSE/σ² (nats)";
-  c.logX = true;
   const RateSeries* r = p.rate("log_sigma");
   if (!r) throw InputError(name, "the profile has no log-σ rate");
-  ChartSeries s;
-  s.label = "empirical posterior, 95% band";
-  s.x = p.sigma;
-  for (int l = 0; l < p.levels(); ++l) {
+  std::vector<double> low, high;
+  for (size_t l = 0; l < r->value.size(); ++l) {
     const double half = kNormal95 * r->standardError[l];
-    s.y.push_back(r->value[l]);
-    s.low.push_back(std::max(0.0, r->value[l] - half));
-    s.high.push_back(r->value[l] + half);
+    low.push_back(std::max(0.0, r->value[l] - half));
+    high.push_back(r->value[l] + half);
   }
-  c.series.push_back(std::move(s));
-  return c;
+  return profileChart(p, "Conditional-entropy rate, " + name, "dH/dlog σ = MMSE/σ² (nats)",
+                      "empirical posterior, 95% band", r->value, low, high);
 }
 
 // The largest σ at which the empirical posterior still puts, on average, half its weight on one

@@ -5,12 +5,11 @@
 #include "data/statistics.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
+#include "io/schedule_spec.h"
 #include "pipeline/caveats.h"
 #include "profile/profile.h"
 #include "schedule/entropic.h"
 #include "util/error.h"
-#include "util/file_names.h"
-#include "util/spec_string.h"
 
 namespace noisescope::pipeline {
 
@@ -252,41 +251,22 @@ ScheduleRecipe fileRecipe(const std::string& path) {
   return recipe;
 }
 
-ScheduleRecipe recipeFromSpec(const std::string& spec) {
-  if (spec.empty()) throw InputError("schedule", "empty schedule spec");
-  const SpecString parsed = parseSpecString(spec);
-  const bool named = parsed.head.rfind("family:", 0) == 0 || parsed.head.rfind("preset:", 0) == 0;
-  if (!named && (spec.find('/') != std::string::npos ||
-                 hasAnyExtension(spec, {".json", ".csv", ".h5", ".hdf5"})))
-    return fileRecipe(spec);
-  ParameterValues values;
-  std::string weightName;
-  std::optional<double> sigmaData;
-  double gamma = 5.0;
-  for (const auto& [key, value] : parsed.pairs) {
-    if (key == "weight")
-      weightName = value;
-    else if (key == "sigma_data")
-      sigmaData = specNumber(spec, key, value);
-    else if (key == "gamma")
-      gamma = specNumber(spec, key, value);
-    else
-      values[key] = specNumber(spec, key, value);
-  }
+ScheduleRecipe recipeFromSpec(const std::string& text) {
+  const ScheduleSpec spec = parseScheduleSpec(text);
+  if (spec.isFile) return fileRecipe(text);
   ScheduleRecipe recipe;
-  if (parsed.head.rfind("family:", 0) == 0) {
-    recipe = familyRecipe(parsed.head.substr(7), values);
+  if (spec.isFamily) {
+    recipe = familyRecipe(spec.name, spec.values);
   } else {
-    const std::string name =
-        parsed.head.rfind("preset:", 0) == 0 ? parsed.head.substr(7) : parsed.head;
-    recipe = presetRecipe(name);
-    for (const auto& [key, value] : values) recipe.parameters[key] = value;
-    recipe.parameters = completeParameters(family(recipe.family), recipe.parameters, spec);
+    recipe = presetRecipe(spec.name);
+    for (const auto& [key, value] : spec.values) recipe.parameters[key] = value;
+    recipe.parameters = completeParameters(family(recipe.family), recipe.parameters, text);
   }
-  if (!weightName.empty()) recipe.weight = makeLossWeight(weightName, 0.5, gamma, spec);
+  const double gamma = spec.gamma.value_or(recipe.weight.gamma);
+  if (!spec.weightName.empty()) recipe.weight = makeLossWeight(spec.weightName, 0.5, gamma, text);
   recipe.weight.gamma = gamma;
-  if (sigmaData) recipe.sigmaData = givenSigmaData(*sigmaData).value;  // checked here
-  recipe.name = spec;
+  recipe.sigmaData = spec.sigmaData;  // unset: resolved from the profile or dataset at build time
+  recipe.name = text;
   return recipe;
 }
 

@@ -181,7 +181,8 @@ struct Denoiser::Impl : nn::Module {
     std::vector<int64_t> shape(x.dim(), 1);
     shape[0] = x.size(0);
     return pre.denoise(
-        x, s, [this](const torch::Tensor& in, const torch::Tensor& cNoise) { return raw(in, cNoise); },
+        x, s,
+        [this](const torch::Tensor& in, const torch::Tensor& cNoise) { return raw(in, cNoise); },
         [&shape](const torch::Tensor& c) { return c.view(shape); });
   }
   schedule::EdmPreconditioning pre;
@@ -236,40 +237,34 @@ nlohmann::json toJson(const NetworkSpec& s) {
 
 NetworkSpec networkSpecFromJson(const nlohmann::json& j, const std::string& source) {
   try {
-    NetworkSpec s;
-    s.kind = j.at("kind").get<std::string>();
-    s.sampleShape = j.at("sample_shape").get<std::vector<int64_t>>();
-    s.width = j.at("width").get<int64_t>();
-    s.depth = j.at("depth").get<int64_t>();
-    s.channels = j.at("channels").get<int64_t>();
-    s.blocks = j.at("blocks").get<int64_t>();
-    s.embedding = j.at("embedding").get<int64_t>();
-    s.sigmaData = j.at("sigma_data").get<double>();
-    const bool sizesOk = s.width >= 1 && s.width <= 8192 && s.depth >= 1 && s.depth <= 32 &&
-                         s.channels >= 4 && s.channels <= 1024 && s.blocks >= 1 && s.blocks <= 64 &&
-                         s.embedding >= 4 && s.embedding <= 4096 && s.embedding % 2 == 0 &&
-                         s.sigmaData > 0 && std::isfinite(s.sigmaData);
+    // Read as the settings a config gives, then resolved like one: one path for both.
+    ModelSettings m;
+    m.kind = j.at("kind").get<std::string>();
+    m.width = j.at("width").get<int64_t>();
+    m.depth = j.at("depth").get<int64_t>();
+    m.channels = j.at("channels").get<int64_t>();
+    m.blocks = j.at("blocks").get<int64_t>();
+    m.embedding = j.at("embedding").get<int64_t>();
+    const auto sampleShape = j.at("sample_shape").get<std::vector<int64_t>>();
+    const double sigmaData = j.at("sigma_data").get<double>();
+    const bool sizesOk = m.width >= 1 && m.width <= 8192 && m.depth >= 1 && m.depth <= 32 &&
+                         m.channels >= 4 && m.channels <= 1024 && m.blocks >= 1 && m.blocks <= 64 &&
+                         m.embedding >= 4 && m.embedding <= 4096 && m.embedding % 2 == 0 &&
+                         sigmaData > 0 && std::isfinite(sigmaData);
     int64_t elements = 1;
-    for (auto d : s.sampleShape) {
+    for (auto d : sampleShape) {
       if (d < 1 || d > (1 << 24)) throw InputError(source, "network sample shape is invalid");
       elements *= d;
       if (elements > (int64_t(1) << 28)) throw InputError(source, "network sample is too large");
     }
-    if (!sizesOk || s.sampleShape.empty())
+    if (!sizesOk || sampleShape.empty())
       throw InputError(source, "network description holds out-of-range sizes");
-    ModelSettings m;
-    m.kind = s.kind;
-    m.width = s.width;
-    m.depth = s.depth;
-    m.channels = s.channels;
-    m.blocks = s.blocks;
-    m.embedding = s.embedding;
-    const SampleKind kind = s.kind == "unet"     ? SampleKind::Image
-                            : s.kind == "conv1d" ? SampleKind::Sequence
+    if (m.kind != "mlp" && m.kind != "unet" && m.kind != "conv1d")
+      throw InputError(source, "unknown network kind '" + m.kind + "'");
+    const SampleKind kind = m.kind == "unet"     ? SampleKind::Image
+                            : m.kind == "conv1d" ? SampleKind::Sequence
                                                  : SampleKind::Vector;
-    if (s.kind != "mlp" && s.kind != "unet" && s.kind != "conv1d")
-      throw InputError(source, "unknown network kind '" + s.kind + "'");
-    return resolveNetworkSpec(m, s.sampleShape, kind, s.sigmaData, source);
+    return resolveNetworkSpec(m, sampleShape, kind, sigmaData, source);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(source, std::string("malformed network description: ") + e.what());
   }

@@ -156,6 +156,10 @@ class TestSynthetic : public QObject {
     EXPECT_INPUT_ERROR(parseSyntheticSpec("synthetic:gaussian?novalue"), "novalue");
     EXPECT_INPUT_ERROR(parseSyntheticSpec("gaussian?n=3"), "gaussian?n=3");
     EXPECT_INPUT_ERROR(parseSyntheticSpec("synthetic:gaussian?n=100000000&d=10000000"), "memory");
+    // Few samples but a huge mixture: the atoms (k·d doubles) are checked too, not left to
+    // std::bad_alloc (found by reading the fuzz harness's coverage).
+    EXPECT_INPUT_ERROR(parseSyntheticSpec("synthetic:dirac-mixture?n=1&d=65536&k=100000000"),
+                       "atoms");
     SyntheticSpec spec;
     spec.kind = "circle";
     spec.dimension = 3;

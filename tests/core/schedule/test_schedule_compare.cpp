@@ -4,11 +4,11 @@
 #include <cmath>
 #include <fstream>
 
+#include "io/schedule_spec.h"
 #include "schedule/chart.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "schedule/families.h"
-#include "io/schedule_spec.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -43,8 +43,9 @@ void TestScheduleCompare::identicalAndDisjoint() {
   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 128);
   ComparisonOptions options;
   options.grid = grid;
-  const Schedule low = scheduleFromSpec("family:log-uniform?sigma_low=0.01&sigma_high=0.1", grid);
-  const Schedule high = scheduleFromSpec("family:log-uniform?sigma_low=1&sigma_high=10", grid);
+  const Schedule low =
+      scheduleFromSpec("family:log-uniform?sigma_low=0.01&sigma_high=0.1", grid, 0.5);
+  const Schedule high = scheduleFromSpec("family:log-uniform?sigma_low=1&sigma_high=10", grid, 0.5);
   const Comparison c = compareSchedules({low, low, high}, options);
   QCOMPARE(c.metrics[1].klToReference, 0.0);
   QCOMPARE(c.metrics[1].totalVariation, 0.0);
@@ -62,8 +63,8 @@ void TestScheduleCompare::identicalAndDisjoint() {
 void TestScheduleCompare::klOfShiftedNormals() {
   // Two log-normals with a uniform weight: KL = (m1 − m2)²/(2s²) both ways (truncation negligible).
   const LogSigmaGrid grid = LogSigmaGrid::uniform(1e-4, 1e4, 2000);
-  const Schedule a = scheduleFromSpec("family:edm?p_mean=-0.5&p_std=1", grid);
-  const Schedule b = scheduleFromSpec("family:edm?p_mean=0.5&p_std=1", grid);
+  const Schedule a = scheduleFromSpec("family:edm?p_mean=-0.5&p_std=1", grid, 0.5);
+  const Schedule b = scheduleFromSpec("family:edm?p_mean=0.5&p_std=1", grid, 0.5);
   ComparisonOptions options;
   options.grid = grid;
   const Comparison c = compareSchedules({a, b}, options);
@@ -102,17 +103,17 @@ void TestScheduleCompare::bandAndLowRateMasses() {
 void TestScheduleCompare::specs() {
   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 64);
   const Schedule s =
-      scheduleFromSpec("family:edm?p_mean=-1&p_std=1.4&weight=min-snr&gamma=3", grid);
+      scheduleFromSpec("family:edm?p_mean=-1&p_std=1.4&weight=min-snr&gamma=3", grid, 0.5);
   QCOMPARE(s.info.parameter("p_mean", 0), -1.0);
   QCOMPARE(s.info.parameter("p_std", 0), 1.4);
   QCOMPARE(s.lossWeight.name(), std::string("min-snr"));
   QCOMPARE(s.lossWeight.gamma, 3.0);
-  QCOMPARE(scheduleFromSpec("edm2-img64", grid).info.parameter("p_std", 0), 1.6);
-  QCOMPARE(scheduleFromSpec("preset:sd3", grid).lossWeight.name(), std::string("flow-v"));
-  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("family:edm?p_mean=abc", grid));
-  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("family:edm?p_mean", grid));
-  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("edm?weight=heavy", grid));
-  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("/no/such/file.json", grid));
+  QCOMPARE(scheduleFromSpec("edm2-img64", grid, 0.5).info.parameter("p_std", 0), 1.6);
+  QCOMPARE(scheduleFromSpec("preset:sd3", grid, 0.5).lossWeight.name(), std::string("flow-v"));
+  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("family:edm?p_mean=abc", grid, 0.5));
+  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("family:edm?p_mean", grid, 0.5));
+  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("edm?weight=heavy", grid, 0.5));
+  QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("/no/such/file.json", grid, 0.5));
 }
 
 void TestScheduleCompare::charts() {
