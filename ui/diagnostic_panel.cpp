@@ -18,6 +18,8 @@
 
 #include <cmath>
 
+#include "data/load.h"
+#include "diagnostic/bracket.h"
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
@@ -25,6 +27,7 @@
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
 #include "ui/workbench.h"
+#include "util/error.h"
 
 namespace noisescope::ui {
 
@@ -83,8 +86,18 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   form->addRow(tr("S&eed:"), seed_);
   form->addRow(tr("De&vice:"), device_);
   form->addRow(tr("&Memory:"), memory_);
-  run_ = new QPushButton(tr("&Run on dataset"), settings);
-  run_->setToolTip(tr("Exact posterior over every sample of the loaded dataset"));
+  runBracket_ = new QPushButton(tr("Run &bracket on dataset"), settings);
+  runBracket_->setDefault(true);
+  runBracket_->setToolTip(
+      tr("The four curves of THEORY §10 together: empirical (training queries, memorises at small "
+         "σ), held-out (test-split queries: an upper bound on the population MMSE), Gaussian "
+         "(Wiener MMSE of the covariance: an upper bound, exact for Gaussian data) and "
+         "min(held-out, Gaussian), the tighter bound"));
+  form->addRow(runBracket_);
+  run_ = new QPushButton(tr("&Run empirical only"), settings);
+  run_->setToolTip(
+      tr("Exact posterior over every sample of the loaded dataset, queries from the "
+         "dataset itself"));
   form->addRow(run_);
   prediction_ = new QComboBox(settings);
   prediction_->addItem(tr("x₀ (the convention)"), QStringLiteral("x0"));
@@ -176,6 +189,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   layout->addWidget(right, 1);
 
   connect(run_, &QPushButton::clicked, this, &DiagnosticPanel::runDiagnostic);
+  connect(runBracket_, &QPushButton::clicked, this, &DiagnosticPanel::runBracket);
   connect(runCheckpoint_, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("TorchScript denoiser"), QString(), tr("TorchScript (*.pt *.pth);;All files (*)"));
@@ -199,9 +213,11 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   connect(workbench_, &Workbench::profilesChanged, this, &DiagnosticPanel::rebuildList);
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
     run_->setEnabled(workbench_->dataset() != nullptr);
+    runBracket_->setEnabled(workbench_->dataset() != nullptr);
     runCheckpoint_->setEnabled(workbench_->dataset() != nullptr);
   });
   run_->setEnabled(false);
+  runBracket_->setEnabled(false);
   runCheckpoint_->setEnabled(false);
   redrawCharts();
 }
@@ -235,6 +251,76 @@ void DiagnosticPanel::runDiagnostic() {
   submitProfileJob(name, [dataset, options](const Progress& progress) {
     return computeEmpiricalProfile(*dataset, options, progress);
   });
+}
+
+void DiagnosticPanel::runBracket() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  DiagnosticOptions options;
+  readLevelSettings(options);
+  options.memoryBytes = static_cast<int64_t>(memory_->value()) << 20;
+  try {
+    options.validate();
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Diagnostic settings"), QString::fromStdString(e.what()));
+    return;
+  }
+  const std::string testSplit = dataset->split == "test" ? "" : findTestSplit(dataset->source);
+  auto bracket = std::make_shared<Bracket>();
+  auto querySet = std::make_shared<std::string>();
+  // Each level as it completes is posted to the GUI thread and drawn at once.
+  const double dim = static_cast<double>(std::max<int64_t>(1, dataset->dim()));
+  const LevelObserver onLevel = [this, dim](const LevelEstimate& e) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, e, dim] {
+          live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
+          redrawCharts();
+        },
+        Qt::QueuedConnection);
+  };
+  live_.clear();
+  workbench_->jobs()->submit(
+      kDiagnosticTag,
+      [dataset, options, testSplit, bracket, querySet, onLevel](const Progress& progress) {
+        if (!testSplit.empty()) {
+          const Dataset test = loadDataset(testSplit);
+          if (test.sampleShape != dataset->sampleShape)
+            throw InputError(testSplit, "samples of shape " + test.shapeString() +
+                                            " do not match the dataset's " +
+                                            dataset->shapeString());
+          *querySet = "the test split beside the dataset: " + testSplit;
+          *bracket = computeBracket(*dataset, test, options, {}, progress, onLevel);
+        } else {
+          const HeldOutSplit split = splitHeldOut(*dataset, 0.1, options.seed);
+          *querySet = "a seeded random 10% of " + dataset->source + " held out (" +
+                      std::to_string(split.heldOut.size()) + " samples), the prior is the rest";
+          *bracket = computeBracket(split.prior, split.heldOut, options, {}, progress, onLevel);
+        }
+      },
+      [this, dataset, bracket, querySet] {
+        live_.clear();
+        const QString data = QString::fromStdString(dataset->name);
+        const std::pair<Profile*, QString> curves[] = {
+            // The kind first: chart legends are short, and it is what tells the curves apart.
+            {&bracket->empirical, tr("empirical (training queries) · %1").arg(data)},
+            {&bracket->heldOut, tr("held-out (upper bound) · %1").arg(data)},
+            {&bracket->gaussian, tr("Gaussian (Wiener bound) · %1").arg(data)},
+            {&bracket->bound, tr("bound = min(held-out, Gaussian) · %1").arg(data)},
+        };
+        QString last;
+        for (const auto& [profile, name] : curves) {
+          if (profile->kind == "held-out" || profile->kind == "bound")
+            profile->provenance["query_set"] = *querySet;
+          last = workbench_->addProfile(name, std::make_shared<Profile>(std::move(*profile)));
+        }
+        Q_EMIT diagnosticFinished(last);
+      },
+      [this](const QString& message, bool cancelled) {
+        live_.clear();
+        redrawCharts();
+        if (!cancelled) QMessageBox::warning(this, tr("Bracket failed"), message);
+      });
 }
 
 void DiagnosticPanel::submitProfileJob(const QString& name,
@@ -311,6 +397,9 @@ void DiagnosticPanel::rebuildList() {
   for (const auto& named : workbench_->profiles()) {
     auto* item = new QListWidgetItem(named.name, list_);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    if (named.profile)
+      item->setToolTip(QString::fromStdString(named.profile->kind + ": " +
+                                              profileKindMeaning(named.profile->kind)));
     // New profiles are drawn at once; existing ones keep their state.
     const bool isNew = list_->count() > before;
     item->setCheckState(checked.contains(named.name) || isNew ? Qt::Checked : Qt::Unchecked);
@@ -339,7 +428,8 @@ void DiagnosticPanel::redrawCharts() {
     const QColor c = CurveChart::paletteColor(colour++);
     const MmseEstimate& e = profile->primary();
     const double d = static_cast<double>(std::max<int64_t>(1, profile->dim));
-    Curve m{name, profile->sigma, {}, {}, {}, c};
+    // The bound coincides with one of its two curves at every σ: dashed, both stay visible.
+    Curve m{name, profile->sigma, {}, {}, {}, c, profile->kind == "bound"};
     for (size_t i = 0; i < e.mean.size(); ++i) {
       m.y.push_back(e.mean[i] / d);
       m.lower.push_back(e.ciLow[i] / d);
@@ -347,7 +437,7 @@ void DiagnosticPanel::redrawCharts() {
     }
     mmse.push_back(m);
     if (const RateSeries* r = profile->rate(kCoordinates[ci].key)) {
-      Curve rc{name, profile->sigma, r->value, {}, {}, c};
+      Curve rc{name, profile->sigma, r->value, {}, {}, c, profile->kind == "bound"};
       for (size_t i = 0; i < r->value.size() && i < r->standardError.size(); ++i) {
         rc.lower.push_back(r->value[i] - kNormal95 * r->standardError[i]);
         rc.upper.push_back(r->value[i] + kNormal95 * r->standardError[i]);
@@ -368,6 +458,23 @@ void DiagnosticPanel::redrawCharts() {
       posterior.push_back(h);
     }
   }
+  // A running bracket: the levels known so far, dashed, one curve per kind.
+  int liveColour = 0;
+  for (const auto& [kind, levels] : live_) {
+    Curve c{tr("%1 (running…)").arg(QString::fromStdString(kind)),
+            {},
+            {},
+            {},
+            {},
+            CurveChart::paletteColor(8 + liveColour++),
+            true};
+    for (const auto& [level, point] : levels) {
+      if (!(point.second > 0.0)) continue;  // a log axis cannot show 0
+      c.x.push_back(point.first);
+      c.y.push_back(point.second);
+    }
+    if (!c.x.empty()) mmse.push_back(c);
+  }
   mmseChart_->setCurves(mmse);
   rateChart_->setCurves(rates);
   posteriorChart_->setCurves(posterior);
@@ -378,12 +485,18 @@ void DiagnosticPanel::redrawCharts() {
     summary_->setText(tr("Run the diagnostic or load a profile."));
     return;
   }
-  QString text = tr("<b>%1</b>: %2 levels, %3 queries per level, N = %4, D = %5.")
-                     .arg(item->text().toHtmlEscaped())
-                     .arg(current->levels())
-                     .arg(current->queries)
-                     .arg(current->datasetSize)
-                     .arg(current->dim);
+  QString text =
+      tr("<b>%1</b> — %6: %2 levels, %3 queries per level, N = %4, D = %5.")
+          .arg(item->text().toHtmlEscaped())
+          .arg(current->levels())
+          .arg(current->queries)
+          .arg(current->datasetSize)
+          .arg(current->dim)
+          .arg(QString::fromStdString(profileKindMeaning(current->kind)).toHtmlEscaped());
+  if (current->provenance.contains("query_set") && current->provenance["query_set"].is_string())
+    text += tr(" Held-out queries: %1.")
+                .arg(QString::fromStdString(current->provenance["query_set"].get<std::string>())
+                         .toHtmlEscaped());
   if (current->kind == "empirical") {
     text += tr(" ∫ rate d log σ = %1 nats (log N = %2).")
                 .arg(integrateRateOverLogSigma(*current), 0, 'f', 3)

@@ -6,6 +6,9 @@
 #include <QWidget>
 
 #include <functional>
+#include <map>
+#include <string>
+#include <utility>
 
 #include "profile/profile.h"
 #include "util/progress.h"
@@ -31,6 +34,10 @@ class DiagnosticPanel : public QWidget {
 
   // Starts the diagnostic with the current settings on the loaded dataset.
   void runDiagnostic();
+  // The bracket (THEORY §10, diagnostic/bracket.h): empirical, held-out, Gaussian and
+  // min(held-out, Gaussian) on the loaded dataset, added as four profiles drawn together. The
+  // held-out queries come from the test split beside the file, else a seeded 10 % share.
+  void runBracket();
   // Profiles a TorchScript denoiser on the loaded dataset (its unweighted x0 error per σ).
   void runCheckpoint(const QString& path);
   // Reads a profile file; returns an error message (empty on success).
@@ -43,6 +50,8 @@ class DiagnosticPanel : public QWidget {
   QSpinBox* levelsSpin() const { return levels_; }
   QSpinBox* queriesSpin() const { return queries_; }
   QListWidget* profileList() const { return list_; }
+  QPushButton* bracketButton() const { return runBracket_; }
+  QLabel* summaryLabel() const { return summary_; }
   PosteriorStrip* strip() const { return strip_; }
 
  Q_SIGNALS:
@@ -68,6 +77,7 @@ class DiagnosticPanel : public QWidget {
   QComboBox* device_;
   QSpinBox* memory_;
   QPushButton* run_;
+  QPushButton* runBracket_;
   QComboBox* prediction_;
   QPushButton* runCheckpoint_;
   QListWidget* list_;
@@ -77,6 +87,8 @@ class DiagnosticPanel : public QWidget {
   CurveChart* rateChart_;
   CurveChart* posteriorChart_;
   PosteriorStrip* strip_;
+  // Levels of a running bracket known so far: kind → level → (σ, MMSE/D), drawn dashed.
+  std::map<std::string, std::map<int, std::pair<double, double>>> live_;
 };
 
 }  // namespace noisescope::ui

@@ -20,6 +20,7 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -278,13 +279,23 @@ void SchedulePanel::addMenuActions() {
   const auto& profiles = workbench_->profiles();
   entropic->setEnabled(!profiles.empty());
   if (profiles.empty()) entropic->setTitle(tr("From a profile (run or load one in Diagnostic)"));
-  for (const auto& named : profiles) {
-    const std::string profile = named.name.toStdString();
-    entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name),
-                        [this, profile] { addRecipe(infoNoiseRecipe(profile)); });
-    entropic->addAction(tr("√-entropy ∝ √rate — %1").arg(named.name), [this, profile] {
-      addRecipe(sqrtEntropyRecipe(Coordinate::LogSigma, profile));
-    });
+  // Listed by kind, each under a heading saying what its curve is (profile.h).
+  for (const char* kind : kProfileKinds) {
+    bool headed = false;
+    for (const auto& named : profiles) {
+      if (!named.profile || named.profile->kind != kind) continue;
+      if (!headed) {
+        entropic->addSection(
+            QString::fromStdString(std::string(kind) + ": " + profileKindMeaning(kind)));
+        headed = true;
+      }
+      const std::string profile = named.name.toStdString();
+      entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name),
+                          [this, profile] { addRecipe(infoNoiseRecipe(profile)); });
+      entropic->addAction(tr("√-entropy ∝ √rate — %1").arg(named.name), [this, profile] {
+        addRecipe(sqrtEntropyRecipe(Coordinate::LogSigma, profile));
+      });
+    }
   }
   menu->addAction(tr("Load a profile &file for the entropic schedules…"), this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Load profile"), QString(),
@@ -390,6 +401,9 @@ void SchedulePanel::refreshList() {
     if (!entry.error.isEmpty()) {
       item->setForeground(Qt::red);
       item->setToolTip(entry.error);
+    } else if (!entry.built.caveats.empty()) {  // e.g. built from a memorising profile
+      item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+      item->setToolTip(QString::fromStdString(entry.built.caveats.front()));
     } else {
       item->setToolTip(QString::fromStdString(entry.built.schedule.lossWeight.label()));
     }
@@ -459,10 +473,25 @@ void SchedulePanel::showEditor() {
       for (const auto& named : workbench_->profiles()) profile->addItem(named.name);
       profile->setCurrentText(QString::fromStdString(recipe.profileName));
       form->addRow(tr("Pro&file:"), profile);
+      // Where the schedule is made, what its profile's kind means for it (pipeline/caveats.h).
+      auto* caveat = new QLabel(editor);
+      caveat->setObjectName(QStringLiteral("scheduleCaveat"));
+      caveat->setWordWrap(true);
+      caveat->setStyleSheet(QStringLiteral("color: #a04000;"));
+      form->addRow(caveat);
+      auto showCaveat = [this, row, caveat] {
+        const std::vector<std::string>& caveats = entries_[row].built.caveats;
+        caveat->setText(caveats.empty()
+                            ? QString()
+                            : tr("Caveat: %1").arg(QString::fromStdString(caveats.front())));
+        caveat->setVisible(!caveats.empty());
+      };
+      showCaveat();
       connect(profile, &QComboBox::currentTextChanged, editor,
-              [&recipe, changed](const QString& t) {
+              [&recipe, changed, showCaveat](const QString& t) {
                 recipe.profileName = t.toStdString();
                 changed();
+                showCaveat();
               });
       if (!info) {
         auto* coordinate = new QComboBox(editor);

@@ -1,0 +1,118 @@
+// The bracket in the workbench (THEORY §10): one click computes the empirical, held-out, Gaussian
+// and min(held-out, Gaussian) curves on the Fashion-MNIST sample (held-out queries from its t10k
+// file), draws them level by level while it runs and together when done, each named for what it
+// means; the Schedules tab lists the profiles by kind and shows the caveat of an entropic schedule
+// built from the empirical one, and none for the bound.
+#include <QAction>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QtTest>
+
+#include "pipeline/schedule_recipe.h"
+#include "screenshot.h"
+#include "ui/curve_chart.h"
+#include "ui/diagnostic_panel.h"
+#include "ui/main_window.h"
+#include "ui/schedule_panel.h"
+#include "ui/workbench.h"
+
+using namespace noisescope::ui;
+
+class TestDiagnosticBracket : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+  }
+
+  void bracketDrawsFourNamedCurves() {
+    MainWindow window;
+    window.resize(1500, 950);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) +
+                        "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz",
+                    false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+
+    DiagnosticPanel* panel = window.diagnosticPanel();
+    window.tabs()->setCurrentWidget(panel);
+    QVERIFY(panel->bracketButton()->isEnabled());
+    QVERIFY(panel->bracketButton()->isDefault());  // the default run for a dataset
+    panel->levelsSpin()->setValue(24);
+    panel->queriesSpin()->setValue(48);
+    QSignalSpy finished(panel, &DiagnosticPanel::diagnosticFinished);
+    panel->bracketButton()->click();
+    // While it runs, the levels known so far are drawn (dashed, "running…").
+    bool sawRunning = false;
+    QElapsedTimer clock;
+    clock.start();
+    while (finished.isEmpty() && clock.elapsed() < 120000) {
+      QTest::qWait(20);
+      for (const Curve& c : panel->mmseChart()->curves())
+        if (c.name.contains("running") && c.dashed) sawRunning = true;
+    }
+    QCOMPARE(finished.count(), 1);
+    QVERIFY(sawRunning);
+
+    QCOMPARE(window.workbench()->profiles().size(), size_t(4));
+    const auto& curves = panel->mmseChart()->curves();
+    QCOMPARE(curves.size(), size_t(4));  // live curves gone, the four profiles drawn
+    const char* names[] = {"empirical (training queries)", "held-out (upper bound)",
+                           "Gaussian (Wiener bound)", "bound = min(held-out, Gaussian)"};
+    for (size_t i = 0; i < 4; ++i)
+      QVERIFY2(curves[i].name.contains(names[i]), qPrintable(curves[i].name));
+    for (size_t l = 0; l < curves[3].y.size(); ++l) {
+      QVERIFY(curves[3].y[l] <= curves[1].y[l] + 1e-12);
+      QVERIFY(curves[3].y[l] <= curves[2].y[l] + 1e-12);
+    }
+    QVERIFY(curves[1].y.front() > 10.0 * curves[0].y.front());  // held-out above memorising
+    QVERIFY(panel->profileList()->item(1)->toolTip().contains("upper bound"));
+    QVERIFY(panel->summaryLabel()->text().contains("tighter population upper bound"));
+    QVERIFY(panel->summaryLabel()->text().contains("t10k"));
+    saveScreenshot(&window, "diagnostic-bracket");
+
+    // Schedules: "From a profile" lists them under one heading per kind.
+    SchedulePanel* schedules = window.schedulePanel();
+    window.tabs()->setCurrentWidget(schedules);
+    // (The menu is rebuilt whenever the profiles change; the newest one is the live one.)
+    QMenu* fromProfile = nullptr;
+    for (QMenu* menu : schedules->findChildren<QMenu*>())
+      if (menu->title() == "From a &profile") fromProfile = menu;
+    QVERIFY(fromProfile);
+    QStringList sections;
+    for (QAction* a : fromProfile->actions())
+      if (a->isSeparator() && !a->text().isEmpty()) sections << a->text();
+    for (const char* kind : {"empirical:", "held-out:", "gaussian:", "bound:"})
+      QVERIFY2(sections.filter(kind).size() == 1, qPrintable(sections.join(" | ")));
+
+    const auto& profiles = window.workbench()->profiles();
+    const int fromEmpirical = schedules->addRecipe(
+        noisescope::pipeline::infoNoiseRecipe(profiles[0].name.toStdString()));
+    QCOMPARE(schedules->builtAt(fromEmpirical)->caveats.size(), size_t(1));
+    auto* caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
+    QVERIFY(caveat);
+    QVERIFY(caveat->text().contains("memorises"));
+    QVERIFY(!caveat->isHidden());
+    QVERIFY(schedules->list()->item(fromEmpirical)->toolTip().contains("memorises"));
+    saveScreenshot(&window, "schedule-caveat");
+
+    const int fromBound = schedules->addRecipe(
+        noisescope::pipeline::infoNoiseRecipe(profiles[3].name.toStdString()));
+    QVERIFY(schedules->builtAt(fromBound)->caveats.empty());
+    caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
+    QVERIFY(caveat);
+    QVERIFY(caveat->isHidden());
+  }
+};
+
+QTEST_MAIN(TestDiagnosticBracket)
+#include "test_diagnostic_bracket.moc"
