@@ -158,6 +158,15 @@ void readEval(const json& e, RunEvent& r) {
   r.quality = real(e, "quality", true);
   r.reference = text(e, "reference");
   r.swd = e.contains("swd") ? real(e, "swd", true) : std::numeric_limits<double>::quiet_NaN();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  r.fd = e.contains("fd") ? real(e, "fd", true) : nan;
+  r.kmerJs = e.contains("kmer_js") ? real(e, "kmer_js", true) : nan;
+  r.featureAccuracy = e.contains("feature_accuracy") ? real(e, "feature_accuracy", true) : nan;
+  if (e.contains("feature_network")) r.featureNetwork = text(e, "feature_network");
+  if (e.contains("quality_samples")) r.qualitySamples = count(e, "quality_samples");
+  if (e.contains("heun_steps")) r.heunSteps = count(e, "heun_steps");
+  if ((!std::isnan(r.fd) || !std::isnan(r.kmerJs)) && r.qualitySamples < 2)
+    throw BadLine{"field 'fd' or 'kmer_js' without 'quality_samples' ≥ 2"};
 }
 
 // Bytes of a line that a note may quote: printable ASCII only.

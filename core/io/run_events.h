@@ -39,6 +39,10 @@ struct RunEvent {
   std::vector<double> error;
   double elbo = 0.0, edm = 0.0, quality = 0.0, swd = 0.0;
   std::string reference;
+  // Sample quality of images / DNA (THEORY §11), all optional: NaN / empty / 0 when absent.
+  double fd = 0.0, kmerJs = 0.0, featureAccuracy = 0.0;
+  std::string featureNetwork;
+  int64_t qualitySamples = 0, heunSteps = 0;
 
   // checkpoint (exportPath empty when the run exports no TorchScript)
   std::string path, exportPath;

@@ -7,6 +7,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/sigma_steps_io.h"
+#include "train/feature_network.h"
+#include "train/sample_quality.h"
+#include "util/error.h"
 #include "util/log_grid.h"
 
 namespace noisescope::train {
@@ -33,7 +37,8 @@ at::Tensor denoiseChunked(const DenoiseFunction& denoiser, const at::Tensor& y, 
 }  // namespace
 
 Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double sigmaMin,
-                     double sigmaMax, double sigmaData, uint64_t seed, c10::Device device)
+                     double sigmaMax, double sigmaData, uint64_t seed, c10::Device device,
+                     bool discrete)
     : settings_(settings),
       sigmaMin_(sigmaMin),
       sigmaMax_(sigmaMax),
@@ -60,6 +65,32 @@ Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double s
     std::vector<int64_t> startShape{settings.swdSamples};
     startShape.insert(startShape.end(), test.sampleShape.begin(), test.sampleShape.end());
     start_ = at::randn(startShape, gen, at::kFloat).to(device);
+  }
+  const bool dna = test.sampleShape.size() == 2 && test.sampleShape[1] == 4;
+  generatedQuality_ =
+      settings.sampleQuality != "off" && !flatSmall && (!settings.featureNetwork.empty() || dna);
+  if (generatedQuality_) {
+    discrete_ = discrete;
+    reference_ = test;
+    if (!settings.featureNetwork.empty()) {
+      features_ = std::make_shared<const FeatureNetwork>(settings.featureNetwork);
+      if (features_->info().sampleShape != test.sampleShape)
+        throw InputError(settings.featureNetwork,
+                         "the feature network was trained on other shapes than " +
+                             test.shapeString() + " (eval.feature_network)");
+    }
+    if (!settings.heunSigmaSteps.empty()) {
+      const auto steps = readSigmaSteps(settings.heunSigmaSteps);  // ascending
+      qualitySigmas_.assign(steps.sigma.rbegin(), steps.sigma.rend());
+      qualitySigmas_.push_back(0.0);
+    } else {
+      qualitySigmas_ = edmSamplingSigmas(settings.heunSteps, sigmaMin, sigmaMax, settings.heunRho);
+    }
+    // Own generator: adding the measure leaves every other fixed draw as it was.
+    auto qgen = at::detail::createCPUGenerator(seed ^ 0xfd5eedULL);
+    std::vector<int64_t> startShape{settings.qualitySamples};
+    startShape.insert(startShape.end(), test.sampleShape.begin(), test.sampleShape.end());
+    qualityStart_ = at::randn(startShape, qgen, at::kFloat).to(device);
   }
 }
 
@@ -97,6 +128,14 @@ EvaluationResult Evaluator::evaluate(const DenoiseFunction& denoiser) const {
     const auto samples = heunSample(denoiser, start_, sigmas);
     r.swd = slicedWasserstein(samples.flatten(1).to(at::kCPU, at::kDouble), swdReference_,
                               projections_);
+  }
+  if (generatedQuality_) {
+    const auto samples = heunSample(denoiser, qualityStart_, qualitySigmas_).to(at::kCPU);
+    const auto q = scoreSamples(samples, reference_, discrete_, features_.get());
+    r.fd = q.fd;
+    r.kmerJs = q.kmerJs;
+    r.qualitySamples = q.samples;
+    r.heunSteps = int64_t(qualitySigmas_.size()) - 1;
   }
   return r;
 }

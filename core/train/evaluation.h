@@ -10,12 +10,17 @@
 //      edm  = E_{ℓ ~ EDM log-normal(−1.2, 1.2)} [ w_EDM(σ) · err(σ) / D ]   (EDM's training loss)
 //  * for low-dimensional data, a sample-quality measure: EDM's deterministic Heun sampler
 //    (2nd order, σ steps with ρ = 7) followed by the sliced Wasserstein-2 distance to held-out
-//    data.
+//    data;
+//  * for images with a feature network and for DNA (THEORY §11): Heun samples from fixed start
+//    noise (σ steps with ρ = 7 or from a σ-steps file), rounded when the data is discrete, scored
+//    by train/sample_quality.h — Fréchet distance in the network's features, k-mer JS for DNA.
 #include <ATen/core/Tensor.h>
 #include <c10/core/Device.h>
 
 #include <functional>
 #include <limits>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "data/dataset.h"
@@ -30,17 +35,29 @@ struct EvaluationResult {
   std::vector<double> error;  // mean unweighted x0 error per sample, summed over dimensions
   double elbo = 0.0;
   double edm = 0.0;
-  double quality = 0.0;                                   // the one selected by eval.reference
-  double swd = std::numeric_limits<double>::quiet_NaN();  // NaN when not computed
+  double quality = 0.0;                                      // the one selected by eval.reference
+  double swd = std::numeric_limits<double>::quiet_NaN();     // NaN when not computed
+  double fd = std::numeric_limits<double>::quiet_NaN();      // NaN when not computed
+  double kmerJs = std::numeric_limits<double>::quiet_NaN();  // NaN when not computed
+  int64_t qualitySamples = 0;  // Heun samples behind fd / kmer_js (0: not computed)
+  int64_t heunSteps = 0;       // σ steps they were drawn with
 };
+
+class FeatureNetwork;
 
 class Evaluator {
  public:
+  // discrete: every value is ±1 (binarised images, one-hot DNA): samples are rounded before
+  // their quality is scored. Throws InputError for a feature network that does not load or does
+  // not fit the data's shape, and for a σ-steps file that does not read.
   Evaluator(const Dataset& test, const EvalSettings& settings, double sigmaMin, double sigmaMax,
-            double sigmaData, uint64_t seed, c10::Device device);
+            double sigmaData, uint64_t seed, c10::Device device, bool discrete = false);
   ~Evaluator();
 
   bool computesSampleQuality() const { return sampleQuality_; }
+  bool computesGeneratedQuality() const { return generatedQuality_; }
+  // The feature network scored with (null when none); its path and accuracy go into the events.
+  const FeatureNetwork* featureNetwork() const { return features_.get(); }
   EvaluationResult evaluate(const DenoiseFunction& denoiser) const;
 
  private:
@@ -52,6 +69,11 @@ class Evaluator {
   std::vector<int64_t> shape_;
   at::Tensor x0_, noise_, swdReference_, projections_, start_;
   std::vector<double> levels_;
+  bool generatedQuality_ = false, discrete_ = false;
+  Dataset reference_;  // held-out data the generated samples are scored against
+  std::shared_ptr<const FeatureNetwork> features_;
+  at::Tensor qualityStart_;
+  std::vector<double> qualitySigmas_;  // descending, ending in 0
 };
 
 // EDM's σ steps: σ_i = (σ_max^{1/ρ} + i/(N−1)·(σ_min^{1/ρ} − σ_max^{1/ρ}))^ρ, then 0.

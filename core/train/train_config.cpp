@@ -300,7 +300,12 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
     s.number("heun_rho", e.heunRho, 0.0, 100.0, true);
     s.integer("swd_projections", e.swdProjections, 1, 1 << 16);
     s.integer("swd_samples", e.swdSamples, 2, 1 << 20);
+    s.text("feature_network", e.featureNetwork);
+    s.integer("quality_samples", e.qualitySamples, 2, 1 << 20);
+    s.text("heun_sigma_steps", e.heunSigmaSteps);
     s.finish();
+    e.featureNetwork = resolvePath(e.featureNetwork, baseDir);
+    e.heunSigmaSteps = resolvePath(e.heunSigmaSteps, baseDir);
   }
   {
     Section s = top.sub("checkpoint");
@@ -386,7 +391,10 @@ json toJson(const TrainConfig& c) {
                {"heun_steps", e.heunSteps},
                {"heun_rho", e.heunRho},
                {"swd_projections", e.swdProjections},
-               {"swd_samples", e.swdSamples}};
+               {"swd_samples", e.swdSamples},
+               {"feature_network", e.featureNetwork},
+               {"quality_samples", e.qualitySamples},
+               {"heun_sigma_steps", e.heunSigmaSteps}};
   const auto& k = c.checkpoint;
   j["checkpoint"] = {
       {"every", k.every}, {"keep", k.keep}, {"export_torchscript", k.exportTorchScript}};

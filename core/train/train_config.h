@@ -89,6 +89,13 @@ struct EvalSettings {
   double heunRho = 7.0;
   int64_t swdProjections = 64;
   int64_t swdSamples = 512;
+  // Sample quality of images and sequences (THEORY §11): Fréchet distance in the features of a
+  // network from `noisescope-cli quality train-features` (images need one; "" = none), and for
+  // DNA also the k-mer spectrum JS. Computed when sample_quality is not "off" and there is a
+  // feature network or the data is DNA.
+  std::string featureNetwork;
+  int64_t qualitySamples = 256;  // Heun samples scored (FD is biased at small counts)
+  std::string heunSigmaSteps;    // σ-steps file for the Heun sampler; "": EDM's ρ steps
 };
 
 struct CheckpointSettings {

@@ -11,16 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/atomic_file.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "schedule/families.h"
+#include "tensor/device.h"
 #include "train/checkpoint.h"
 #include "train/distributed.h"
+#include "train/feature_network.h"
 #include "train/networks.h"
 #include "train/run_directory.h"
 #include "train/torchscript_export.h"
-#include "tensor/device.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -210,7 +211,7 @@ struct Trainer::Impl {
     trainData = datasetTensor(data.train).to(device);
     if (writer())
       evaluator = std::make_unique<Evaluator>(data.test, config.eval, n.sigmaMin, n.sigmaMax, sd,
-                                              config.optim.seed, device);
+                                              config.optim.seed, device, data.discrete);
     json params = toJson(config);
     params["dataset"]["train"] = describeDataset(data.train);
     params["dataset"]["test"] = describeDataset(data.test);
@@ -361,6 +362,16 @@ struct Trainer::Impl {
            {"elbo", r.elbo},       {"edm", r.edm},
            {"quality", r.quality}, {"reference", config.eval.reference}};
     if (std::isfinite(r.swd)) e["swd"] = r.swd;
+    if (r.qualitySamples > 0) {
+      e["quality_samples"] = r.qualitySamples;
+      e["heun_steps"] = r.heunSteps;
+      if (std::isfinite(r.fd)) e["fd"] = r.fd;
+      if (std::isfinite(r.kmerJs)) e["kmer_js"] = r.kmerJs;
+      if (const FeatureNetwork* f = evaluator->featureNetwork()) {
+        e["feature_network"] = f->info().path;
+        e["feature_accuracy"] = f->info().testAccuracy;
+      }
+    }
     event(e);
   }
 
@@ -531,7 +542,9 @@ struct Trainer::Impl {
                  {"test", data.testDescription},
                  {"bins", config.noise.bins},
                  {"gate_c", *config.noise.gateC},
-                 {"gate", gateAuto ? "auto" : *config.noise.gateC > 0 ? "set" : "off"},
+                 {"gate", gateAuto                  ? "auto"
+                          : *config.noise.gateC > 0 ? "set"
+                                                    : "off"},
                  {"loss_weight", lossWeightJson()}};
       event(start);
       if (!resumed) event(scheduleEvent(false));

@@ -9,6 +9,7 @@
 #include <ATen/CPUGeneratorImpl.h>
 
 #include <cmath>
+#include <fstream>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,10 @@
 #include "data/kmer_spectrum.h"
 #include "data/load.h"
 #include "data/transforms.h"
+#include "io/run_events.h"
 #include "train/feature_network.h"
+#include "train/trainer.h"
+#include "train/training_data.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -342,6 +346,78 @@ class TestQualityMetrics : public QObject {
     QVERIFY(bad.waitForFinished(60000));
     QCOMPARE(bad.exitCode(), 2);
     QVERIFY(bad.readAllStandardError().contains(".missing"));
+  }
+  void trainerRecordsSampleQuality() {
+    // A short DNA run with a feature network: every eval event carries fd, kmer_js, the feature
+    // network and the sample count, and the GUI's reader parses them back.
+    torch::set_num_threads(2);
+    const QString features = QDir::tempPath() + "/noisescope_quality_dna_features.pt";
+    QVERIFY2(QFile::exists(features), "dnaFeatureNetwork writes it first");
+    const QString dir = QDir::tempPath() + "/noisescope_quality_trainer_run";
+    QDir(dir).removeRecursively();
+    const auto config = parseTrainConfig(
+        nlohmann::json{
+            {"dataset",
+             {{"path", sampleFile("dna/lambda_phage.fa")},
+              {"fasta_window", 64},
+              {"fasta_stride", 64},
+              {"test_fraction", 0.2}}},
+            {"model", {{"channels", 8}, {"blocks", 1}, {"embedding", 16}}},
+            {"optim", {{"steps", 20}, {"batch_size", 16}, {"seed", 3}, {"device", "cpu"}}},
+            {"noise", {{"sampler", "static"}}},
+            {"eval",
+             {{"every", 10},
+              {"samples", 32},
+              {"levels", 6},
+              {"heun_steps", 4},
+              {"quality_samples", 48},
+              {"feature_network", features.toStdString()}}},
+            {"checkpoint", {{"every", 20}}}},
+        "test config");
+    QCOMPARE(QString::fromStdString(config.eval.featureNetwork), features);
+    TrainerOptions options;
+    options.runDir = dir.toStdString();
+    Trainer trainer(config, loadTrainingData(config), options);
+    trainer.run();
+    std::ifstream in((dir + "/events.jsonl").toStdString());
+    int evals = 0;
+    int64_t line = 0;
+    for (std::string text; std::getline(in, text);) {
+      const auto parsed = parseRunEvent(text, "events.jsonl", ++line);
+      QVERIFY2(parsed.event, parsed.note.c_str());
+      if (parsed.event->kind != RunEvent::Kind::Eval) continue;
+      ++evals;
+      const auto& e = *parsed.event;
+      QVERIFY(std::isfinite(e.fd) && e.fd >= 0);
+      QVERIFY(std::isfinite(e.kmerJs) && e.kmerJs > 0 && e.kmerJs <= 1);
+      QCOMPARE(e.qualitySamples, int64_t(48));
+      QCOMPARE(e.heunSteps, int64_t(4));
+      QCOMPARE(QString::fromStdString(e.featureNetwork), features);
+      QVERIFY(e.featureAccuracy > 0.25);
+    }
+    QCOMPARE(evals, 2);
+
+    // Older events without the fields still parse (NaN / empty); a score without its sample
+    // count is refused.
+    const std::string old =
+        R"({"event":"eval","step":5,"sigma":[1,2],"error":[0.1,0.2],"elbo":1,"edm":1,)"
+        R"("quality":1,"reference":"elbo","time":1})";
+    const auto parsedOld = parseRunEvent(old, "old.jsonl", 1);
+    QVERIFY(parsedOld.event);
+    QVERIFY(std::isnan(parsedOld.event->fd) && std::isnan(parsedOld.event->kmerJs));
+    QVERIFY(parsedOld.event->featureNetwork.empty());
+    std::string bad = old;
+    bad.insert(bad.size() - 1, R"(,"fd":1.5)");
+    QVERIFY(!parseRunEvent(bad, "bad.jsonl", 1).event);
+
+    // A feature network for another shape is refused by name.
+    auto wrong = config;
+    wrong.eval.featureNetwork =
+        (QDir::tempPath() + "/noisescope_quality_features.pt").toStdString();
+    QVERIFY(QFile::exists(QString::fromStdString(wrong.eval.featureNetwork)));
+    const auto data = loadTrainingData(wrong);
+    QVERIFY_THROWS_EXCEPTION(InputError, Evaluator(data.test, wrong.eval, 0.002, 80, 0.9, 1,
+                                                   c10::Device(c10::kCPU), true));
   }
 };
 
