@@ -4,6 +4,7 @@
 // table on stdout.
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -16,6 +17,7 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "progress_bar.h"
+#include "train/run_directory.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -104,6 +106,23 @@ HeldOutData heldOutData(const DiagnoseArgs& args, Dataset given) {
   return {std::move(split.prior), std::move(split.heldOut), description};
 }
 
+// --checkpoint names a TorchScript file, or a run directory: then its newest exported denoiser
+// (checkpoints/step-N.denoiser.pt, which takes x0 convention whatever the run predicted inside).
+std::string checkpointFile(const std::string& path, std::string& runDirectory) {
+  if (!std::filesystem::is_directory(path)) return path;
+  const train::RunDirectory run(path);
+  std::vector<int64_t> steps = run.checkpointSteps();
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    if (std::filesystem::is_regular_file(run.exportPath(*it))) {
+      runDirectory = path;
+      return run.exportPath(*it);
+    }
+  }
+  throw InputError(path,
+                   "is a directory but holds no exported denoiser "
+                   "(checkpoints/step-N.denoiser.pt of a NoiseScope run directory)");
+}
+
 // X.json → X.<kind>.json (and likewise for the CSV), the files of --kind bracket.
 std::string withKind(const std::string& path, const std::string& kind) {
   const size_t dot = path.find_last_of('.');
@@ -176,7 +195,8 @@ std::function<int()> setup(CLI::App& app) {
                  "Distance assembly: float64 (exact at small σ) or float32")
       ->capture_default_str();
   app.add_option("--checkpoint", args->checkpoint,
-                 "TorchScript denoiser forward(x, sigma) -> x0 (see integrations/python)");
+                 "TorchScript denoiser forward(x, sigma) -> x0 (see integrations/python), or a "
+                 "training run directory (its newest exported denoiser)");
   app.add_option("--prediction", args->prediction, "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str();
   app.add_option("--eval-data", args->evalData,
@@ -257,8 +277,11 @@ std::function<int()> setup(CLI::App& app) {
     } else {
       std::string described;
       Dataset evaluation = evaluationSet(a, std::move(data), described);
+      std::string runDirectory;
       CheckpointOptions c;
-      c.path = a.checkpoint;
+      c.path = checkpointFile(a.checkpoint, runDirectory);
+      if (!runDirectory.empty() && a.prediction != "x0")
+        throw InputError("--prediction", "a run directory's exported denoiser predicts x0");
       c.prediction = prediction;
       c.levels = a.options.levels;
       c.sigmaMin = a.options.sigmaMin;
@@ -270,6 +293,11 @@ std::function<int()> setup(CLI::App& app) {
       c.evaluationSet = described;
       profile = computeCheckpointProfile(evaluation, c, stderrProgress("diagnose"));
       profile.provenance["producer"] = "noisescope-cli diagnose --checkpoint";
+      if (!runDirectory.empty()) {
+        profile.provenance["run_directory"] = runDirectory;
+        std::printf("checkpoint: %s (newest export of run %s)\n", c.path.c_str(),
+                    runDirectory.c_str());
+      }
     }
     writeProfile(a.out, profile);
     if (!a.csv.empty()) writeProfileCsv(a.csv, profile);

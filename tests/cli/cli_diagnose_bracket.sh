@@ -72,5 +72,20 @@ check "message names the query file" grep -q "lambda_phage.fa" <<<"$msg"
 msg=$("$cli" diagnose "$train" --kind held-out --holdout 1.5 "${fast[@]}" --out "$work/X.json" 2>&1 >/dev/null)
 check "bad holdout share exits 2" test $? -eq 2
 
+# --checkpoint RUN_DIR: the run's newest exported denoiser, the run recorded.
+data="synthetic:gaussian?n=256&d=4&seed=1"
+printf '{"dataset": {"path": "%s"}, "optim": {"steps": 10, "batch_size": 32}, "checkpoint": {"every": 10}, "eval": {"every": 10}}\n' "$data" >"$work/train.json"
+"$cli" train --config "$work/train.json" --out "$work/run" >/dev/null 2>&1
+check "tiny training run exits 0" test $? -eq 0
+out=$("$cli" diagnose "$data" --checkpoint "$work/run" "${fast[@]}" --out "$work/C.json" 2>/dev/null)
+check "diagnose --checkpoint RUN_DIR exits 0" test $? -eq 0
+check "names the export it used" grep -q "step-000000010.denoiser.pt" <<<"$out"
+check "checkpoint profile records the run" python3 -c '
+import json,sys; p=json.load(open(sys.argv[1])); assert p["kind"]=="checkpoint" and p["provenance"]["run_directory"]==sys.argv[2]' "$work/C.json" "$work/run"
+mkdir -p "$work/norun"
+msg=$("$cli" diagnose "$data" --checkpoint "$work/norun" "${fast[@]}" --out "$work/X.json" 2>&1 >/dev/null)
+check "directory without an export exits 2" test $? -eq 2
+check "message names the directory" grep -q "norun" <<<"$msg"
+
 echo "$passes passed, $failures failed"
 test "$failures" -eq 0
