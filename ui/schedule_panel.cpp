@@ -308,11 +308,17 @@ void SchedulePanel::addMenuActions() {
                                     [this] { designAtomic(); });
   atomic->setEnabled(workbench_->dataset() != nullptr);
   QAction* fromCheckpoint =
-      menu->addAction(tr("Atomic design from a &checkpoint's last layer…"), this, [this] {
+      menu->addAction(tr("Atomic design from a &checkpoint's output layer…"), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("TorchScript denoiser"), QString(),
                                          tr("TorchScript (*.pt *.pth);;All files (*)"));
-        if (!path.isEmpty()) designAtomic(path);
+        if (path.isEmpty()) return;
+        // The Jacobian is that of the x0 estimate: the model's own output goes through its adapter.
+        bool ok = false;
+        const QString prediction = QInputDialog::getItem(
+            this, tr("What the model predicts"), tr("The checkpoint's network predicts:"),
+            {QStringLiteral("x0"), QStringLiteral("eps"), QStringLiteral("v")}, 0, false, &ok);
+        if (ok) designAtomic(path, prediction);
       });
   fromCheckpoint->setEnabled(workbench_->dataset() != nullptr);
   menu->addAction(tr("From a &file…"), this, [this] {
@@ -618,7 +624,7 @@ void SchedulePanel::redraw() {
   updateMetrics();
 }
 
-void SchedulePanel::designAtomic(const QString& checkpoint) {
+void SchedulePanel::designAtomic(const QString& checkpoint, const QString& prediction) {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
   // The pipeline's design with its quick settings: an interactive answer in seconds; the CLI runs
@@ -626,6 +632,12 @@ void SchedulePanel::designAtomic(const QString& checkpoint) {
   AtomicRequest request;
   request.datasetName = dataset->name;
   request.checkpoint = checkpoint.toStdString();
+  try {
+    request.prediction = predictionFromString(prediction.toStdString());
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Atomic design"), QString::fromStdString(e.what()));
+    return;
+  }
   request.sigmaMin = grid().sigmaMin();
   request.sigmaMax = grid().sigmaMax();
   request.settings = AtomicSettings::quick();

@@ -42,7 +42,9 @@ class SchedulePanel : public QWidget {
   void removeCurrent();
   // Starts an atomic design (pipeline::designAtomic, quick settings) on the loaded dataset in the
   // background: with the shared random-feature model, or with a TorchScript checkpoint.
-  void designAtomic(const QString& checkpoint = {});
+  // `prediction` names what the checkpoint predicts: "x0", "eps" or "v".
+  void designAtomic(const QString& checkpoint = {},
+                    const QString& prediction = QStringLiteral("x0"));
   // Reads a schedule file (JSON, CSV, HDF5); returns an error message (empty on success).
   QString loadScheduleFile(const QString& path);
   // Reads a profile (JSON or CSV, io/profile_io.h) into the workbench under the file's base name;

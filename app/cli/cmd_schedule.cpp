@@ -49,12 +49,13 @@ struct ScheduleArgs {
   std::optional<double> gateC;
   double gateN = 3.0, smoothing = 0.0;
   std::string sqrtCoordinate = "log-sigma";
-  int profileQueries = 256, profileLevels = 64;
+  DiagnosticOptions profileOptions;  // --profile-dataset: levels and queries (σ range: the grid's)
   std::string tableCoordinate = "sigma";
   // Atomic (and the dataset whose σ_data every schedule uses).
-  std::string dataset, checkpoint, parameterName, criterion = "A", targetWeight = "elbo";
+  std::string dataset, criterion = "A", prediction = "x0";
   std::string device = "auto";
-  AtomicSettings atomicSettings = AtomicSettings::full();
+  AtomicRequest
+      atomicRequest;  // what --atomic's flags fill directly (checkpoint, settings, target)
   uint64_t seed = 1;
   // Output.
   std::string output, stepsOutput, saveProfile;
@@ -105,19 +106,13 @@ Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
     return readProfile(a.profile);
   }
   const Dataset data = load(a.profileDataset);
-  DiagnosticOptions options;
-  options.levels = a.profileLevels;
+  DiagnosticOptions options = a.profileOptions;
   options.sigmaMin = a.sigmaMin;
   options.sigmaMax = a.sigmaMax;
-  options.queries = a.profileQueries;
   options.seed = a.seed;
   options.device = a.device;
+  // Its provenance is the engine's own (dataset, levels, queries, seed, device, timings).
   Profile p = computeEmpiricalProfile(data, options, stderrProgress("profile"));
-  p.provenance =
-      makeProvenance("noisescope-cli schedule --profile-dataset", {{"dataset", a.profileDataset},
-                                                                   {"queries", a.profileQueries},
-                                                                   {"levels", a.profileLevels},
-                                                                   {"seed", a.seed}});
   if (!a.saveProfile.empty()) {
     writeProfile(a.saveProfile, p);
     std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
@@ -181,24 +176,21 @@ ScheduleRecipe recipeFromFlags(const ScheduleArgs& a) {
 
 AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeContext& context,
                        const LogSigmaGrid& grid) {
-  AtomicRequest request;
+  AtomicRequest request = a.atomicRequest;
   request.dataset = &data;
   request.datasetName = a.dataset;
-  request.checkpoint = a.checkpoint;
-  request.parameter = a.parameterName;
   request.device = a.device;
   request.sigmaMin = a.sigmaMin;
   request.sigmaMax = a.sigmaMax;
-  request.settings = a.atomicSettings;
+  request.prediction = predictionFromString(a.prediction);
   const AtomicSettings full = AtomicSettings::full();
-  const AtomicSettings& given = a.atomicSettings;
+  const AtomicSettings& given = a.atomicRequest.settings;
   if (given.levels != full.levels || given.features != full.features ||
       given.samples != full.samples || given.gapTolerance != full.gapTolerance ||
       given.maxIterations != full.maxIterations || given.mergeSpacing != full.mergeSpacing)
     request.settings.name = "custom";
   request.seed = a.seed;
   request.trainingWeight = makeLossWeight(a.weight.empty() ? "uniform" : a.weight, 0.5, a.gamma);
-  request.targetWeight = a.targetWeight;
   if (a.criterion == "A")
     request.criterion = DesignCriterion::A;
   else if (a.criterion == "D")
@@ -307,14 +299,14 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
                  "MMSE profile (noisescope.profile/1, or a sigma,mmse table)");
   app.add_option("--profile-dataset", a->profileDataset,
                  "Compute the empirical profile of this dataset first");
-  app.add_option("--profile-queries", a->profileQueries,
+  app.add_option("--profile-queries", a->profileOptions.queries,
                  "Monte Carlo queries for --profile-dataset")
       ->capture_default_str();
   app.add_option("--save-profile", a->saveProfile,
                  "Write the computed profile (noisescope.profile/1 JSON)");
   app.add_option("--compare-risk", a->compareRisk,
                  "With --atomic: R of these schedules (at equal φ) relative to the optimum");
-  app.add_option("--profile-levels", a->profileLevels, "σ levels for --profile-dataset")
+  app.add_option("--profile-levels", a->profileOptions.levels, "σ levels for --profile-dataset")
       ->capture_default_str();
   app.add_option("--method", a->method, "With a profile: infonoise or sqrt-entropy")
       ->capture_default_str();
@@ -331,25 +323,32 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--dataset", a->dataset,
                  "Dataset for --atomic (file or synthetic:KIND?...); with any schedule, its "
                  "measured σ_data is used");
-  app.add_option("--checkpoint", a->checkpoint,
-                 "TorchScript denoiser: use its last linear layer's Jacobian");
-  app.add_option("--parameter", a->parameterName,
-                 "Checkpoint weight to use (default: last 2-D *weight)");
-  app.add_option("--levels", a->atomicSettings.levels, "Candidate σ levels for --atomic")
+  app.add_option("--checkpoint", a->atomicRequest.checkpoint,
+                 "TorchScript denoiser: use its output layer's Jacobian (Gauss–Newton of the x0 "
+                 "estimate)");
+  app.add_option("--parameter", a->atomicRequest.parameter,
+                 "Output-layer weight to use (default: the one linear/conv layer the output "
+                 "depends on affinely)");
+  app.add_option("--prediction", a->prediction, "What the checkpoint predicts: x0, eps or v")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"x0", "eps", "epsilon", "v"}));
+  app.add_option("--levels", a->atomicRequest.settings.levels, "Candidate σ levels for --atomic")
       ->capture_default_str();
-  app.add_option("--features", a->atomicSettings.features, "Random features")
+  app.add_option("--features", a->atomicRequest.settings.features, "Random features")
       ->capture_default_str();
-  app.add_option("--samples", a->atomicSettings.samples, "Monte Carlo (x, ε) pairs per level")
+  app.add_option("--samples", a->atomicRequest.settings.samples,
+                 "Monte Carlo (x, ε) pairs per level")
       ->capture_default_str();
   app.add_option("--criterion", a->criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)")
       ->capture_default_str();
-  app.add_option("--target-weight", a->targetWeight, "ν of the target A = Σ ν_g H_g, per d log σ")
+  app.add_option("--target-weight", a->atomicRequest.targetWeight,
+                 "ν of the target A = Σ ν_g H_g, per d log σ")
       ->capture_default_str();
-  app.add_option("--gap", a->atomicSettings.gapTolerance, "Relative duality-gap tolerance")
+  app.add_option("--gap", a->atomicRequest.settings.gapTolerance, "Relative duality-gap tolerance")
       ->capture_default_str();
-  app.add_option("--max-iterations", a->atomicSettings.maxIterations, "Solver iterations")
+  app.add_option("--max-iterations", a->atomicRequest.settings.maxIterations, "Solver iterations")
       ->capture_default_str();
-  app.add_option("--merge-spacing", a->atomicSettings.mergeSpacing,
+  app.add_option("--merge-spacing", a->atomicRequest.settings.mergeSpacing,
                  "Merge neighbouring atoms closer than this in log σ")
       ->capture_default_str();
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();

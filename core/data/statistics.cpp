@@ -91,28 +91,36 @@ std::vector<double> nearestNeighbourDistances(const Dataset& dataset,
   return distances;
 }
 
-// Pass 1 of σ_data: the mean of every coordinate over the samples (row by row, in double),
-// chunk by chunk for progress and cancellation; optionally the smallest and largest value.
-std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& progress,
-                                    double* lo = nullptr, double* hi = nullptr) {
-  const int64_t n = dataset.size(), d = dataset.dim();
-  std::vector<double> sum(static_cast<size_t>(d), 0.0);
-  double smallest = INFINITY, largest = -INFINITY;
+// Calls visit(values of one sample) for every sample in order, chunk by chunk, checking for
+// cancellation and reporting progress after each chunk.
+template <class Visit>
+void forEachSample(const Dataset& dataset, const Progress& progress, const char* message,
+                   Visit visit) {
+  const int64_t n = dataset.size();
   for (int64_t start = 0; start < n; start += kRowsPerChunk) {
     progress.throwIfCancelled();
     const int64_t end = std::min(n, start + kRowsPerChunk);
-    for (int64_t i = start; i < end; ++i) {
-      const float* x = dataset.sample(i);
-      for (int64_t k = 0; k < d; ++k) {
-        const double v = x[k];
-        sum[static_cast<size_t>(k)] += v;
-        smallest = std::min(smallest, v);
-        largest = std::max(largest, v);
-      }
-    }
-    progress.report(static_cast<double>(end) / static_cast<double>(n), "means");
+    for (int64_t i = start; i < end; ++i) visit(dataset.sample(i));
+    progress.report(static_cast<double>(end) / static_cast<double>(n), message);
   }
-  for (double& s : sum) s /= static_cast<double>(n);
+}
+
+// Pass 1 of σ_data: the mean of every coordinate over the samples (in double); optionally the
+// smallest and largest value.
+std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& progress,
+                                    double* lo = nullptr, double* hi = nullptr) {
+  const int64_t d = dataset.dim();
+  std::vector<double> sum(static_cast<size_t>(d), 0.0);
+  double smallest = INFINITY, largest = -INFINITY;
+  forEachSample(dataset, progress, "means", [&](const float* x) {
+    for (int64_t k = 0; k < d; ++k) {
+      const double v = x[k];
+      sum[static_cast<size_t>(k)] += v;
+      smallest = std::min(smallest, v);
+      largest = std::max(largest, v);
+    }
+  });
+  for (double& s : sum) s /= static_cast<double>(dataset.size());
   if (lo) *lo = smallest;
   if (hi) *hi = largest;
   return sum;
@@ -121,20 +129,14 @@ std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& prog
 // Pass 2 of σ_data: Σ_i Σ_k (x_ik − μ_k)², in double.
 double squaredDeviations(const Dataset& dataset, const std::vector<double>& means,
                          const Progress& progress) {
-  const int64_t n = dataset.size(), d = dataset.dim();
+  const int64_t d = dataset.dim();
   double squares = 0.0;
-  for (int64_t start = 0; start < n; start += kRowsPerChunk) {
-    progress.throwIfCancelled();
-    const int64_t end = std::min(n, start + kRowsPerChunk);
-    for (int64_t i = start; i < end; ++i) {
-      const float* x = dataset.sample(i);
-      for (int64_t k = 0; k < d; ++k) {
-        const double deviation = x[k] - means[static_cast<size_t>(k)];
-        squares += deviation * deviation;
-      }
+  forEachSample(dataset, progress, "deviations", [&](const float* x) {
+    for (int64_t k = 0; k < d; ++k) {
+      const double deviation = x[k] - means[static_cast<size_t>(k)];
+      squares += deviation * deviation;
     }
-    progress.report(static_cast<double>(end) / static_cast<double>(n), "deviations");
-  }
+  });
   return squares;
 }
 
@@ -192,9 +194,9 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
 double measureSigmaData(const Dataset& dataset, const Progress& progress) {
   const int64_t n = dataset.size(), d = dataset.dim();
   if (n < 2 || d < 1)
-    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
-                     "needs at least two samples to measure σ_data (has " + std::to_string(n) +
-                         ")");
+    throw InputError(
+        dataset.source.empty() ? dataset.name : dataset.source,
+        "needs at least two samples to measure σ_data (has " + std::to_string(n) + ")");
   const std::vector<double> means = coordinateMeans(dataset, progress.sub(0.0, 0.5));
   const double squares = squaredDeviations(dataset, means, progress.sub(0.5, 1.0));
   return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));

@@ -50,6 +50,7 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress
   } else {
     CheckpointInformationOptions o;
     o.parameter = request.parameter;
+    o.prediction = request.prediction;
     o.samples = settings.samples;
     o.device = request.device;
     o.seed = request.seed;
@@ -87,6 +88,7 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress
   if (!request.checkpoint.empty()) {
     p["checkpoint"] = request.checkpoint;
     if (!request.parameter.empty()) p["checkpoint_parameter"] = request.parameter;
+    p["prediction"] = toString(request.prediction);
   }
   p["settings"] = {{"name", settings.name},
                    {"levels", settings.levels},

@@ -9,6 +9,7 @@
 
 #include "pipeline/schedule_recipe.h"
 #include "schedule/atomic.h"
+#include "tensor/prediction.h"
 #include "util/progress.h"
 
 namespace noisescope {
@@ -36,6 +37,7 @@ struct AtomicRequest {
   std::string datasetName;  // recorded, and in σ_data's source
   std::string checkpoint;   // empty: random-feature model
   std::string parameter;    // checkpoint weight (empty: the information model's default)
+  Prediction prediction = Prediction::X0;  // what the checkpoint predicts (x0/ε/v adapter)
   std::string device = "auto";
   double sigmaMin = 0.002, sigmaMax = 80.0;
   AtomicSettings settings;

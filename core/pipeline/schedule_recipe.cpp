@@ -145,12 +145,10 @@ BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const LogSigmaGrid& gr
         if (recipe.kind == ScheduleRecipe::Kind::InfoNoise) {
           out.schedule = infoNoiseSchedule(rates, grid, allocationOptions(recipe, weight));
         } else {
-          SqrtEntropyOptions o;
-          o.coordinate = recipe.sqrtCoordinate;
-          o.gateC = recipe.gateC;
-          o.gateN = recipe.gateN;
-          o.smoothing = recipe.smoothing;
-          o.weight = weight;
+          // The same gate, smoothing and weight as its allocation ρ, in the chosen coordinate.
+          const InfoNoiseOptions gated = allocationOptions(recipe, weight);
+          const SqrtEntropyOptions o{recipe.sqrtCoordinate, gated.gateC, gated.gateN, gated.weight,
+                                     gated.smoothing};
           out.schedule = sqrtEntropySchedule(rates, grid, o);
           p["sqrt_coordinate"] = toString(recipe.sqrtCoordinate);
         }

@@ -33,6 +33,18 @@ def bin_of(edges, log_sigma):
     return min(bisect.bisect_right(edges, log_sigma) - 1, len(edges) - 2)
 
 
+def normalised_masses(values):
+    """Bin masses scaled to sum to 1; ValueError for a negative or non-finite mass or a zero sum."""
+    total = 0.0
+    for v in values:
+        if not math.isfinite(v) or v < 0:
+            raise ValueError("bin masses must be finite and >= 0")
+        total += v
+    if not total > 0:
+        raise ValueError("bin masses sum to zero")
+    return [v / total for v in values]
+
+
 class BinnedSchedule:
     """Bin masses on ℓ edges, normalised; CDF at the edges; inverse-CDF sampling on tensors."""
 
@@ -43,15 +55,8 @@ class BinnedSchedule:
             raise ValueError("need one mass per bin and at least one bin")
         if any(not math.isfinite(e) for e in edges) or any(b <= a for a, b in zip(edges, edges[1:])):
             raise ValueError("bin edges must be finite and strictly increasing")
-        total = 0.0
-        for m in masses:
-            if not math.isfinite(m) or m < 0:
-                raise ValueError("bin masses must be finite and >= 0")
-            total += m
-        if not total > 0:
-            raise ValueError("bin masses sum to zero")
         self.edges = edges
-        self.masses = [m / total for m in masses]
+        self.masses = normalised_masses(masses)
         running, self.cdf = 0.0, [0.0]
         for m in self.masses:
             running += m

@@ -16,6 +16,7 @@ statistics (the golden test checks 1e-6):
 import bisect
 import math
 
+from .binned import normalised_masses
 from .loss_weights import integral_over_log_sigma
 
 SUBINTERVALS = 8  # Simpson panels per bin, as in schedule/entropic.cpp
@@ -103,17 +104,6 @@ def _simpson(f, a, b):
     return total * h / 3.0
 
 
-def _normalised(values):
-    total = 0.0
-    for v in values:
-        if not math.isfinite(v) or v < 0:
-            raise ValueError("bin masses must be finite and >= 0")
-        total += v
-    if not total > 0:
-        raise ValueError("bin masses sum to zero")
-    return [v / total for v in values]
-
-
 def entropic_masses(law, profile, edges, gate_c, gate_n):
     """Bin masses of the law's density per unit ℓ (entropicAllocation, coordinate log σ)."""
 
@@ -122,13 +112,13 @@ def entropic_masses(law, profile, edges, gate_c, gate_n):
         # √-entropy in log σ: |dℓ/du| = 1, so √(r_g·|dℓ/du|)/|dℓ/du| is √r_g.
         return rate if law == "infonoise" else math.sqrt(rate)
 
-    return _normalised([max(0.0, _simpson(density, edges[b], edges[b + 1]))
+    return normalised_masses([max(0.0, _simpson(density, edges[b], edges[b + 1]))
                         for b in range(len(edges) - 1)])
 
 
 def sampling_for_allocation(rho, edges, weight, sigma_data, gamma):
     """π_b ∝ ρ_b·Δ_b / ∫_bin w dℓ (samplingForAllocation)."""
-    return _normalised([rho[b] * (edges[b + 1] - edges[b]) /
+    return normalised_masses([rho[b] * (edges[b + 1] - edges[b]) /
                         integral_over_log_sigma(weight, edges[b], edges[b + 1], sigma_data, gamma)
                         for b in range(len(rho))])
 
