@@ -4,6 +4,12 @@
 # DNA (one-hot windows, 1-D conv net). Each run writes a run directory; race_report.py reads their
 # eval events and reports the steps each sampler needs to reach the EDM run's final held-out
 # quality. Sized for 2 CPU cores: two lanes (images, DNA) run side by side, one torch thread each.
+# Every sampler runs with each seed of SEEDS (default "1 2 3"); run directories are named
+# <dataset>-<sampler>-s<seed>. Before the race, the feature networks of the sample-quality measure
+# (THEORY §11) are trained once (quality train-features) and every eval event then carries `fd`
+# (and `kmer_js` for DNA); race_stats.py prints the per-dataset tables with intervals over seeds.
+# QUICK=1: one seed and short budgets (the "quick race" of docs/schedule-race.md).
+# DATASETS (default "fashion dna") picks the lanes; STEPS_FASHION / STEPS_DNA override budgets.
 #
 # usage: bench/train/schedule_race.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -17,9 +23,21 @@ mkdir -p "$out"
 # Samplers to race (SAMPLERS overrides): "static" is EDM log-normal; "infonoise-mix" is InfoNoise
 # with 10 % of π spread uniformly over log σ (noise.uniform_mix = 0.1).
 samplers=${SAMPLERS:-static infonoise sqrt-entropy}
+if [ "${QUICK:-0}" = 1 ]; then
+  seeds=${SEEDS:-1}
+  steps_fashion=${STEPS_FASHION:-400} steps_dna=${STEPS_DNA:-600}
+  every_fashion=100 every_dna=150 quality_samples=128 heun_steps=12
+else
+  seeds=${SEEDS:-1 2 3}
+  steps_fashion=${STEPS_FASHION:-1200} steps_dna=${STEPS_DNA:-2000}
+  every_fashion=150 every_dna=200 quality_samples=256 heun_steps=18
+fi
+datasets=${DATASETS:-fashion dna}
+fashion_features="$out/features-fashion-binarized.pt"
+dna_features="$out/features-dna-w64.pt"
 
-write_config() {  # dataset sampler file
-  local dataset=$1 sampler=$2 file=$3 mix=0.0
+write_config() {  # dataset sampler seed file
+  local dataset=$1 sampler=$2 seed=$3 file=$4 mix=0.0
   if [ "$sampler" = infonoise-mix ]; then sampler=infonoise mix=0.1; fi
   if [ "$dataset" = fashion ]; then
     cat > "$file" <<JSON
@@ -27,12 +45,13 @@ write_config() {  # dataset sampler file
              "test_path": "$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz",
              "transform": "binarize", "test_limit": 256},
  "model": {"kind": "unet", "channels": 8, "embedding": 32},
- "optim": {"steps": 1200, "batch_size": 32, "lr": 2e-3, "lr_warmup_steps": 50, "seed": 1,
+ "optim": {"steps": $steps_fashion, "batch_size": 32, "lr": 2e-3, "lr_warmup_steps": 50, "seed": $seed,
            "ema_decay": 0.99},
  "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100,
            "uniform_mix": $mix},
- "eval": {"every": 150, "samples": 128, "levels": 16},
- "checkpoint": {"every": 600, "export_torchscript": false},
+ "eval": {"every": $every_fashion, "samples": 128, "levels": 16, "feature_network": "$fashion_features",
+          "quality_samples": $quality_samples, "heun_steps": $heun_steps},
+ "checkpoint": {"every": $steps_fashion, "export_torchscript": false},
  "log_every": 50}
 JSON
   else
@@ -40,30 +59,44 @@ JSON
 {"dataset": {"path": "$repo/sample_data/dna/lambda_phage.fa", "fasta_window": 64,
              "fasta_stride": 64, "test_fraction": 0.15},
  "model": {"kind": "conv1d", "channels": 32, "blocks": 4, "embedding": 32},
- "optim": {"steps": 2000, "batch_size": 64, "lr": 2e-3, "lr_warmup_steps": 50, "seed": 1,
+ "optim": {"steps": $steps_dna, "batch_size": 64, "lr": 2e-3, "lr_warmup_steps": 50, "seed": $seed,
            "ema_decay": 0.99},
  "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100,
            "uniform_mix": $mix},
- "eval": {"every": 200, "samples": 113, "levels": 16},
- "checkpoint": {"every": 1000, "export_torchscript": false},
+ "eval": {"every": $every_dna, "samples": 113, "levels": 16, "feature_network": "$dna_features",
+          "quality_samples": $quality_samples, "heun_steps": $heun_steps},
+ "checkpoint": {"every": $steps_dna, "export_torchscript": false},
  "log_every": 50}
 JSON
   fi
 }
 
+features() {  # dataset: the feature network its eval events score with (trained once)
+  if [ "$1" = fashion ] && [ ! -f "$fashion_features" ]; then
+    "$cli" quality train-features "$repo/sample_data/fashion-mnist/train-images-idx3-ubyte.gz" \
+      --test "$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz" --binarize --epochs 4 \
+      --threads 1 --out "$fashion_features" > "$out/features-fashion.txt"
+  elif [ "$1" = dna ] && [ ! -f "$dna_features" ]; then
+    "$cli" quality train-features "$repo/sample_data/dna/lambda_phage.fa" --window 64 --stride 64 \
+      --epochs 8 --threads 1 --out "$dna_features" > "$out/features-dna.txt"
+  fi
+}
+
 lane() {  # dataset
   local dataset=$1
-  for sampler in $samplers; do
-    local name="$dataset-$sampler"
-    write_config "$dataset" "$sampler" "$out/$name.json"
-    rm -rf "$out/$name"
-    "$cli" --threads 1 train --config "$out/$name.json" --out "$out/$name" 2> "$out/$name.log"
+  features "$dataset"
+  for seed in $seeds; do
+    for sampler in $samplers; do
+      local name="$dataset-$sampler-s$seed"
+      write_config "$dataset" "$sampler" "$seed" "$out/$name.json"
+      rm -rf "$out/$name"
+      "$cli" --threads 1 train --config "$out/$name.json" --out "$out/$name" 2> "$out/$name.log"
+    done
   done
 }
 
 start=$(date +%s)
-lane fashion &
-lane dna &
+for dataset in $datasets; do lane "$dataset" & done
 wait
 echo "race finished in $(( $(date +%s) - start )) s" >&2
-/usr/bin/python3 "$here/race_report.py" "$out" | tee "$out/report.md"
+/usr/bin/python3 "$here/race_stats.py" "$out" | tee "$out/report.md"
