@@ -332,25 +332,21 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--prediction", a->prediction, "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str()
       ->check(CLI::IsMember({"x0", "eps", "epsilon", "v"}));
-  app.add_option("--levels", a->atomicRequest.settings.levels, "Candidate σ levels for --atomic")
-      ->capture_default_str();
-  app.add_option("--features", a->atomicRequest.settings.features, "Random features")
-      ->capture_default_str();
-  app.add_option("--samples", a->atomicRequest.settings.samples,
-                 "Monte Carlo (x, ε) pairs per level")
-      ->capture_default_str();
-  app.add_option("--criterion", a->criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)")
-      ->capture_default_str();
-  app.add_option("--target-weight", a->atomicRequest.targetWeight,
-                 "ν of the target A = Σ ν_g H_g, per d log σ")
-      ->capture_default_str();
-  app.add_option("--gap", a->atomicRequest.settings.gapTolerance, "Relative duality-gap tolerance")
-      ->capture_default_str();
-  app.add_option("--max-iterations", a->atomicRequest.settings.maxIterations, "Solver iterations")
-      ->capture_default_str();
-  app.add_option("--merge-spacing", a->atomicRequest.settings.mergeSpacing,
-                 "Merge neighbouring atoms closer than this in log σ")
-      ->capture_default_str();
+  // The design's settings (pipeline AtomicSettings::full() by default), shown with their defaults.
+  AtomicSettings& settings = a->atomicRequest.settings;
+  auto setting = [&app](const char* flag, auto& value, const char* help) {
+    app.add_option(flag, value, help)->capture_default_str();
+  };
+  setting("--levels", settings.levels, "Candidate σ levels for --atomic");
+  setting("--features", settings.features, "Random features");
+  setting("--samples", settings.samples, "Monte Carlo (x, ε) pairs per level");
+  setting("--gap", settings.gapTolerance, "Relative duality-gap tolerance");
+  setting("--max-iterations", settings.maxIterations, "Solver iterations");
+  setting("--merge-spacing", settings.mergeSpacing,
+          "Merge neighbouring atoms closer than this in log σ");
+  setting("--criterion", a->criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
+  setting("--target-weight", a->atomicRequest.targetWeight,
+          "ν of the target A = Σ ν_g H_g, per d log σ");
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();
   app.add_option("--device", a->device, "auto, cpu, cuda[:N]")->capture_default_str();
   app.add_option("--sigma-min", a->sigmaMin, "Grid lower end")->capture_default_str();
