@@ -122,7 +122,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* gateRow = new QWidget(form);
   auto* gateLayout = new QHBoxLayout(gateRow);
   gateLayout->setContentsMargins(0, 0, 0, 0);
-  gateAuto_ = new QCheckBox(tr("auto (0.15; 0.2 discrete)"), gateRow);
+  gateAuto_ = new QCheckBox(tr("auto"), gateRow);
+  gateAuto_->setToolTip(
+      tr("auto: c = 0.15 for continuous data, 0.2 for discrete data (DNA, binarised images). "
+         "Off: the value on the right; 0 means no gate."));
   gateAuto_->setChecked(!defaults.noise.gateC.has_value());
   gateC_ = new QDoubleSpinBox(gateRow);
   gateC_->setRange(0.0, 10.0);
