@@ -30,14 +30,14 @@ struct ModelSettings {
   std::string kind = "auto";  // "auto", "mlp", "unet", "conv1d"
   int64_t width = 256;        // MLP hidden width
   int64_t depth = 3;          // MLP hidden layers
-  int64_t channels = 32;      // U-Net base channels / conv1d channels
+  int64_t channels = 8;       // U-Net base channels / conv1d channels (sized for 2 CPU cores)
   int64_t blocks = 4;         // conv1d residual blocks
   int64_t embedding = 64;     // size of the noise-level embedding
 };
 
 struct OptimSettings {
-  int64_t steps = 10000;
-  int64_t batchSize = 128;  // per process
+  int64_t steps = 2000;
+  int64_t batchSize = 32;  // per process (sized for 2 CPU cores)
   double lr = 1e-3;
   int64_t lrWarmupSteps = 100;  // linear ramp from 0
   double beta1 = 0.9;
@@ -67,8 +67,8 @@ struct NoiseSettings {
   bool minSnrGammaGiven = false;  // the config file named min_snr_gamma (set by the parser)
   // Adaptive samplers (THEORY §8).
   int64_t bins = 64;
-  int64_t warmupSteps = 1000;
-  int64_t refreshEvery = 200;
+  int64_t warmupSteps = 200;  // first refresh within about a minute on 2 cores
+  int64_t refreshEvery = 100;
   double statDecay = 0.9;       // EMA of per-bin errors across refreshes (weight of the old value)
   int64_t smoothingPasses = 1;  // passes of the [¼ ½ ¼] kernel over neighbouring bins
   int64_t minBinCount = 16;     // a bin's samples accumulate until there are this many
@@ -80,7 +80,7 @@ struct NoiseSettings {
 };
 
 struct EvalSettings {
-  int64_t every = 1000;                // steps between evaluations (0: only at the end)
+  int64_t every = 250;                 // steps between evaluations (0: only at the end)
   int64_t samples = 256;               // held-out samples per level
   int64_t levels = 24;                 // log-spaced σ levels on [σ_min, σ_max]
   std::string reference = "elbo";      // scalar quality: "elbo" or "edm"

@@ -46,8 +46,8 @@ class TestTrainConfig : public QObject {
     QCOMPARE(c.noise.bins, int64_t(32));
     QCOMPARE(c.noise.scheduleParams.at("p_mean"), -1.0);
     QCOMPARE(c.optim.seed, uint64_t(42));
-    QCOMPARE(c.optim.batchSize, int64_t(128));  // default
-    QCOMPARE(c.noise.refreshEvery, int64_t(200));
+    QCOMPARE(c.optim.batchSize, int64_t(32));  // default (sized for 2 cores)
+    QCOMPARE(c.noise.refreshEvery, int64_t(100));
     QCOMPARE(c.eval.reference, std::string("elbo"));
     // config.json (with its format and provenance) parses back to the same settings.
     json written = toJson(c);
