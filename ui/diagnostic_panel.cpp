@@ -23,6 +23,7 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/run_profile.h"
 #include "tensor/device.h"
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
@@ -222,8 +223,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   redrawCharts();
 }
 
-template <class Options>
-void DiagnosticPanel::readLevelSettings(Options& options) const {
+void DiagnosticPanel::readLevelSettings(DiagnosticOptions& options) const {
   options.levels = levels_->value();
   options.sigmaMin = sigmaMin_->value();
   options.sigmaMax = sigmaMax_->value();
@@ -344,7 +344,7 @@ void DiagnosticPanel::runCheckpoint(const QString& path) {
   CheckpointOptions options;
   options.path = path.toStdString();
   options.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
-  readLevelSettings(options);
+  readLevelSettings(options.grid);
   // Say which data the error was measured on: held-out data is what makes it an honest bound.
   options.evaluationSet = dataset->split == "test" ? "test split: " + dataset->source
                                                    : dataset->split + " data: " + dataset->source +
@@ -353,6 +353,17 @@ void DiagnosticPanel::runCheckpoint(const QString& path) {
                            .arg(QFileInfo(path).fileName(), QString::fromStdString(dataset->name));
   submitProfileJob(name, [dataset, options](const Progress& progress) {
     return computeCheckpointProfile(*dataset, options, progress);
+  });
+}
+
+void DiagnosticPanel::runRunCheckpoint(const QString& runDirectory) {
+  CheckpointOptions options;
+  readLevelSettings(options.grid);
+  const std::string run = runDirectory.toStdString();
+  const QString name =
+      tr("%1 · checkpoint on its held-out data").arg(QFileInfo(runDirectory).fileName());
+  submitProfileJob(name, [run, options](const Progress& progress) {
+    return pipeline::profileRunCheckpoint(run, options, progress);
   });
 }
 

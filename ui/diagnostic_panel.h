@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "diagnostic/diagnostic_options.h"
 #include "profile/profile.h"
 #include "util/progress.h"
 
@@ -40,6 +41,9 @@ class DiagnosticPanel : public QWidget {
   void runBracket();
   // Profiles a TorchScript denoiser on the loaded dataset (its unweighted x0 error per σ).
   void runCheckpoint(const QString& path);
+  // Profiles a training run's newest exported denoiser on the run's own held-out data
+  // (pipeline/run_profile.h), whatever dataset is loaded.
+  void runRunCheckpoint(const QString& runDirectory);
   // Reads a profile file; returns an error message (empty on success).
   QString loadProfile(const QString& path);
 
@@ -60,9 +64,8 @@ class DiagnosticPanel : public QWidget {
  private:
   // Runs `compute` on the job thread and adds its profile under `name` when it finishes.
   void submitProfileJob(const QString& name, std::function<Profile(const Progress&)> compute);
-  // The σ grid, queries, seed and device both kinds of profile take from the panel's controls.
-  template <class Options>
-  void readLevelSettings(Options& options) const;
+  // The σ grid, queries, seed and device every kind of profile takes from the panel's controls.
+  void readLevelSettings(DiagnosticOptions& options) const;
   void redrawCharts();
   void rebuildList();
   void saveSelected(bool csv);

@@ -71,6 +71,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   connect(jobs, &JobRunner::jobStarted, this, &MainWindow::onJobStarted);
   connect(jobs, &JobRunner::progressChanged, this, &MainWindow::onJobProgress);
   connect(jobs, &JobRunner::jobFinished, this, &MainWindow::onJobFinished);
+  // A run's checkpoint is profiled by the Diagnostic tab, which then shows it.
+  connect(trainingPanel_, &TrainingPanel::checkpointProfileRequested, this,
+          [this](const QString& run) {
+            tabs_->setCurrentWidget(diagnosticPanel_);
+            diagnosticPanel_->runRunCheckpoint(run);
+          });
   connect(workbench_, &Workbench::datasetChanged, this, &MainWindow::updateSummary);
   connect(workbench_, &Workbench::statisticsChanged, this, &MainWindow::updateSummary);
 

@@ -26,13 +26,13 @@
 
 #include <cmath>
 
-#include "util/atomic_file.h"
 #include "schedule/families.h"
+#include "tensor/device.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
-#include "tensor/device.h"
+#include "util/atomic_file.h"
 
 namespace noisescope::ui {
 
@@ -158,11 +158,16 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
          "InfoNoise online and √-entropy online"));
   auto* stop = new QPushButton(tr("Sto&p"), form);
   auto* open = new QPushButton(tr("&Open run…"), form);
+  auto* profile = new QPushButton(tr("Profile this run's c&heckpoint"), form);
+  profile->setToolTip(
+      tr("The selected run's newest exported denoiser, scored on the run's own held-out data; "
+         "the profile appears in the Diagnostic list and the Schedules tab"));
   auto* buttons = new QGridLayout();
   buttons->addWidget(start, 0, 0);
   buttons->addWidget(race, 0, 1);
   buttons->addWidget(stop, 1, 0);
   buttons->addWidget(open, 1, 1);
+  buttons->addWidget(profile, 2, 0, 1, 2);
   layout->addRow(buttons);
 
   auto* scroll = new QScrollArea(this);
@@ -216,6 +221,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   connect(start, &QPushButton::clicked, this, [this] { startRun(); });
   connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
   connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
+  connect(profile, &QPushButton::clicked, this, &TrainingPanel::profileSelectedCheckpoint);
   connect(open, &QPushButton::clicked, this, [this] {
     const QString dir =
         QFileDialog::getExistingDirectory(this, tr("Open run directory"), runsFolder_->text());
@@ -311,6 +317,15 @@ void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label) {
   });
   refreshList();
   list_->setCurrentRow(index);
+}
+
+void TrainingPanel::profileSelectedCheckpoint() {
+  const int row = list_->currentRow();
+  if (row < 0 || row >= runCount()) {
+    QMessageBox::information(this, tr("Profile a checkpoint"), tr("Select a run first."));
+    return;
+  }
+  Q_EMIT checkpointProfileRequested(runs_[row]->runDirectory());
 }
 
 void TrainingPanel::stopSelected() {

@@ -40,6 +40,9 @@ class TrainingPanel : public QWidget {
   // Follows an existing run directory (a finished run, or one started elsewhere).
   void followRun(const QString& directory);
   void stopSelected();
+  // Asks for the selected run's checkpoint profile (checkpointProfileRequested; the main window
+  // hands it to the Diagnostic tab).
+  void profileSelectedCheckpoint();
 
   int runCount() const { return static_cast<int>(runs_.size()); }
   RunMonitor* run(int index) const { return runs_[index]; }
@@ -53,6 +56,7 @@ class TrainingPanel : public QWidget {
 
  Q_SIGNALS:
   void runsUpdated();
+  void checkpointProfileRequested(const QString& runDirectory);
 
  private:
   void redraw();

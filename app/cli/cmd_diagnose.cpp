@@ -16,8 +16,8 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/run_profile.h"
 #include "progress_bar.h"
-#include "train/run_directory.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -104,23 +104,6 @@ HeldOutData heldOutData(const DiagnoseArgs& args, Dataset given) {
                             " held out (" + std::to_string(split.heldOut.size()) +
                             " samples), the prior is the rest";
   return {std::move(split.prior), std::move(split.heldOut), description};
-}
-
-// --checkpoint names a TorchScript file, or a run directory: then its newest exported denoiser
-// (checkpoints/step-N.denoiser.pt, which takes x0 convention whatever the run predicted inside).
-std::string checkpointFile(const std::string& path, std::string& runDirectory) {
-  if (!std::filesystem::is_directory(path)) return path;
-  const train::RunDirectory run(path);
-  std::vector<int64_t> steps = run.checkpointSteps();
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
-    if (std::filesystem::is_regular_file(run.exportPath(*it))) {
-      runDirectory = path;
-      return run.exportPath(*it);
-    }
-  }
-  throw InputError(path,
-                   "is a directory but holds no exported denoiser "
-                   "(checkpoints/step-N.denoiser.pt of a NoiseScope run directory)");
 }
 
 // X.json → X.<kind>.json (and likewise for the CSV), the files of --kind bracket.
@@ -277,18 +260,15 @@ std::function<int()> setup(CLI::App& app) {
     } else {
       std::string described;
       Dataset evaluation = evaluationSet(a, std::move(data), described);
-      std::string runDirectory;
+      // A run directory stands for its newest exported denoiser (x0 convention).
+      const bool isRun = std::filesystem::is_directory(a.checkpoint);
+      const std::string runDirectory = isRun ? a.checkpoint : std::string();
       CheckpointOptions c;
-      c.path = checkpointFile(a.checkpoint, runDirectory);
-      if (!runDirectory.empty() && a.prediction != "x0")
+      c.path = isRun ? pipeline::newestExportedDenoiser(a.checkpoint) : a.checkpoint;
+      if (isRun && a.prediction != "x0")
         throw InputError("--prediction", "a run directory's exported denoiser predicts x0");
       c.prediction = prediction;
-      c.levels = a.options.levels;
-      c.sigmaMin = a.options.sigmaMin;
-      c.sigmaMax = a.options.sigmaMax;
-      c.queries = a.options.queries;
-      c.seed = a.options.seed;
-      c.device = a.options.device;
+      c.grid = a.options;
       c.batchSize = a.batch;
       c.evaluationSet = described;
       profile = computeCheckpointProfile(evaluation, c, stderrProgress("diagnose"));

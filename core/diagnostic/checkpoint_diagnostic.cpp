@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <sstream>
 
+#include "data/statistics.h"
 #include "diagnostic/diagnostic_options.h"
 #include "diagnostic/queries.h"
-#include "data/statistics.h"
 #include "io/provenance.h"
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
@@ -19,8 +19,6 @@
 namespace noisescope {
 
 namespace {
-
-
 
 at::Tensor batchOf(const Dataset& dataset, const std::vector<int64_t>& rows,
                    const c10::Device& device) {
@@ -57,25 +55,19 @@ void checkCheckpoint(const std::string& path, Prediction prediction, const Datas
 Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOptions& options,
                                  const Progress& progress) {
   requireUsable(evaluation);
-  DiagnosticOptions grid;
-  grid.levels = options.levels;
-  grid.sigmaMin = options.sigmaMin;
-  grid.sigmaMax = options.sigmaMax;
-  grid.queries = options.queries;
-  grid.device = options.device;
+  const DiagnosticOptions& grid = options.grid;
   grid.validate();
   if (options.batchSize < 1) throw InputError("--batch", "must be at least 1");
   const auto started = std::chrono::steady_clock::now();
-  const c10::Device device = resolveDevice(options.device);
-  checkCheckpoint(options.path, options.prediction, evaluation, options.device);
+  const c10::Device device = resolveDevice(grid.device);
+  checkCheckpoint(options.path, options.prediction, evaluation, grid.device);
 
   c10::InferenceMode inference;
   TorchScriptDenoiser model(options.path, options.prediction, device);
-  const std::vector<double> sigma =
-      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  const std::vector<double> sigma = logSigmaLevels(grid.levels, grid.sigmaMin, grid.sigmaMax);
   const QuerySet queries =
-      drawQueries(evaluation.size(), evaluation.dim(), options.queries, options.seed);
-  const int64_t m = options.queries;
+      drawQueries(evaluation.size(), evaluation.dim(), grid.queries, grid.seed);
+  const int64_t m = grid.queries;
   const int64_t d = evaluation.dim();
   at::Tensor clean = batchOf(evaluation, queries.index, device);
   at::Tensor noise = at::from_blob(const_cast<double*>(queries.noise.data()), {m, d},
@@ -84,10 +76,10 @@ Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOpti
                          .to(device)
                          .view(clean.sizes());
 
-  std::vector<double> perQuery(static_cast<size_t>(options.levels) * static_cast<size_t>(m));
+  std::vector<double> perQuery(static_cast<size_t>(grid.levels) * static_cast<size_t>(m));
   const int64_t batches = (m + options.batchSize - 1) / options.batchSize;
   const auto floats = at::TensorOptions().dtype(at::kFloat).device(device);
-  for (int l = 0; l < options.levels; ++l) {
+  for (int l = 0; l < grid.levels; ++l) {
     for (int64_t b = 0; b < batches; ++b) {
       progress.throwIfCancelled();
       const int64_t start = b * options.batchSize;
@@ -100,8 +92,8 @@ Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOpti
       std::copy(error.data_ptr<double>(), error.data_ptr<double>() + count,
                 perQuery.begin() + static_cast<size_t>(l) * m + start);
       progress.report(
-          static_cast<double>(l * batches + b + 1) / static_cast<double>(options.levels * batches),
-          "σ level " + std::to_string(l + 1) + "/" + std::to_string(options.levels));
+          static_cast<double>(l * batches + b + 1) / static_cast<double>(grid.levels * batches),
+          "σ level " + std::to_string(l + 1) + "/" + std::to_string(grid.levels));
     }
   }
 
@@ -115,14 +107,14 @@ Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOpti
   profile.estimates.push_back(summarizeEstimate(
       "x0_error",
       "mean over queries of |x_j - D(x_j + sigma eps_j; sigma)|^2 (upper bound on MMSE)", perQuery,
-      options.levels, m));
+      grid.levels, m));
   profile.rates = computeRates(sigma, profile.primary());
   nlohmann::json parameters = {
       {"checkpoint", options.path},
       {"prediction", toString(options.prediction)},
-      {"levels", options.levels},
-      {"sigma_min", options.sigmaMin},
-      {"sigma_max", options.sigmaMax},
+      {"levels", grid.levels},
+      {"sigma_min", grid.sigmaMin},
+      {"sigma_max", grid.sigmaMax},
       {"queries", m},
       {"batch_size", options.batchSize},
       {"evaluation_set", options.evaluationSet},
@@ -131,7 +123,7 @@ Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOpti
   };
   profile.provenance = makeProvenance("noisescope checkpoint diagnostic", parameters);
   profile.provenance["dataset"] = describeDataset(evaluation);
-  profile.provenance["seed"] = options.seed;
+  profile.provenance["seed"] = grid.seed;
   profile.provenance["device"] = describeDevice(device);
   profile.provenance["wall_seconds"] =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -14,22 +14,19 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "diagnostic/diagnostic_options.h"
 #include "profile/profile.h"
 #include "tensor/prediction.h"
 #include "util/progress.h"
 
 namespace noisescope {
 
-
 struct CheckpointOptions {
   std::string path;
   Prediction prediction = Prediction::X0;
-  int levels = 64;
-  double sigmaMin = 0.002;
-  double sigmaMax = 80.0;
-  int64_t queries = 256;
-  uint64_t seed = 0;
-  std::string device = "auto";
+  // σ levels, queries, seed and device, as for the empirical diagnostic (its memory and precision
+  // settings do not apply here).
+  DiagnosticOptions grid;
   int64_t batchSize = 256;
   // Which data the error is measured on, written into the profile: e.g. "test split" or
   // "held-out part: 10% of the training file (the model may have seen it)".

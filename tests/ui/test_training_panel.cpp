@@ -3,6 +3,7 @@
 // child leaves the workbench running; a bad setting is refused before anything starts.
 #include <QComboBox>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -13,6 +14,7 @@
 
 #include "screenshot.h"
 #include "ui/curve_chart.h"
+#include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
@@ -74,6 +76,20 @@ class TestTrainingPanel : public QObject {
     // Following the finished run from its folder reads the same events.
     panel->followRun(dir);
     QCOMPARE(panel->run(1)->state().train.size(), run->state().train.size());
+
+    // From the run to a checkpoint profile in one step: its newest export on its held-out data,
+    // listed with the workbench's profiles (so the Diagnostic and Schedules tabs both have it).
+    const size_t before = window.workbench()->profiles().size();
+    window.diagnosticPanel()->levelsSpin()->setValue(6);
+    panel->findChild<QListWidget*>()->setCurrentRow(0);
+    panel->profileSelectedCheckpoint();
+    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.diagnosticPanel()));
+    QTRY_VERIFY_WITH_TIMEOUT(window.workbench()->profiles().size() == before + 1, 120000);
+    const auto& added = *window.workbench()->profiles().back().profile;
+    QCOMPARE(added.kind, std::string("checkpoint"));
+    QCOMPARE(added.levels(), 6);
+    QCOMPARE(added.provenance["run_directory"].get<std::string>(), dir.toStdString());
+    QVERIFY(added.provenance.dump().find("held-out") != std::string::npos);
   }
 
   void stopKeepsWorkbenchAlive() {

@@ -79,10 +79,10 @@ void expectGaussianProfile(const std::string& path, Prediction prediction) {
   CheckpointOptions options;
   options.path = path;
   options.prediction = prediction;
-  options.levels = 16;
-  options.queries = 2000;
-  options.seed = 2;
-  options.device = "cpu";
+  options.grid.levels = 16;
+  options.grid.queries = 2000;
+  options.grid.seed = 2;
+  options.grid.device = "cpu";
   const Profile profile = computeCheckpointProfile(data, options);
   QCOMPARE(profile.kind, std::string("checkpoint"));
   QCOMPARE(profile.primary().name, std::string("x0_error"));
@@ -110,9 +110,9 @@ void expectRefused(const std::string& path, const QString& problem,
   CheckpointOptions options;
   options.path = path;
   options.prediction = prediction;
-  options.levels = 4;
-  options.queries = 8;
-  options.device = "cpu";
+  options.grid.levels = 4;
+  options.grid.queries = 8;
+  options.grid.device = "cpu";
   try {
     computeCheckpointProfile(data, options);
     QFAIL(qPrintable("accepted a bad model: " + problem));
@@ -147,9 +147,9 @@ class TestCheckpointDiagnostic : public QObject {
     CheckpointOptions options;
     options.path = saveModel("x0b.pt", kPosteriorX0);
     options.prediction = Prediction::Epsilon;
-    options.levels = 4;
-    options.queries = 500;
-    options.device = "cpu";
+    options.grid.levels = 4;
+    options.grid.queries = 500;
+    options.grid.device = "cpu";
     const Profile profile = computeCheckpointProfile(data, options);
     QVERIFY(profile.primary().mean[2] > 1.5 * gaussianMmse(profile.sigma[2]));
   }

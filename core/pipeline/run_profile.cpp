@@ -1,0 +1,38 @@
+#include "pipeline/run_profile.h"
+
+#include <filesystem>
+
+#include "train/run_directory.h"
+#include "train/train_config.h"
+#include "train/training_data.h"
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+
+std::string newestExportedDenoiser(const std::string& runDirectory) {
+  if (!std::filesystem::is_directory(runDirectory))
+    throw InputError(runDirectory, "is not a run directory");
+  const train::RunDirectory run(runDirectory);
+  const std::vector<int64_t> steps = run.checkpointSteps();
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+    if (std::filesystem::is_regular_file(run.exportPath(*it))) return run.exportPath(*it);
+  throw InputError(runDirectory,
+                   "holds no exported denoiser yet (checkpoints/step-N.denoiser.pt of a "
+                   "NoiseScope run directory; a run exports one at each checkpoint)");
+}
+
+Profile profileRunCheckpoint(const std::string& runDirectory, CheckpointOptions grid,
+                             const Progress& progress) {
+  grid.path = newestExportedDenoiser(runDirectory);
+  const train::RunDirectory run(runDirectory);
+  const train::TrainConfig config = train::readTrainConfig(run.configPath());
+  const train::TrainingData data = train::loadTrainingData(config, progress.sub(0.0, 0.2));
+  grid.prediction = Prediction::X0;  // the export's convention
+  grid.evaluationSet = "the run's held-out data: " + data.testDescription;
+  Profile profile = computeCheckpointProfile(data.test, grid, progress.sub(0.2, 1.0));
+  profile.provenance["run_directory"] = runDirectory;
+  profile.provenance["checkpoint"] = grid.path;
+  return profile;
+}
+
+}  // namespace noisescope::pipeline
