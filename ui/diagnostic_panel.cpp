@@ -1,5 +1,7 @@
 #include "ui/diagnostic_panel.h"
 
+#include <optional>
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -232,9 +234,7 @@ void DiagnosticPanel::readLevelSettings(DiagnosticOptions& options) const {
   options.device = device_->currentText().toStdString();
 }
 
-void DiagnosticPanel::runDiagnostic() {
-  const auto dataset = workbench_->dataset();
-  if (!dataset) return;
+std::optional<DiagnosticOptions> DiagnosticPanel::engineOptions() {
   DiagnosticOptions options;
   readLevelSettings(options);
   options.memoryBytes = static_cast<int64_t>(memory_->value()) << 20;
@@ -242,8 +242,17 @@ void DiagnosticPanel::runDiagnostic() {
     options.validate();
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Diagnostic settings"), QString::fromStdString(e.what()));
-    return;
+    return std::nullopt;
   }
+  return options;
+}
+
+void DiagnosticPanel::runDiagnostic() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  const std::optional<DiagnosticOptions> checked = engineOptions();
+  if (!checked) return;
+  const DiagnosticOptions options = *checked;
   const QString name = tr("%1 · empirical · %2×%3")
                            .arg(QString::fromStdString(dataset->name))
                            .arg(options.levels)
@@ -256,15 +265,9 @@ void DiagnosticPanel::runDiagnostic() {
 void DiagnosticPanel::runBracket() {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
-  DiagnosticOptions options;
-  readLevelSettings(options);
-  options.memoryBytes = static_cast<int64_t>(memory_->value()) << 20;
-  try {
-    options.validate();
-  } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Diagnostic settings"), QString::fromStdString(e.what()));
-    return;
-  }
+  const std::optional<DiagnosticOptions> checked = engineOptions();
+  if (!checked) return;
+  const DiagnosticOptions options = *checked;
   const std::string testSplit = dataset->split == "test" ? "" : findTestSplit(dataset->source);
   auto bracket = std::make_shared<Bracket>();
   auto querySet = std::make_shared<std::string>();

@@ -5,6 +5,8 @@
 // the posterior's shape. Below, the optimal-denoiser strip for one sample.
 #include <QWidget>
 
+#include <optional>
+
 #include <functional>
 #include <map>
 #include <string>
@@ -66,6 +68,8 @@ class DiagnosticPanel : public QWidget {
   void submitProfileJob(const QString& name, std::function<Profile(const Progress&)> compute);
   // The σ grid, queries, seed and device every kind of profile takes from the panel's controls.
   void readLevelSettings(DiagnosticOptions& options) const;
+  // The empirical engine's settings (levels, memory), validated; nullopt after telling the user.
+  std::optional<DiagnosticOptions> engineOptions();
   void redrawCharts();
   void rebuildList();
   void saveSelected(bool csv);

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope {
@@ -42,6 +43,19 @@ std::string shapeText(at::IntArrayRef shape) {
 }
 
 }  // namespace
+
+void saveTorchScriptAtomically(torch::jit::Module& module, const std::string& path,
+                               const std::string& what) {
+  try {
+    std::ostringstream bytes;
+    module.save(bytes);
+    writeFileAtomically(path, bytes.str());
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw InputError(path, "cannot save " + what + ": " + e.what());
+  }
+}
 
 TorchScriptDenoiser::TorchScriptDenoiser(const std::string& path, Prediction prediction,
                                          const c10::Device& device)

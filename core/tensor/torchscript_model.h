@@ -12,6 +12,11 @@
 
 namespace noisescope {
 
+// Writes a TorchScript module to `path` atomically (temporary file, then rename). InputError naming
+// the path and `what` ("the TorchScript denoiser", "the feature network") when it fails.
+void saveTorchScriptAtomically(torch::jit::Module& module, const std::string& path,
+                               const std::string& what);
+
 class TorchScriptDenoiser {
  public:
   TorchScriptDenoiser(const std::string& path, Prediction prediction, const c10::Device& device);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "tensor/torchscript_model.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -218,15 +219,7 @@ FeatureNetworkInfo trainFeatureNetwork(const Dataset& train, const Dataset& test
   module.register_attribute("test_accuracy", c10::FloatType::get(), info.testAccuracy);
   module.register_attribute("feature_dim", c10::IntType::get(), info.featureDim);
   module.register_attribute("sample_shape", c10::ListType::ofInts(), c10::IValue(info.sampleShape));
-  try {
-    std::ostringstream bytes;
-    module.save(bytes);
-    writeFileAtomically(path, bytes.str());
-  } catch (const InputError&) {
-    throw;
-  } catch (const std::exception& e) {
-    throw InputError(path, std::string("cannot save the feature network: ") + e.what());
-  }
+  saveTorchScriptAtomically(module, path, "the feature network");
   return info;
 }
 

@@ -5,10 +5,11 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-#include <utility>
 #include <sstream>
+#include <utility>
 
 #include "schedule/preconditioning.h"
+#include "tensor/torchscript_model.h"
 #include "train/networks.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
@@ -46,16 +47,34 @@ struct Script {
 Script binary(const std::string& a, const char* op, const std::string& b) {
   return {"(" + a + " " + op + " " + b + ")"};
 }
-Script operator+(const Script& a, const Script& b) { return binary(a.text, "+", b.text); }
-Script operator+(const Script& a, double b) { return binary(a.text, "+", num(b)); }
-Script operator*(const Script& a, const Script& b) { return binary(a.text, "*", b.text); }
-Script operator*(const Script& a, double b) { return binary(a.text, "*", num(b)); }
-Script operator*(double a, const Script& b) { return binary(num(a), "*", b.text); }
-Script operator/(const Script& a, const Script& b) { return binary(a.text, "/", b.text); }
-Script operator/(double a, const Script& b) { return binary(num(a), "/", b.text); }
+Script operator+(const Script& a, const Script& b) {
+  return binary(a.text, "+", b.text);
+}
+Script operator+(const Script& a, double b) {
+  return binary(a.text, "+", num(b));
+}
+Script operator*(const Script& a, const Script& b) {
+  return binary(a.text, "*", b.text);
+}
+Script operator*(const Script& a, double b) {
+  return binary(a.text, "*", num(b));
+}
+Script operator*(double a, const Script& b) {
+  return binary(num(a), "*", b.text);
+}
+Script operator/(const Script& a, const Script& b) {
+  return binary(a.text, "/", b.text);
+}
+Script operator/(double a, const Script& b) {
+  return binary(num(a), "/", b.text);
+}
 // Found by argument-dependent lookup from the templates' unqualified sqrt and log.
-Script sqrt(const Script& a) { return {"torch.sqrt(" + a.text + ")"}; }
-Script log(const Script& a) { return {"torch.log(" + a.text + ")"}; }
+Script sqrt(const Script& a) {
+  return {"torch.sqrt(" + a.text + ")"};
+}
+Script log(const Script& a) {
+  return {"torch.log(" + a.text + ")"};
+}
 
 // Writes straight-line TorchScript mirroring networks.cpp, one statement per line.
 class ScriptWriter {
@@ -157,9 +176,10 @@ std::string torchScriptSource(const Denoiser& denoiser) {
   src << rawNetwork(denoiser.spec());
   // The coefficients, one method each (callable on the exported module, e.g. m.c_skip(sigma)),
   // and forward, all written by instantiating the preconditioning's templates with Script.
-  const std::pair<const char*, Script> coefficients[] = {
-      {"c_skip", pre.cSkip(s)}, {"c_out", pre.cOut(s)}, {"c_in", pre.cIn(s)},
-      {"c_noise", pre.cNoise(s)}};
+  const std::pair<const char*, Script> coefficients[] = {{"c_skip", pre.cSkip(s)},
+                                                         {"c_out", pre.cOut(s)},
+                                                         {"c_in", pre.cIn(s)},
+                                                         {"c_noise", pre.cNoise(s)}};
   for (const auto& [name, expression] : coefficients)
     src << "    def " << name << "(self, s: Tensor) -> Tensor:\n"
         << "        return " << expression.text << "\n";
@@ -184,8 +204,8 @@ std::string torchScriptSource(const Denoiser& denoiser) {
 }
 
 void exportTorchScriptDenoiser(const Denoiser& denoiser, const std::string& path) {
+  torch::jit::Module module("NoiseScopeDenoiser");
   try {
-    torch::jit::Module module("NoiseScopeDenoiser");
     for (const auto& [name, tensor] : denoiser.namedParameters()) {
       std::string key = name;
       for (char& c : key)
@@ -199,14 +219,12 @@ void exportTorchScriptDenoiser(const Denoiser& denoiser, const std::string& path
         torch::exp(torch::linspace(0.0, std::log(100.0), s.embedding / 2, torch::kFloat32)));
     module.register_attribute("sigma_data", c10::FloatType::get(), s.sigmaData);
     module.define(torchScriptSource(denoiser));
-    std::ostringstream bytes;
-    module.save(bytes);
-    writeFileAtomically(path, bytes.str());
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
-    throw InputError(path, std::string("cannot export the TorchScript denoiser: ") + e.what());
+    throw InputError(path, std::string("cannot build the TorchScript denoiser: ") + e.what());
   }
+  saveTorchScriptAtomically(module, path, "the TorchScript denoiser");
 }
 
 }  // namespace noisescope::train
