@@ -16,6 +16,7 @@
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
+#include "pipeline/caveats.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/chart.h"
@@ -127,15 +128,6 @@ ChartSpec rateChart(const Profile& p, const std::string& name) {
   }
   return profileChart(p, "Conditional-entropy rate, " + name, "dH/dlog σ = MMSE/σ² (nats)",
                       "empirical posterior, 95% band", r->value, low, high);
-}
-
-// The largest σ at which the empirical posterior still puts, on average, half its weight on one
-// training point: below it the profile describes memorisation of the sample (THEORY §10).
-double memorisationSigma(const Profile& p) {
-  double sigma = 0.0;
-  for (int l = 0; l < p.levels() && l < static_cast<int>(p.posterior.maxWeight.size()); ++l)
-    if (p.posterior.maxWeight[l] >= 0.5) sigma = p.sigma[l];
-  return sigma;
 }
 
 std::string number(double v) {
@@ -279,6 +271,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
          << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
     md << "\nExported: `" << stem << "-infonoise.schedule.json` and its " << request.sigmaSteps
        << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json`.\n\n";
+    for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
 
     json files = out.files;
     summary["datasets"].push_back({{"dataset", describeDataset(d)},
