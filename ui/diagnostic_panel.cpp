@@ -247,6 +247,21 @@ std::optional<DiagnosticOptions> DiagnosticPanel::engineOptions() {
   return options;
 }
 
+LevelObserver DiagnosticPanel::liveLevels(const Dataset& dataset) {
+  // Each level as it completes is posted to the GUI thread and drawn at once (dashed, "running").
+  const double dim = static_cast<double>(std::max<int64_t>(1, dataset.dim()));
+  live_.clear();
+  return [this, dim](const LevelEstimate& e) {
+    QMetaObject::invokeMethod(
+        this,
+        [this, e, dim] {
+          live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
+          redrawCharts();
+        },
+        Qt::QueuedConnection);
+  };
+}
+
 void DiagnosticPanel::runDiagnostic() {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
@@ -257,8 +272,9 @@ void DiagnosticPanel::runDiagnostic() {
                            .arg(QString::fromStdString(dataset->name))
                            .arg(options.levels)
                            .arg(options.queries);
-  submitProfileJob(name, [dataset, options](const Progress& progress) {
-    return computeEmpiricalProfile(*dataset, options, progress);
+  const LevelObserver onLevel = liveLevels(*dataset);
+  submitProfileJob(name, [dataset, options, onLevel](const Progress& progress) {
+    return computeEmpiricalProfile(*dataset, options, progress, onLevel);
   });
 }
 
@@ -271,18 +287,7 @@ void DiagnosticPanel::runBracket() {
   const std::string testSplit = dataset->split == "test" ? "" : findTestSplit(dataset->source);
   auto bracket = std::make_shared<Bracket>();
   auto querySet = std::make_shared<std::string>();
-  // Each level as it completes is posted to the GUI thread and drawn at once.
-  const double dim = static_cast<double>(std::max<int64_t>(1, dataset->dim()));
-  const LevelObserver onLevel = [this, dim](const LevelEstimate& e) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, e, dim] {
-          live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
-          redrawCharts();
-        },
-        Qt::QueuedConnection);
-  };
-  live_.clear();
+  const LevelObserver onLevel = liveLevels(*dataset);
   workbench_->jobs()->submit(
       kDiagnosticTag,
       [dataset, options, testSplit, bracket, querySet, onLevel](const Progress& progress) {
@@ -333,10 +338,13 @@ void DiagnosticPanel::submitProfileJob(const QString& name,
       kDiagnosticTag,
       [compute, profile](const Progress& progress) { *profile = compute(progress); },
       [this, profile, name] {
+        live_.clear();  // the finished profile replaces its running curve
         const QString added = workbench_->addProfile(name, profile);
         Q_EMIT diagnosticFinished(added);
       },
       [this](const QString& message, bool cancelled) {
+        live_.clear();
+        redrawCharts();
         if (!cancelled) QMessageBox::warning(this, tr("Diagnostic failed"), message);
       });
 }

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "diagnostic/diagnostic_options.h"
+#include "diagnostic/empirical_diagnostic.h"  // LevelObserver (torch-free)
 #include "profile/profile.h"
 #include "util/progress.h"
 
@@ -68,6 +69,8 @@ class DiagnosticPanel : public QWidget {
   void submitProfileJob(const QString& name, std::function<Profile(const Progress&)> compute);
   // The σ grid, queries, seed and device every kind of profile takes from the panel's controls.
   void readLevelSettings(DiagnosticOptions& options) const;
+  // An observer that draws each finished level of a running diagnostic (clears the last run's).
+  LevelObserver liveLevels(const Dataset& dataset);
   // The empirical engine's settings (levels, memory), validated; nullopt after telling the user.
   std::optional<DiagnosticOptions> engineOptions();
   void redrawCharts();

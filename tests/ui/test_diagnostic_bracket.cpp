@@ -80,6 +80,20 @@ class TestDiagnosticBracket : public QObject {
     QVERIFY(panel->summaryLabel()->text().contains("t10k"));
     saveScreenshot(&window, "diagnostic-bracket");
 
+    // The empirical-only run draws its levels live too, and its running curve goes when it ends.
+    QSignalSpy again(panel, &DiagnosticPanel::diagnosticFinished);
+    panel->runDiagnostic();
+    bool sawEmpiricalRunning = false;
+    clock.restart();
+    while (again.isEmpty() && clock.elapsed() < 120000) {
+      QTest::qWait(20);
+      for (const Curve& c : panel->mmseChart()->curves())
+        if (c.name.contains("running") && c.dashed) sawEmpiricalRunning = true;
+    }
+    QCOMPARE(again.count(), 1);
+    QVERIFY(sawEmpiricalRunning);
+    for (const Curve& c : panel->mmseChart()->curves()) QVERIFY(!c.name.contains("running"));
+
     // Schedules: "From a profile" lists them under one heading per kind.
     SchedulePanel* schedules = window.schedulePanel();
     window.tabs()->setCurrentWidget(schedules);
