@@ -9,17 +9,12 @@
 #include "schedule/atomic.h"
 #include "schedule/families.h"
 #include "util/error.h"
+#include "util/log_grid.h"
 
 using namespace noisescope;
 using namespace noisescope::schedule;
 
 namespace {
-std::vector<double> logSpaced(double lo, double hi, int n) {
-  std::vector<double> out(n);
-  for (int i = 0; i < n; ++i)
-    out[i] = std::exp(std::log(lo) + (std::log(hi) - std::log(lo)) * i / (n - 1));
-  return out;
-}
 
 Dataset points(const std::vector<std::vector<float>>& rows) {
   Dataset d;
@@ -54,7 +49,7 @@ void TestAtomicSchedules::randomFeatureInformationIsPsd() {
   options.features = 24;
   options.samples = 400;
   const InformationMatrices info =
-      randomFeatureInformation(circle(64), logSpaced(0.01, 20, 8), options);
+      randomFeatureInformation(circle(64), logSpacedGrid(0.01, 20, 8), options);
   QCOMPARE(info.information.size(), std::size_t(8));
   for (const auto& h : info.information) {
     QCOMPARE(h.rows(), Eigen::Index(25));
@@ -67,7 +62,7 @@ void TestAtomicSchedules::randomFeatureInformationIsPsd() {
   QVERIFY(std::abs(info.information[3](24, 24) - s * s * sd * sd / (s * s + sd * sd)) < 1e-12);
   // Same seed, same matrices.
   const InformationMatrices again =
-      randomFeatureInformation(circle(64), logSpaced(0.01, 20, 8), options);
+      randomFeatureInformation(circle(64), logSpacedGrid(0.01, 20, 8), options);
   QVERIFY((again.information[5] - info.information[5]).norm() == 0.0);
 }
 
@@ -76,7 +71,7 @@ void TestAtomicSchedules::diracMixtureGivesFewCertifiedAtoms() {
   RandomFeatureOptions rf;
   rf.features = 32;
   rf.samples = 600;
-  const InformationMatrices info = randomFeatureInformation(dirac, logSpaced(0.01, 40, 24), rf);
+  const InformationMatrices info = randomFeatureInformation(dirac, logSpacedGrid(0.01, 40, 24), rf);
   AtomicOptions options;
   options.solver.gapTolerance = 1e-8;
   options.solver.maxIterations = 50000;
@@ -101,7 +96,7 @@ void TestAtomicSchedules::proxyRiskIsNotBelowOptimum() {
   rf.features = 16;
   rf.samples = 300;
   const InformationMatrices info =
-      randomFeatureInformation(circle(32), logSpaced(0.01, 40, 16), rf);
+      randomFeatureInformation(circle(32), logSpacedGrid(0.01, 40, 16), rf);
   AtomicOptions options;
   options.solver.gapTolerance = 1e-9;
   const AtomicResult r = designAtomicSchedule(info, options);
