@@ -8,6 +8,7 @@
 # <dataset>-<sampler>-s<seed>. Before the race, the feature networks of the sample-quality measure
 # (THEORY §11) are trained once (quality train-features) and every eval event then carries `fd`
 # (and `kmer_js` for DNA); race_stats.py prints the per-dataset tables with intervals over seeds.
+# The full race: 4 samplers × 3 seeds × 5000 steps per dataset (about 75 min on 2 idle cores).
 # QUICK=1: one seed and short budgets (the "quick race" of docs/schedule-race.md).
 # DATASETS (default "fashion dna") picks the lanes; STEPS_FASHION / STEPS_DNA override budgets.
 #
@@ -22,15 +23,15 @@ mkdir -p "$out"
 
 # Samplers to race (SAMPLERS overrides): "static" is EDM log-normal; "infonoise-mix" is InfoNoise
 # with 10 % of π spread uniformly over log σ (noise.uniform_mix = 0.1).
-samplers=${SAMPLERS:-static infonoise sqrt-entropy}
+samplers=${SAMPLERS:-static infonoise sqrt-entropy infonoise-mix}
 if [ "${QUICK:-0}" = 1 ]; then
   seeds=${SEEDS:-1}
   steps_fashion=${STEPS_FASHION:-400} steps_dna=${STEPS_DNA:-600}
   every_fashion=100 every_dna=150 quality_samples=128 heun_steps=12
 else
   seeds=${SEEDS:-1 2 3}
-  steps_fashion=${STEPS_FASHION:-1200} steps_dna=${STEPS_DNA:-2000}
-  every_fashion=150 every_dna=200 quality_samples=256 heun_steps=18
+  steps_fashion=${STEPS_FASHION:-5000} steps_dna=${STEPS_DNA:-5000}
+  every_fashion=500 every_dna=500 quality_samples=256 heun_steps=18
 fi
 datasets=${DATASETS:-fashion dna}
 fashion_features="$out/features-fashion-binarized.pt"
