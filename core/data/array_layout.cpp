@@ -25,11 +25,11 @@ bool isChannelCount(int64_t c) {
 }
 
 // [N, H, W, C] → [N, C, H, W], one sample at a time so only one sample's worth of extra memory.
-void channelsLastToFirst(std::vector<float>& values, int64_t n, int64_t h, int64_t w, int64_t c) {
+void channelsLastToFirst(float* values, int64_t n, int64_t h, int64_t w, int64_t c) {
   const int64_t d = h * w * c;
   std::vector<float> sample(static_cast<size_t>(d));
   for (int64_t i = 0; i < n; ++i) {
-    float* data = values.data() + i * d;
+    float* data = values + i * d;
     std::copy(data, data + d, sample.begin());
     for (int64_t y = 0; y < h; ++y)
       for (int64_t x = 0; x < w; ++x)
@@ -37,114 +37,152 @@ void channelsLastToFirst(std::vector<float>& values, int64_t n, int64_t h, int64
   }
 }
 
-// {0, 1} or {−1, +1} throughout: how one-hot DNA is stored.
-bool isOneHotLike(const std::vector<float>& values) {
-  return std::all_of(values.begin(), values.end(),
-                     [](float v) { return v == 0.0f || v == 1.0f; }) ||
-         std::all_of(values.begin(), values.end(), [](float v) { return v == -1.0f || v == 1.0f; });
-}
-
-void affine(std::vector<float>& values, double scale, double offset) {
-  for (float& v : values) v = static_cast<float>(v * scale + offset);
+void affineInPlace(float* values, int64_t count, double scale, double offset) {
+  for (int64_t i = 0; i < count; ++i) values[i] = static_cast<float>(values[i] * scale + offset);
 }
 
 }  // namespace
 
-void finishArrayDataset(Dataset& dataset, const std::string& path,
-                        const std::vector<int64_t>& shape, const std::string& sourceDtype,
-                        std::vector<float>&& values) {
+void ArrayValueSummary::add(const float* values, int64_t count) {
+  for (int64_t i = 0; i < count; ++i) {
+    const float v = values[i];
+    if (!std::isfinite(v)) {
+      if (firstNonFinite < 0) firstNonFinite = elements + i;
+      continue;
+    }
+    lo = std::min(lo, static_cast<double>(v));
+    hi = std::max(hi, static_cast<double>(v));
+    zeroOne = zeroOne && (v == 0.0f || v == 1.0f);
+    signedOne = signedOne && (v == -1.0f || v == 1.0f);
+  }
+  elements += count;
+}
+
+ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
+                              const std::string& sourceDtype, const ArrayValueSummary& summary) {
   if (shape.empty()) throw InputError(path, "holds a single scalar, not a set of samples");
   for (int64_t s : shape)
     if (s <= 0)
       throw InputError(path, "has shape " + formatShape(shape) + " with an empty axis: no samples");
-  const int64_t n = shape[0];
   std::vector<int64_t> rest(shape.begin() + 1, shape.end());
-
-  dataset.sourceDtype = sourceDtype;
+  ArrayLayout layout;
   switch (rest.size()) {
     case 0:
-      dataset.kind = SampleKind::Points;
-      dataset.sampleShape = {1};
+      layout.kind = SampleKind::Points;
+      layout.sampleShape = {1};
       break;
     case 1:
-      dataset.kind = rest[0] <= 3 ? SampleKind::Points : SampleKind::Vector;
-      dataset.sampleShape = rest;
+      layout.kind = rest[0] <= 3 ? SampleKind::Points : SampleKind::Vector;
+      layout.sampleShape = rest;
       break;
     case 2:
-      if (rest[1] == 4 && isOneHotLike(values)) {
-        dataset.kind = SampleKind::Sequence;
-        dataset.sampleShape = rest;
+      if (rest[1] == 4 && (summary.zeroOne || summary.signedOne)) {
+        layout.kind = SampleKind::Sequence;
+        layout.sampleShape = rest;
       } else {
-        dataset.kind = SampleKind::Image;
-        dataset.sampleShape = {1, rest[0], rest[1]};
+        layout.kind = SampleKind::Image;
+        layout.sampleShape = {1, rest[0], rest[1]};
       }
       break;
     case 3:
       if (isChannelCount(rest[0])) {
-        dataset.kind = SampleKind::Image;
-        dataset.sampleShape = rest;
+        layout.kind = SampleKind::Image;
+        layout.sampleShape = rest;
       } else if (isChannelCount(rest[2])) {
-        dataset.kind = SampleKind::Image;
-        dataset.sampleShape = {rest[2], rest[0], rest[1]};
-        channelsLastToFirst(values, n, rest[0], rest[1], rest[2]);
-        dataset.notes.push_back("channels-last array " + formatShape(shape) +
-                                " transposed to channels-first");
+        layout.kind = SampleKind::Image;
+        layout.sampleShape = {rest[2], rest[0], rest[1]};
+        layout.channelsLastH = rest[0];
+        layout.channelsLastW = rest[1];
+        layout.channelsLastC = rest[2];
+        layout.notes.push_back("channels-last array " + formatShape(shape) +
+                               " transposed to channels-first");
       } else {
-        dataset.kind = SampleKind::Vector;
-        int64_t d = rest[0] * rest[1] * rest[2];
-        dataset.sampleShape = {d};
-        dataset.notes.push_back("sample shape " + formatShape(rest) +
-                                " is not an image layout; samples flattened to vectors");
+        layout.kind = SampleKind::Vector;
+        layout.sampleShape = {rest[0] * rest[1] * rest[2]};
+        layout.notes.push_back("sample shape " + formatShape(rest) +
+                               " is not an image layout; samples flattened to vectors");
       }
       break;
     default: {
       int64_t d = 1;
       for (int64_t s : rest) d *= s;
-      dataset.kind = SampleKind::Vector;
-      dataset.sampleShape = {d};
-      dataset.notes.push_back("sample shape " + formatShape(rest) + " flattened to vectors");
+      layout.kind = SampleKind::Vector;
+      layout.sampleShape = {d};
+      layout.notes.push_back("sample shape " + formatShape(rest) + " flattened to vectors");
     }
   }
 
-  double lo = INFINITY, hi = -INFINITY;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const float v = values[i];
-    if (!std::isfinite(v))
-      throw InputError(
-          path, "holds a non-finite value (NaN or infinity) in sample " +
-                    std::to_string(static_cast<int64_t>(i) / std::max<int64_t>(1, dataset.dim())));
-    lo = std::min(lo, static_cast<double>(v));
-    hi = std::max(hi, static_cast<double>(v));
+  if (summary.firstNonFinite >= 0) {
+    int64_t d = 1;
+    for (int64_t s : layout.sampleShape) d *= s;
+    throw InputError(path, "holds a non-finite value (NaN or infinity) in sample " +
+                               std::to_string(summary.firstNonFinite / std::max<int64_t>(1, d)));
   }
-  dataset.sourceRangeKnown = true;
-  dataset.sourceMin = lo;
-  dataset.sourceMax = hi;
-
+  const double lo = summary.lo, hi = summary.hi;
   if (sourceDtype == "uint8") {
-    const float* table = byteToSymmetricTable();
-    for (float& v : values) v = table[static_cast<int>(v)];
-    dataset.scaling = "[-1,1]";
-  } else if (dataset.kind == SampleKind::Image) {
-    dataset.scaling = "[-1,1]";
+    layout.byteTable = true;
+    layout.scaling = "[-1,1]";
+  } else if (layout.kind == SampleKind::Image) {
+    layout.scaling = "[-1,1]";
     if (lo >= 0.0 && hi <= 1.0) {
-      affine(values, 2.0, -1.0);
+      layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
     } else if (lo >= -1.0 && hi <= 1.0) {
       // already in the working scaling
     } else if (hi > lo) {
-      affine(values, 2.0 / (hi - lo), -1.0 - 2.0 * lo / (hi - lo));
-      dataset.notes.push_back("image values in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                              "] mapped affinely to [-1, 1]");
+      layout.affine = true;
+      layout.scale = 2.0 / (hi - lo);
+      layout.offset = -1.0 - 2.0 * lo / (hi - lo);
+      layout.notes.push_back("image values in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                             "] mapped affinely to [-1, 1]");
     } else {
-      std::fill(values.begin(), values.end(), 0.0f);
-      dataset.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
+      layout.zero = true;
+      layout.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
     }
-  } else if (dataset.kind == SampleKind::Sequence) {
+  } else if (layout.kind == SampleKind::Sequence) {
     // Chosen only for one-hot values (see above): {0, 1} becomes ±1, {−1, +1} stays.
-    if (lo == 0.0) affine(values, 2.0, -1.0);
-    dataset.scaling = "one-hot ±1";
-  } else {
-    dataset.scaling = "raw";
+    if (lo == 0.0) layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
+    layout.scaling = "one-hot ±1";
   }
+  return layout;
+}
+
+void applyArrayLayout(const ArrayLayout& layout, float* rows, int64_t count) {
+  int64_t d = 1;
+  for (int64_t s : layout.sampleShape) d *= s;
+  if (layout.channelsLastC > 0)
+    channelsLastToFirst(rows, count, layout.channelsLastH, layout.channelsLastW,
+                        layout.channelsLastC);
+  const int64_t n = count * d;
+  if (layout.byteTable) {
+    const float* table = byteToSymmetricTable();
+    for (int64_t i = 0; i < n; ++i) rows[i] = table[static_cast<int>(rows[i])];
+  } else if (layout.zero) {
+    std::fill(rows, rows + n, 0.0f);
+  } else if (layout.affine) {
+    affineInPlace(rows, n, layout.scale, layout.offset);
+  }
+}
+
+void describeArrayDataset(Dataset& dataset, const ArrayLayout& layout,
+                          const std::string& sourceDtype, const ArrayValueSummary& summary) {
+  dataset.sourceDtype = sourceDtype;
+  dataset.kind = layout.kind;
+  dataset.sampleShape = layout.sampleShape;
+  dataset.scaling = layout.scaling;
+  dataset.notes.insert(dataset.notes.end(), layout.notes.begin(), layout.notes.end());
+  dataset.sourceRangeKnown = true;
+  dataset.sourceMin = summary.lo;
+  dataset.sourceMax = summary.hi;
+}
+
+void finishArrayDataset(Dataset& dataset, const std::string& path,
+                        const std::vector<int64_t>& shape, const std::string& sourceDtype,
+                        std::vector<float>&& values) {
+  ArrayValueSummary summary;
+  summary.add(values.data(), static_cast<int64_t>(values.size()));
+  const ArrayLayout layout = decideArrayLayout(path, shape, sourceDtype, summary);
+  applyArrayLayout(layout, values.data(), shape.empty() ? 0 : shape[0]);
+  describeArrayDataset(dataset, layout, sourceDtype, summary);
   dataset.values = std::move(values);
 }
 

@@ -17,6 +17,7 @@
 //                            min/max mapped affinely to [−1, 1]
 //   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged
 //   other Points / Vectors → raw
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -24,6 +25,44 @@
 #include "data/dataset.h"
 
 namespace noisescope::data_detail {
+
+// What the values of an array look like overall: the facts the scaling rules above decide on.
+// Summaries of parts merge, so a reader that streams the array can build one tile by tile.
+struct ArrayValueSummary {
+  double lo = INFINITY, hi = -INFINITY;
+  bool zeroOne = true;          // every value is 0 or 1
+  bool signedOne = true;        // every value is −1 or +1
+  int64_t firstNonFinite = -1;  // element index of the first NaN / infinity, −1 if none
+  int64_t elements = 0;
+  void add(const float* values, int64_t count);  // the next `count` elements, in order
+};
+
+// The decision of the rules above for one array: how a sample of it is laid out and how its
+// values map to the working scaling. Applying it to rows is separate, so an array streamed from
+// disk is scaled exactly like one read whole.
+struct ArrayLayout {
+  SampleKind kind = SampleKind::Vector;
+  std::vector<int64_t> sampleShape;
+  int64_t channelsLastH = 0, channelsLastW = 0, channelsLastC = 0;  // > 0: transpose [H,W,C]
+  bool byteTable = false;  // uint8: the v/127.5 − 1 table
+  bool affine = false;     // v·scale + offset
+  double scale = 1.0, offset = 0.0;
+  bool zero = false;  // a constant image: every value becomes 0
+  std::string scaling = "raw";
+  std::vector<std::string> notes;
+};
+
+// Throws InputError (naming `path`) for a shape with no samples or a non-finite value.
+ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
+                              const std::string& sourceDtype, const ArrayValueSummary& summary);
+
+// Rows of the array as read (float, row-major, `count` samples) into the working layout and
+// scaling, in place.
+void applyArrayLayout(const ArrayLayout& layout, float* rows, int64_t count);
+
+// Kind, shape, scaling, range and notes of `dataset` from the layout and the summary.
+void describeArrayDataset(Dataset& dataset, const ArrayLayout& layout,
+                          const std::string& sourceDtype, const ArrayValueSummary& summary);
 
 // Fills kind, sampleShape, scaling, source range and notes of `dataset` from the array's full
 // shape and its values (row-major, already converted to float; moved into the dataset).

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "data/cifar_array.h"
 #include "data/input_file.h"
 #include "util/error.h"
 
@@ -129,7 +130,7 @@ bool looksLikeCifar(const std::string& path) {
   return isCifar10Name(name) || isCifar100Name(name);
 }
 
-Dataset readCifar(const std::string& path, const Progress& progress) {
+std::vector<CifarBatch> data_detail::listCifarBatches(const std::string& path) {
   std::vector<std::string> files;
   if (isDirectory(path)) {
     const std::string folder = endsWith(path, "/") ? path : path + "/";
@@ -139,31 +140,53 @@ Dataset readCifar(const std::string& path, const Progress& progress) {
   } else {
     files.push_back(path);
   }
-
-  std::vector<uint64_t> sizes;
-  std::vector<CifarVariant> variants;
-  uint64_t totalRecords = 0;
+  std::vector<CifarBatch> batches;
   for (const std::string& file : files) {
-    sizes.push_back(checkedFileSize(file));
-    variants.push_back(chooseVariant(file, sizes.back()));
-    if (variants.back() != variants.front())
+    const uint64_t size = checkedFileSize(file);
+    CifarBatch batch;
+    batch.path = file;
+    batch.variant = chooseVariant(file, size);
+    if (batch.variant != (batches.empty() ? batch.variant : batches.front().variant))
       throw InputError(file, "is a different CIFAR variant than " + fileName(files.front()));
-    totalRecords += sizes.back() / recordBytes(variants.back());
+    batch.labelBytes = labelBytes(batch.variant);
+    batch.recordBytes = recordBytes(batch.variant);
+    batch.records = static_cast<int64_t>(size / static_cast<uint64_t>(batch.recordBytes));
+    batches.push_back(batch);
   }
-  checkAllocation(path, totalRecords * kPixels * sizeof(float), "the images");
+  return batches;
+}
 
-  Dataset dataset;
-  dataset.name = files.size() == 1 ? displayName(path) : fileName(path);
+void data_detail::describeCifar(const std::string& path, const std::vector<CifarBatch>& batches,
+                                Dataset& dataset) {
+  dataset.name = batches.size() == 1 ? displayName(path) : fileName(path);
   dataset.source = path;
-  dataset.split = files.size() == 1 ? splitFromName(toLower(fileName(path))) : "train";
+  dataset.split = batches.size() == 1 ? splitFromName(toLower(fileName(path))) : "train";
   dataset.sourceDtype = "uint8";
   dataset.scaling = "[-1,1]";
   dataset.kind = SampleKind::Image;
   dataset.sampleShape = {3, 32, 32};
+  if (batches.front().variant == CifarVariant::Cifar100)
+    dataset.notes.push_back("CIFAR-100: the fine label (0..99) is kept");
+}
+
+Dataset readCifar(const std::string& path, const Progress& progress) {
+  const std::vector<CifarBatch> batches = listCifarBatches(path);
+  std::vector<std::string> files;
+  std::vector<uint64_t> sizes;
+  std::vector<CifarVariant> variants;
+  uint64_t totalRecords = 0;
+  for (const CifarBatch& batch : batches) {
+    files.push_back(batch.path);
+    sizes.push_back(static_cast<uint64_t>(batch.records * batch.recordBytes));
+    variants.push_back(batch.variant);
+    totalRecords += static_cast<uint64_t>(batch.records);
+  }
+  checkAllocation(path, totalRecords * kPixels * sizeof(float), "the images");
+
+  Dataset dataset;
+  describeCifar(path, batches, dataset);
   dataset.values.resize(totalRecords * kPixels);
   dataset.labels.resize(totalRecords);
-  if (variants.front() == CifarVariant::Cifar100)
-    dataset.notes.push_back("CIFAR-100: the fine label (0..99) is kept");
 
   dataset.sourceMin = 255;
   dataset.sourceMax = 0;

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "data/array_layout.h"
+#include "data/hdf5_array.h"
 #include "data/input_file.h"
 #include "util/error.h"
 
@@ -26,7 +27,15 @@ class Handle {
   Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
   Handle(const Handle&) = delete;
   Handle& operator=(const Handle&) = delete;
-  Handle& operator=(Handle&&) = delete;
+  Handle& operator=(Handle&& other) noexcept {
+    if (this != &other) {
+      if (id_ >= 0) closer_(id_);
+      id_ = other.id_;
+      closer_ = other.closer_;
+      other.id_ = -1;
+    }
+    return *this;
+  }
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
 
@@ -122,8 +131,14 @@ std::vector<Hdf5DatasetInfo> listHdf5Datasets(const std::string& path) {
   return listDatasets(path, file.get());
 }
 
-Dataset readHdf5(const std::string& path, const std::string& datasetPath,
-                 const Progress& progress) {
+struct Hdf5Array::Impl {
+  Handle file{-1, H5Fclose};
+  Handle dataset{-1, H5Dclose};
+  Handle fileSpace{-1, H5Sclose};
+};
+
+Hdf5Array::Hdf5Array(const std::string& path, const std::string& datasetPath)
+    : impl_(std::make_unique<Impl>()), path_(path) {
   SilenceHdf5Errors silence;
   Handle file = openFile(path);
   const std::vector<Hdf5DatasetInfo> datasets = listDatasets(path, file.get());
@@ -149,54 +164,78 @@ Dataset readHdf5(const std::string& path, const std::string& datasetPath,
   Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
   if (!type.valid() || !fileSpace.valid())
     throw InputError(path, "dataset '" + chosen + "' has an unreadable type or shape");
-  const std::vector<int64_t>& shape = entry->shape;
-  const std::string where = path + ":" + chosen;
-  if (shape.empty()) throw InputError(where, "is a scalar, not a set of samples");
+  shape_ = entry->shape;
+  dtype_ = entry->dtype;
+  chosen_ = chosen;
+  where_ = path + ":" + chosen;
+  if (shape_.empty()) throw InputError(where_, "is a scalar, not a set of samples");
 
   uint64_t count = 1;
-  for (int64_t s : shape) count = checkedMultiply(where, count, static_cast<uint64_t>(s));
-  if (count == 0) throw InputError(where, "has shape " + formatShape(shape) + ": no samples");
+  for (int64_t s : shape_) count = checkedMultiply(where_, count, static_cast<uint64_t>(s));
+  if (count == 0) throw InputError(where_, "has shape " + formatShape(shape_) + ": no samples");
   // The header alone must not make us allocate: compare with what the file stores.
   const uint64_t stored = H5Dget_storage_size(dataset.get());
-  const uint64_t declared = checkedMultiply(where, count, H5Tget_size(type.get()));
+  const uint64_t declared = checkedMultiply(where_, count, H5Tget_size(type.get()));
   if (stored == 0)
-    throw InputError(where, "has shape " + formatShape(shape) + " but no stored data");
+    throw InputError(where_, "has shape " + formatShape(shape_) + " but no stored data");
   if (declared / 1100 > stored)
-    throw InputError(where, "declares " + formatBytes(declared) + " of data but stores only " +
-                                formatBytes(stored) + " (corrupt or mostly unwritten)");
-  checkAllocation(where, checkedMultiply(where, count, sizeof(float)), "the array");
+    throw InputError(where_, "declares " + formatBytes(declared) + " of data but stores only " +
+                                 formatBytes(stored) + " (corrupt or mostly unwritten)");
+  elements_ = count;
+  rowElements_ = count / static_cast<uint64_t>(shape_[0]);
+  impl_->file = std::move(file);
+  impl_->dataset = std::move(dataset);
+  impl_->fileSpace = std::move(fileSpace);
+}
 
-  std::vector<float> values(count);
-  const int rank = static_cast<int>(shape.size());
-  const uint64_t rowElements = count / static_cast<uint64_t>(shape[0]);
+Hdf5Array::~Hdf5Array() = default;
+
+void Hdf5Array::readRows(int64_t first, int64_t count, float* out) const {
+  SilenceHdf5Errors silence;
+  const int rank = static_cast<int>(shape_.size());
+  std::vector<hsize_t> start(rank, 0), extent(shape_.begin(), shape_.end());
+  start[0] = static_cast<hsize_t>(first);
+  extent[0] = static_cast<hsize_t>(count);
+  Handle memSpace(H5Screate_simple(rank, extent.data(), nullptr), H5Sclose);
+  if (!memSpace.valid() ||
+      H5Sselect_hyperslab(impl_->fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr,
+                          extent.data(), nullptr) < 0 ||
+      H5Dread(impl_->dataset.get(), H5T_NATIVE_FLOAT, memSpace.get(), impl_->fileSpace.get(),
+              H5P_DEFAULT, out) < 0)
+    throw InputError(where_, "cannot be read from row " + std::to_string(first) +
+                                 " (corrupt or truncated file)");
+}
+
+std::string Hdf5Array::split() const {
+  if (chosen_.find("test") != std::string::npos) return "test";
+  if (chosen_.find("train") != std::string::npos) return "train";
+  return "all";
+}
+
+Dataset readHdf5(const std::string& path, const std::string& datasetPath,
+                 const Progress& progress) {
+  const Hdf5Array array(path, datasetPath);
+  const std::vector<int64_t>& shape = array.shape();
+  checkAllocation(array.where(), checkedMultiply(array.where(), array.elements(), sizeof(float)),
+                  "the array");
+  std::vector<float> values(array.elements());
+  const uint64_t rowElements = array.rowElements();
   const uint64_t rowsPerChunk = std::max<uint64_t>(1, (uint64_t{1} << 20) / rowElements);
-  std::vector<hsize_t> start(rank, 0), extent(shape.begin(), shape.end());
   for (uint64_t row = 0; row < static_cast<uint64_t>(shape[0]);) {
     progress.throwIfCancelled();
     const uint64_t rows = std::min<uint64_t>(rowsPerChunk, static_cast<uint64_t>(shape[0]) - row);
-    start[0] = row;
-    extent[0] = rows;
-    Handle memSpace(H5Screate_simple(rank, extent.data(), nullptr), H5Sclose);
-    if (!memSpace.valid() ||
-        H5Sselect_hyperslab(fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, extent.data(),
-                            nullptr) < 0 ||
-        H5Dread(dataset.get(), H5T_NATIVE_FLOAT, memSpace.get(), fileSpace.get(), H5P_DEFAULT,
-                values.data() + row * rowElements) < 0)
-      throw InputError(
-          where, "cannot be read from row " + std::to_string(row) + " (corrupt or truncated file)");
+    array.readRows(static_cast<int64_t>(row), static_cast<int64_t>(rows),
+                   values.data() + row * rowElements);
     row += rows;
     progress.report(static_cast<double>(row) / static_cast<double>(shape[0]), "reading HDF5");
   }
 
   Dataset result;
-  result.name = displayName(path) + chosen;
+  result.name = displayName(path) + array.datasetPath();
   result.source = path;
-  if (chosen.find("test") != std::string::npos)
-    result.split = "test";
-  else if (chosen.find("train") != std::string::npos)
-    result.split = "train";
-  finishArrayDataset(result, where, shape, entry->dtype, std::move(values));
-  result.notes.push_back("HDF5 dataset " + chosen);
+  if (array.split() != "all") result.split = array.split();
+  finishArrayDataset(result, array.where(), shape, array.dtype(), std::move(values));
+  result.notes.push_back("HDF5 dataset " + array.datasetPath());
   result.validate();
   return result;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "data/gzip_input.h"
+#include "data/idx_array.h"
 #include "data/input_file.h"
 #include "util/error.h"
 
@@ -23,15 +24,55 @@ bool isIdxElementType(unsigned char type) {
          type == 0x0E;
 }
 
-struct IdxHeader {
-  std::vector<int64_t> dims;
-  uint64_t headerBytes = 0;
-  uint64_t dataBytes = 0;  // uint8 elements only, so elements == bytes
-};
+std::string labelsNameFor(const std::string& imagesName) {
+  const std::string marker = "-images-idx3-ubyte";
+  const size_t at = imagesName.find(marker);
+  if (at == std::string::npos) return {};
+  std::string name = imagesName;
+  name.replace(at, marker.size(), "-labels-idx1-ubyte");
+  return name;
+}
+
+bool isRegularFile(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+
+// MNIST names its splits "train-…" and "t10k-…"; derived sets add prefixes ("emnist-letters-
+// train-…"), so the words are looked for anywhere in the name.
+std::string splitFromName(const std::string& name) {
+  const std::string lower = toLower(name);
+  if (lower.find("t10k") != std::string::npos || lower.find("test") != std::string::npos)
+    return "test";
+  if (lower.find("train") != std::string::npos) return "train";
+  return "all";
+}
+
+std::vector<int32_t> readLabels(const std::string& path, const Progress& progress) {
+  GzipInput input(path);
+  const IdxHeader header = readIdxHeader(input);
+  if (header.dims.size() != 1)
+    throw InputError(path, "is not an IDX labels file (rank " + std::to_string(header.dims.size()) +
+                               ", expected 1)");
+  std::vector<unsigned char> bytes(kChunkBytes);
+  std::vector<int32_t> labels;
+  labels.reserve(static_cast<size_t>(std::min<uint64_t>(header.dataBytes, kChunkBytes)));
+  for (uint64_t done = 0; done < header.dataBytes;) {
+    progress.throwIfCancelled();
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkBytes, header.dataBytes - done));
+    input.readExactly(bytes.data(), n, "the label data");
+    labels.insert(labels.end(), bytes.begin(), bytes.begin() + n);
+    done += n;
+  }
+  if (!input.atEnd()) throw InputError(path, "has data after the labels its header declares");
+  return labels;
+}
+
+}  // namespace
 
 // Reads and checks the header, and that the data it declares fits in the file, before anything
 // is allocated from it.
-IdxHeader readHeader(GzipInput& input) {
+IdxHeader data_detail::readIdxHeader(GzipInput& input) {
   const std::string& path = input.path();
   unsigned char magic[4];
   const size_t got = input.read(magic, 4);
@@ -73,51 +114,26 @@ IdxHeader readHeader(GzipInput& input) {
   return header;
 }
 
-std::string labelsNameFor(const std::string& imagesName) {
-  const std::string marker = "-images-idx3-ubyte";
-  const size_t at = imagesName.find(marker);
-  if (at == std::string::npos) return {};
-  std::string name = imagesName;
-  name.replace(at, marker.size(), "-labels-idx1-ubyte");
-  return name;
-}
-
-bool isRegularFile(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
-}
-
-// MNIST names its splits "train-…" and "t10k-…"; derived sets add prefixes ("emnist-letters-
-// train-…"), so the words are looked for anywhere in the name.
-std::string splitFromName(const std::string& name) {
-  const std::string lower = toLower(name);
-  if (lower.find("t10k") != std::string::npos || lower.find("test") != std::string::npos)
-    return "test";
-  if (lower.find("train") != std::string::npos) return "train";
-  return "all";
-}
-
-std::vector<int32_t> readLabels(const std::string& path, const Progress& progress) {
-  GzipInput input(path);
-  const IdxHeader header = readHeader(input);
-  if (header.dims.size() != 1)
-    throw InputError(path, "is not an IDX labels file (rank " + std::to_string(header.dims.size()) +
-                               ", expected 1)");
-  std::vector<unsigned char> bytes(kChunkBytes);
-  std::vector<int32_t> labels;
-  labels.reserve(static_cast<size_t>(std::min<uint64_t>(header.dataBytes, kChunkBytes)));
-  for (uint64_t done = 0; done < header.dataBytes;) {
-    progress.throwIfCancelled();
-    const size_t n = static_cast<size_t>(std::min<uint64_t>(kChunkBytes, header.dataBytes - done));
-    input.readExactly(bytes.data(), n, "the label data");
-    labels.insert(labels.end(), bytes.begin(), bytes.begin() + n);
-    done += n;
+void data_detail::describeIdxImages(const std::string& path, const IdxHeader& header,
+                                    Dataset& dataset) {
+  const size_t rank = header.dims.size();
+  if (rank == 1)
+    throw InputError(path, "is a 1-D IDX file (labels); load the matching images file instead");
+  if (rank == 4)
+    throw InputError(path, "is a 4-D IDX file; only [N, D] and [N, H, W] IDX files are supported");
+  dataset.name = displayName(path);
+  dataset.source = path;
+  dataset.split = splitFromName(dataset.name);
+  dataset.sourceDtype = "uint8";
+  dataset.scaling = "[-1,1]";
+  if (rank == 3) {
+    dataset.kind = SampleKind::Image;
+    dataset.sampleShape = {1, header.dims[1], header.dims[2]};
+  } else {
+    dataset.kind = header.dims[1] <= 3 ? SampleKind::Points : SampleKind::Vector;
+    dataset.sampleShape = {header.dims[1]};
   }
-  if (!input.atEnd()) throw InputError(path, "has data after the labels its header declares");
-  return labels;
 }
-
-}  // namespace
 
 bool hasIdxMagic(const unsigned char* bytes, size_t size) {
   return size >= 4 && bytes[0] == 0 && bytes[1] == 0 && isIdxElementType(bytes[2]) &&
@@ -140,26 +156,9 @@ std::string findIdxLabelsFile(const std::string& imagesPath) {
 
 Dataset readIdx(const std::string& path, const Progress& progress) {
   GzipInput input(path);
-  const IdxHeader header = readHeader(input);
-  const size_t rank = header.dims.size();
-  if (rank == 1)
-    throw InputError(path, "is a 1-D IDX file (labels); load the matching images file instead");
-  if (rank == 4)
-    throw InputError(path, "is a 4-D IDX file; only [N, D] and [N, H, W] IDX files are supported");
-
+  const IdxHeader header = readIdxHeader(input);
   Dataset dataset;
-  dataset.name = displayName(path);
-  dataset.source = path;
-  dataset.split = splitFromName(dataset.name);
-  dataset.sourceDtype = "uint8";
-  dataset.scaling = "[-1,1]";
-  if (rank == 3) {
-    dataset.kind = SampleKind::Image;
-    dataset.sampleShape = {1, header.dims[1], header.dims[2]};
-  } else {
-    dataset.kind = header.dims[1] <= 3 ? SampleKind::Points : SampleKind::Vector;
-    dataset.sampleShape = {header.dims[1]};
-  }
+  describeIdxImages(path, header, dataset);
 
   const uint64_t count = header.dataBytes;
   checkAllocation(path, checkedMultiply(path, count, sizeof(float)), "the images");

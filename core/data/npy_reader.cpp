@@ -7,6 +7,7 @@
 
 #include "data/array_layout.h"
 #include "data/input_file.h"
+#include "data/npy_array.h"
 #include "util/error.h"
 
 namespace noisescope {
@@ -160,7 +161,7 @@ size_t elementSize(Element e) {
 
 }  // namespace
 
-Dataset readNpy(const std::string& path, const Progress& progress) {
+NpyArrayInfo data_detail::readNpyArrayInfo(const std::string& path) {
   const uint64_t fileSize = checkedFileSize(path);
   FilePtr file = openForReading(path);
 
@@ -205,34 +206,49 @@ Dataset readNpy(const std::string& path, const Progress& progress) {
                                elementName(element) + " (" + std::to_string(dataBytes) +
                                " bytes of data) but holds " + std::to_string(available) +
                                " bytes after the header");
-  checkAllocation(path, checkedMultiply(path, count, sizeof(float)), "the array");
+  NpyArrayInfo info;
+  info.shape = header.shape;
+  info.dtype = elementName(element);
+  info.elementBytes = elementSize(element);
+  info.elements = count;
+  info.dataOffset = preambleLength + headerLength;
+  return info;
+}
 
+void data_detail::decodeNpyElements(const NpyArrayInfo& info, const std::string& path,
+                                    const unsigned char* bytes, size_t count, uint64_t firstElement,
+                                    float* out) {
+  if (info.dtype == "uint8") {
+    for (size_t i = 0; i < count; ++i) out[i] = bytes[i];
+  } else if (info.dtype == "float32") {
+    std::memcpy(out, bytes, count * 4);  // little-endian hosts only (x86-64, arm64)
+  } else {
+    for (size_t i = 0; i < count; ++i) {
+      double v;
+      std::memcpy(&v, bytes + i * 8, 8);
+      if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max())
+        throw InputError(path, "holds the value " + std::to_string(v) + " at element " +
+                                   std::to_string(firstElement + i) + ", beyond float32's range");
+      out[i] = static_cast<float>(v);
+    }
+  }
+}
+
+Dataset readNpy(const std::string& path, const Progress& progress) {
+  const NpyArrayInfo info = readNpyArrayInfo(path);
+  const uint64_t count = info.elements;
+  checkAllocation(path, checkedMultiply(path, count, sizeof(float)), "the array");
+  FilePtr file = openForReading(path);
+  if (std::fseek(file.get(), static_cast<long>(info.dataOffset), SEEK_SET) != 0)
+    throw InputError(path, "cannot seek to the array data");
   std::vector<float> values(count);
-  const size_t chunkElements = (size_t{4} << 20) / elementSize(element);
-  std::vector<unsigned char> buffer(chunkElements * elementSize(element));
+  const size_t chunkElements = (size_t{4} << 20) / info.elementBytes;
+  std::vector<unsigned char> buffer(chunkElements * info.elementBytes);
   for (uint64_t done = 0; done < count;) {
     progress.throwIfCancelled();
     const size_t n = static_cast<size_t>(std::min<uint64_t>(chunkElements, count - done));
-    readExactly(file.get(), buffer.data(), n * elementSize(element), path, "the array data");
-    float* out = values.data() + done;
-    switch (element) {
-      case Element::Uint8:
-        for (size_t i = 0; i < n; ++i) out[i] = buffer[i];
-        break;
-      case Element::Float32:
-        std::memcpy(out, buffer.data(), n * 4);  // little-endian hosts only (x86-64, arm64)
-        break;
-      case Element::Float64:
-        for (size_t i = 0; i < n; ++i) {
-          double v;
-          std::memcpy(&v, buffer.data() + i * 8, 8);
-          if (std::isfinite(v) && std::fabs(v) > std::numeric_limits<float>::max())
-            throw InputError(path, "holds the value " + std::to_string(v) + " at element " +
-                                       std::to_string(done + i) + ", beyond float32's range");
-          out[i] = static_cast<float>(v);
-        }
-        break;
-    }
+    readExactly(file.get(), buffer.data(), n * info.elementBytes, path, "the array data");
+    decodeNpyElements(info, path, buffer.data(), n, done, values.data() + done);
     done += n;
     progress.report(static_cast<double>(done) / static_cast<double>(count), "reading array");
   }
@@ -240,7 +256,7 @@ Dataset readNpy(const std::string& path, const Progress& progress) {
   Dataset dataset;
   dataset.name = displayName(path);
   dataset.source = path;
-  finishArrayDataset(dataset, path, header.shape, elementName(element), std::move(values));
+  finishArrayDataset(dataset, path, info.shape, info.dtype, std::move(values));
   dataset.validate();
   return dataset;
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <numeric>
 
+#include "data/prior_rows.h"
 #include "data/random_source.h"
 #include "util/error.h"
 
@@ -92,22 +93,27 @@ std::vector<double> nearestNeighbourDistances(const Dataset& dataset,
 }
 
 // Calls visit(values of one sample) for every sample in order, chunk by chunk, checking for
-// cancellation and reporting progress after each chunk.
+// cancellation and reporting progress after each chunk. A prior that is not in memory is read one
+// chunk at a time into a buffer, so memory stays bounded whatever N is.
 template <class Visit>
-void forEachSample(const Dataset& dataset, const Progress& progress, const char* message,
-                   Visit visit) {
-  const int64_t n = dataset.size();
+void forEachSample(PriorRows& prior, const Progress& progress, const char* message, Visit visit) {
+  const int64_t n = prior.size(), d = prior.dim();
+  const float* all = prior.resident();
+  std::vector<float> buffer;
+  if (!all) buffer.resize(static_cast<size_t>(std::min(n, kRowsPerChunk) * d));
   for (int64_t start = 0; start < n; start += kRowsPerChunk) {
     progress.throwIfCancelled();
     const int64_t end = std::min(n, start + kRowsPerChunk);
-    for (int64_t i = start; i < end; ++i) visit(dataset.sample(i));
+    const float* rows = all ? all + start * d : buffer.data();
+    if (!all) prior.read(start, end - start, buffer.data());
+    for (int64_t i = start; i < end; ++i) visit(rows + (i - start) * d);
     progress.report(static_cast<double>(end) / static_cast<double>(n), message);
   }
 }
 
 // Pass 1 of σ_data: the mean of every coordinate over the samples (in double); optionally the
 // smallest and largest value.
-std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& progress,
+std::vector<double> coordinateMeans(PriorRows& dataset, const Progress& progress,
                                     double* lo = nullptr, double* hi = nullptr) {
   const int64_t d = dataset.dim();
   std::vector<double> sum(static_cast<size_t>(d), 0.0);
@@ -127,7 +133,7 @@ std::vector<double> coordinateMeans(const Dataset& dataset, const Progress& prog
 }
 
 // Pass 2 of σ_data: Σ_i Σ_k (x_ik − μ_k)², in double.
-double squaredDeviations(const Dataset& dataset, const std::vector<double>& means,
+double squaredDeviations(PriorRows& dataset, const std::vector<double>& means,
                          const Progress& progress) {
   const int64_t d = dataset.dim();
   double squares = 0.0;
@@ -165,8 +171,9 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
   // Pass 1: per-coordinate means (and the value range); pass 2: squared deviations from them.
   // σ_data is measureSigmaData's own two passes, so the two always agree.
   double lo = INFINITY, hi = -INFINITY;
-  const std::vector<double> means = coordinateMeans(dataset, moments.sub(0.0, 0.5), &lo, &hi);
-  const double within = squaredDeviations(dataset, means, moments.sub(0.5, 1.0));
+  const std::unique_ptr<PriorRows> rows = residentPrior(dataset);
+  const std::vector<double> means = coordinateMeans(*rows, moments.sub(0.0, 0.5), &lo, &hi);
+  const double within = squaredDeviations(*rows, means, moments.sub(0.5, 1.0));
   const double count = static_cast<double>(n) * static_cast<double>(d);
   // The pooled mean and spread over all values follow from the same two passes without
   // cancellation: Σ(x − m)² = Σ_k Σ_i (x_ik − μ_k)² + N·Σ_k (μ_k − m)².
@@ -191,15 +198,21 @@ DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries, u
   return stats;
 }
 
-double measureSigmaData(const Dataset& dataset, const Progress& progress) {
-  const int64_t n = dataset.size(), d = dataset.dim();
-  if (n < 2 || d < 1)
+double measureSigmaData(PriorRows& prior, const Progress& progress) {
+  const int64_t n = prior.size(), d = prior.dim();
+  if (n < 2 || d < 1) {
+    const Dataset& about = prior.description();
     throw InputError(
-        dataset.source.empty() ? dataset.name : dataset.source,
+        about.source.empty() ? about.name : about.source,
         "needs at least two samples to measure σ_data (has " + std::to_string(n) + ")");
-  const std::vector<double> means = coordinateMeans(dataset, progress.sub(0.0, 0.5));
-  const double squares = squaredDeviations(dataset, means, progress.sub(0.5, 1.0));
+  }
+  const std::vector<double> means = coordinateMeans(prior, progress.sub(0.0, 0.5));
+  const double squares = squaredDeviations(prior, means, progress.sub(0.5, 1.0));
   return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));
+}
+
+double measureSigmaData(const Dataset& dataset, const Progress& progress) {
+  return measureSigmaData(*residentPrior(dataset), progress);
 }
 
 }  // namespace noisescope

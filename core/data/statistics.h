@@ -7,6 +7,8 @@
 
 namespace noisescope {
 
+class PriorRows;
+
 struct DatasetStatistics {
   int64_t count = 0;
   int64_t dimension = 0;
@@ -28,6 +30,9 @@ struct DatasetStatistics {
 // needs σ_data calls this (DatasetStatistics::sigmaData is the same two passes). Throws
 // InputError naming the dataset when it has fewer than two samples.
 double measureSigmaData(const Dataset& dataset, const Progress& progress = {});
+// The same two passes over a prior read row by row (data/prior_rows.h): the set need not fit in
+// memory, and for a loaded dataset the value is the same to the last bit.
+double measureSigmaData(PriorRows& prior, const Progress& progress = {});
 
 // nnQueries = 0 skips the nearest-neighbour estimate.
 DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries = 256,
