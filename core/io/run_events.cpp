@@ -99,6 +99,8 @@ void readStart(const json& e, RunEvent& r) {
   r.steps = count(e, "steps");
   r.worldSize = count(e, "world_size");
   r.device = text(e, "device");
+  // Written since runs record their thread share; older runs and other writers leave it out.
+  if (e.contains("threads")) r.threads = count(e, "threads");
   const json& network = need(e, "network");
   if (!network.is_object()) wrongType("network", network, "an object");
   r.networkKind = text(network, "kind");

@@ -21,6 +21,7 @@ struct RunEvent {
 
   // start / resume
   int64_t steps = 0, worldSize = 0, parameters = 0, trainSamples = 0, testSamples = 0, bins = 0;
+  int64_t threads = 0;  // torch CPU threads of the run (0: not recorded)
   std::string device, test, networkKind;
   double sigmaData = 0.0;
   bool discrete = false;

@@ -173,6 +173,8 @@ class Section {
 };
 
 constexpr int64_t kBig = std::numeric_limits<int32_t>::max();
+// More threads than any machine NoiseScope runs on has cores: surely a typo.
+constexpr int64_t kMaxThreads = 4096;
 
 std::string resolvePath(const std::string& path, const std::string& baseDir) {
   if (path.empty() || baseDir.empty() || path.rfind("synthetic:", 0) == 0) return path;
@@ -246,6 +248,7 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
     s.seed("seed", o.seed);
     s.text("device", o.device);
     s.number("sigma_data", o.sigmaData, 0.0, 1e6);
+    s.integer("threads", o.threads, 0, kMaxThreads);
     s.finish();
     if (o.device != "auto" && o.device != "cpu" && o.device.rfind("cuda", 0) != 0)
       s.fail("device", "'" + o.device + "' is not auto, cpu, cuda or cuda:N");
@@ -364,7 +367,8 @@ json toJson(const TrainConfig& c) {
                 {"grad_clip", o.gradClip},
                 {"seed", o.seed},
                 {"device", o.device},
-                {"sigma_data", o.sigmaData}};
+                {"sigma_data", o.sigmaData},
+                {"threads", o.threads}};
   const auto& n = c.noise;
   j["noise"] = {{"sampler", n.sampler},
                 {"schedule", n.schedule},

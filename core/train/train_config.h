@@ -48,6 +48,10 @@ struct OptimSettings {
   uint64_t seed = 1;
   std::string device = "auto";
   double sigmaData = 0.0;  // 0: measured from the training data
+  // Torch CPU threads of this run (intra-op). 0: the process's count (the CLI's --threads, else
+  // every core); the trainer applies a positive value and writes the count it used back here.
+  // Runs sharing a machine each take a share (the GUI's race: cores / 3).
+  int64_t threads = 0;
 };
 
 struct NoiseSettings {

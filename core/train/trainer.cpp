@@ -163,6 +163,10 @@ struct Trainer::Impl {
     } catch (const InputError& e) {
       throw InputError(config.source, "key 'optim.device': " + e.problem());
     }
+    // Before any torch work: a run sharing the machine takes only its share of the cores, and
+    // config.json and the start event say what it got.
+    if (config.optim.threads > 0) initTorchThreads(static_cast<int>(config.optim.threads));
+    config.optim.threads = at::get_num_threads();
     if (data.train.size() < 1 || data.test.size() < 1)
       throw InputError(config.source,
                        "key 'dataset.path': the training and held-out sets must "
@@ -533,6 +537,7 @@ struct Trainer::Impl {
                  {"steps", config.optim.steps},
                  {"world_size", world},
                  {"device", describeDevice(device)},
+                 {"threads", config.optim.threads},
                  {"network", toJson(spec)},
                  {"parameters", model->parameterCount()},
                  {"sigma_data", config.optim.sigmaData},

@@ -141,6 +141,12 @@ class TestRunEvents : public QObject {
     QCOMPARE(start.event->steps, int64_t{2000});
     QCOMPARE(start.event->networkKind, std::string("mlp"));
     QCOMPARE(start.event->sigmaData, 0.5);
+    QCOMPARE(start.event->threads, int64_t{0});  // not recorded: older runs, other writers
+    json shared = startEvent();
+    shared["threads"] = 2;  // the run's share of the machine's cores
+    QCOMPARE(parse(shared.dump()).event->threads, int64_t{2});
+    shared["threads"] = "two";
+    QVERIFY(refused(shared.dump(), "field 'threads'"));
 
     const RunEventParse train = parse(trainEvent(50).dump());
     QVERIFY2(train.event, train.note.c_str());

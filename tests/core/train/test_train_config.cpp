@@ -49,6 +49,12 @@ class TestTrainConfig : public QObject {
     QCOMPARE(c.optim.batchSize, int64_t(32));  // default (sized for 2 cores)
     QCOMPARE(c.noise.refreshEvery, int64_t(100));
     QCOMPARE(c.eval.reference, std::string("elbo"));
+    QCOMPARE(c.optim.threads, int64_t(0));  // the process's count
+    QCOMPARE(parseTrainConfig(json::parse(R"({"dataset": {"path": "synthetic:circle"},
+                                             "optim": {"threads": 3}})"),
+                              "run.json")
+                 .optim.threads,
+             int64_t(3));
     // config.json (with its format and provenance) parses back to the same settings.
     json written = toJson(c);
     written["provenance"] = {{"producer", "test"}};
@@ -135,7 +141,14 @@ class TestTrainConfig : public QObject {
                                << "key 'noise.gate_c': expected a number or \"auto\"";
     QTest::newRow("negative gate") << R"({"noise": {"gate_c": -0.1}})"
                                    << "key 'noise.gate_c': value -0.1 is out of range";
-    QTest::newRow("gate type") << R"({"noise": {"gate_c": true}})" << "key 'noise.gate_c'";
+    QTest::newRow("gate type") << R"({"noise": {"gate_c": true}})"
+                               << "key 'noise.gate_c'";
+    QTest::newRow("negative threads") << R"({"optim": {"threads": -2}})"
+                                      << "key 'optim.threads': value -2 is out of range [0, 4096]";
+    QTest::newRow("fractional threads") << R"({"optim": {"threads": 1.5}})"
+                                        << "key 'optim.threads': expected an integer";
+    QTest::newRow("threads as text") << R"({"optim": {"threads": "all"}})"
+                                     << "key 'optim.threads': expected an integer";
   }
 
   void badConfigsNameFileAndKey() {

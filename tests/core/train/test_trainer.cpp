@@ -148,7 +148,7 @@ class TestTrainer : public QObject {
     // config.json is a complete, valid config: with it the run can be repeated.
     const TrainConfig again = readTrainConfig(run.configPath());
     QCOMPARE(again.noise.sampler, std::string("infonoise"));
-    QVERIFY(again.optim.sigmaData > 0);  // resolved from the data
+    QVERIFY(again.optim.sigmaData > 0);              // resolved from the data
     QCOMPARE(again.noise.gateC.value_or(-1), 0.15);  // "auto" on continuous data
     QCOMPARE(again.model.kind, std::string("mlp"));
     // Checkpoints: only the newest `keep`, each with its TorchScript export.
@@ -239,6 +239,32 @@ class TestTrainer : public QObject {
       const Trainer signs(parseTrainConfig(j, "gate.json"), std::move(discrete), options);
       QCOMPARE(signs.resolvedConfig().noise.gateC.value_or(-1), 0.2);
       QVERIFY(std::abs(signs.sampler().gate(0.2) - 0.5) < 1e-15);
+    }
+  }
+
+  void threadShareIsAppliedAndRecorded() {
+    // A run sharing the machine takes optim.threads cores; config.json and the start event say
+    // how many it used, and 0 (the default) records the process's own count.
+    json j = smallConfig();
+    j["optim"]["steps"] = 4;
+    j["eval"] = {{"every", 0}, {"samples", 16}, {"levels", 4}, {"sample_quality", "off"}};
+    j["log_every"] = 2;
+    for (const int asked : {2, 0}) {
+      j["optim"]["threads"] = asked;
+      const QString dir = freshDir(QStringLiteral("threads-%1").arg(asked));
+      TrainerOptions options;
+      options.runDir = dir.toStdString();
+      Trainer trainer(parseTrainConfig(j, "threads.json"), smallData(), options);
+      const int64_t used = asked > 0 ? asked : 1;  // initTestCase set the process to 1
+      QCOMPARE(int64_t(at::get_num_threads()), used);
+      QCOMPARE(trainer.resolvedConfig().optim.threads, used);
+      trainer.run();
+      std::ifstream in((dir + "/config.json").toStdString());
+      QCOMPARE(json::parse(in)["optim"]["threads"].get<int64_t>(), used);
+      const std::vector<json> events = readEvents(dir);
+      QCOMPARE(events.front()["event"].get<std::string>(), std::string("start"));
+      QCOMPARE(events.front()["threads"].get<int64_t>(), used);
+      at::set_num_threads(1);
     }
   }
 
