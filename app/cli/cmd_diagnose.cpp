@@ -17,6 +17,7 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "pipeline/run_profile.h"
+#include "pipeline/scaled_prior.h"
 #include "progress_bar.h"
 #include "util/error.h"
 
@@ -39,6 +40,8 @@ struct DiagnoseArgs {
   int64_t batch = 256;
   std::string out;
   std::string csv;
+  std::string stream = "auto";
+  int timeout = 300;
 };
 
 // Picks the data a checkpoint is scored on and says which, for the profile.
@@ -158,6 +161,50 @@ void printSummary(const Profile& profile) {
   }
 }
 
+// --kind empirical / held-out on a prior streamed from disk or sharded across ranks (torchrun's
+// variables): the same profile as in memory, computed tile by tile and merged with c10d. Rank 0
+// writes the files; every rank ends with the same profile or the same kind of error.
+int diagnoseScaled(const DiagnoseArgs& a, pipeline::ScaledPrior& prior) {
+  const bool lead = prior.rank() == 0;
+  const Progress progress = lead ? stderrProgress("diagnose") : Progress{};
+  if (lead) std::fprintf(stderr, "prior: %s\n", prior.describe().c_str());
+  Profile profile;
+  std::string querySet;
+  if (a.kind == "held-out") {
+    std::string queriesPath = a.queriesFrom;
+    if (queriesPath.empty() && !a.holdoutGiven) queriesPath = findTestSplit(a.dataset.path);
+    if (queriesPath.empty())
+      throw InputError("--queries-from",
+                       "a streamed or sharded prior cannot be split in memory; give the held-out "
+                       "samples as a file (--queries-from FILE, or a test split beside the "
+                       "dataset)");
+    DatasetArgs other = a.dataset;
+    other.path = queriesPath;
+    const Dataset queries = loadDataset(queriesPath, toLoadOptions(other));
+    if (queries.sampleShape != prior.whole->description().sampleShape)
+      throw InputError(queriesPath, "samples of shape " + queries.shapeString() +
+                                        " do not match the dataset's " +
+                                        prior.whole->description().shapeString());
+    querySet = (a.queriesFrom.empty() ? "the test split beside the dataset: " : "--queries-from ") +
+               queriesPath;
+    profile = computeHeldOutProfile(prior.access(), queries, a.options, progress);
+    profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";
+    profile.provenance["query_set"] = querySet;
+  } else {
+    profile = computeEmpiricalProfile(prior.access(), a.options, progress);
+    profile.provenance["producer"] = "noisescope-cli diagnose";
+  }
+  if (!lead) return 0;
+  profile.provenance["prior"] = prior.describe();
+  writeProfile(a.out, profile);
+  if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
+  if (!querySet.empty()) std::printf("held-out queries: %s\n", querySet.c_str());
+  printSummary(profile);
+  std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
+              a.csv.c_str());
+  return 0;
+}
+
 std::function<int()> setup(CLI::App& app) {
   app.description(
       "Noise-level profile: MMSE(σ), posterior statistics and entropy rates of a dataset "
@@ -206,6 +253,17 @@ std::function<int()> setup(CLI::App& app) {
   app.add_option("--batch", args->batch, "Checkpoint: batch size")->capture_default_str();
   app.add_option("--out", args->out, "Profile JSON to write")->required();
   app.add_option("--csv", args->csv, "Also write the profile as CSV");
+  app.add_option("--stream", args->stream,
+                 "empirical / held-out: read the prior from disk tile by tile (.npy memory-mapped, "
+                 "HDF5 hyperslabs, IDX and CIFAR streamed): auto (when its float32 size exceeds "
+                 "--memory), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}))
+      ->capture_default_str();
+  app.add_option("--timeout", args->timeout,
+                 "Sharded runs (torchrun's RANK, WORLD_SIZE, MASTER_ADDR/PORT): seconds to wait "
+                 "for the other ranks, at the start and at every merge")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
 
   return [args]() {
     DiagnoseArgs& a = *args;
@@ -214,7 +272,28 @@ std::function<int()> setup(CLI::App& app) {
     a.options.distancePrecision = distancePrecisionFromString(a.precision);
     const Prediction prediction = predictionFromString(a.prediction);
     a.options.validate();
-    Dataset data = loadWithProgress(a.dataset);
+    const DistributedEnvironment env = distributedEnvironmentFromEnv();
+    const bool scalable = a.checkpoint.empty() && (a.kind == "empirical" || a.kind == "held-out");
+    if (env.worldSize > 1 && !scalable)
+      throw InputError("WORLD_SIZE", "is " + std::to_string(env.worldSize) +
+                                         ": only --kind empirical and held-out run sharded; "
+                                         "run --kind " +
+                                         a.kind + (a.checkpoint.empty() ? "" : " --checkpoint") +
+                                         " as one process");
+    Dataset data;
+    if (scalable) {
+      if (env.worldSize > 1) a.options.device = deviceForLocalRank(a.options.device, env);
+      LoadOptions load = toLoadOptions(a.dataset);
+      if (env.rank == 0) load.progress = stderrProgress("loading");
+      pipeline::ScaledPrior prior =
+          pipeline::openScaledPrior(a.dataset.path, load, pipeline::streamingFromString(a.stream),
+                                    a.options.memoryBytes, env, a.timeout);
+      if (prior.streamed() || prior.communicator) return diagnoseScaled(a, prior);
+      prior.whole.reset();
+      data = std::move(*prior.loaded);
+    } else {
+      data = loadWithProgress(a.dataset);
+    }
 
     if (!a.checkpoint.empty() && a.kind != "empirical")
       throw InputError("--kind",

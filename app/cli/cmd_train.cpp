@@ -8,7 +8,7 @@
 
 #include "command.h"
 #include "progress_bar.h"
-#include "train/distributed.h"
+#include "tensor/communicator.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
@@ -41,9 +41,9 @@ int runTrain(const TrainArgs& args) {
     config = train::readTrainConfig(args.config);
   }
 
-  const train::DistributedEnvironment env = train::distributedEnvironmentFromEnv();
-  std::unique_ptr<train::Communicator> communicator;
-  if (env.worldSize > 1) communicator = std::make_unique<train::Communicator>(env);
+  const DistributedEnvironment env = distributedEnvironmentFromEnv();
+  std::unique_ptr<Communicator> communicator;
+  if (env.worldSize > 1) communicator = std::make_unique<Communicator>(env);
 
   const std::string task =
       env.worldSize > 1 ? "train[rank " + std::to_string(env.rank) + "]" : std::string("train");

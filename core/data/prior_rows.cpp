@@ -26,12 +26,29 @@ namespace {
 // Rows read per step of a summary pass (bounded memory whatever N is).
 constexpr int64_t kSummaryBytes = int64_t{4} << 20;
 
+// Everything a Dataset says about itself except its values and labels (no copy of the data).
+Dataset withoutValues(const Dataset& d) {
+  Dataset out;
+  out.name = d.name;
+  out.source = d.source;
+  out.split = d.split;
+  out.sourceDtype = d.sourceDtype;
+  out.scaling = d.scaling;
+  out.kind = d.kind;
+  out.sampleShape = d.sampleShape;
+  out.sourceRangeKnown = d.sourceRangeKnown;
+  out.sourceMin = d.sourceMin;
+  out.sourceMax = d.sourceMax;
+  out.labelsSource = d.labelsSource;
+  out.notes = d.notes;
+  out.transforms = d.transforms;
+  return out;
+}
+
 class ResidentPrior final : public PriorRows {
  public:
   explicit ResidentPrior(const Dataset& dataset) : data_(dataset) {
-    description_ = dataset;
-    description_.values.clear();
-    description_.labels.clear();
+    description_ = withoutValues(dataset);
     size_ = dataset.size();
     dim_ = dataset.dim();
   }

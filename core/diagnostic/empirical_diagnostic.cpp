@@ -7,10 +7,14 @@
 #include <numeric>
 #include <random>
 
+#include <ATen/ATen.h>
+
+#include "data/prior_rows.h"
 #include "data/statistics.h"
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
 #include "io/provenance.h"
+#include "tensor/communicator.h"
 #include "util/error.h"
 
 namespace noisescope {
@@ -24,6 +28,45 @@ std::string nameOf(const Dataset& dataset) {
 void requireData(const Dataset& dataset) {
   if (dataset.size() < 1 || dataset.dim() < 1)
     throw InputError(nameOf(dataset), "the dataset is empty");
+}
+
+void requireData(const PriorAccess& prior) {
+  if (!prior.whole || !prior.rows) throw std::invalid_argument("PriorAccess without rows");
+  const Dataset& about = prior.whole->description();
+  if (prior.whole->size() < 1 || prior.whole->dim() < 1)
+    throw InputError(nameOf(about), "the dataset is empty");
+  if (prior.communicator && prior.rows->size() < 1)
+    throw InputError(nameOf(about),
+                     "has " + std::to_string(prior.whole->size()) + " samples, fewer than the " +
+                         std::to_string(prior.communicator->worldSize()) + " ranks sharing it");
+}
+
+// The queries, drawn once: on rank 0 of a sharded run, and broadcast to the other ranks.
+QuerySet sharedQueries(const PriorAccess& prior, int64_t sourceSize, const DiagnosticOptions& o) {
+  QuerySet queries = drawQueries(sourceSize, prior.whole->dim(), o.queries, o.seed);
+  if (!prior.communicator) return queries;
+  at::Tensor index = at::from_blob(queries.index.data(), {queries.count()}, at::kLong);
+  at::Tensor noise = at::from_blob(queries.noise.data(),
+                                   {static_cast<int64_t>(queries.noise.size())}, at::kDouble);
+  prior.communicator->broadcast(index, 0);
+  prior.communicator->broadcast(noise, 0);
+  return queries;
+}
+
+// σ_data of the whole prior: one streamed pass on rank 0, broadcast to the others.
+double sharedSigmaData(const PriorAccess& prior) {
+  if (!prior.communicator) return measureSigmaData(*prior.whole);
+  at::Tensor value = at::zeros({1}, at::kDouble);
+  if (prior.communicator->rank() == 0) value.fill_(measureSigmaData(*prior.whole));
+  prior.communicator->broadcast(value, 0);
+  return value.item<double>();
+}
+
+PriorAccess wholeInMemory(PriorRows& rows) {
+  PriorAccess access;
+  access.whole = &rows;
+  access.rows = &rows;
+  return access;
 }
 
 // Turns the engine's per-level values into the profile's primary estimate for that level.
@@ -45,8 +88,15 @@ LevelCallback levelCallback(const LevelObserver& onLevel, const std::string& kin
   };
 }
 
-PosteriorEngineSettings engineSettings(const DiagnosticOptions& options) {
+PosteriorEngineSettings engineSettings(const DiagnosticOptions& options, const PriorAccess& prior) {
   PosteriorEngineSettings settings;
+  settings.communicator = prior.communicator;
+  settings.firstRow = prior.firstRow;
+  if (prior.communicator) {
+    // Every rank plans for the largest shard, so all cut the queries into the same chunks.
+    const int64_t world = prior.communicator->worldSize();
+    settings.planRows = (prior.whole->size() + world - 1) / world;
+  }
   settings.device = options.device;
   settings.memoryBytes = options.memoryBytes;
   settings.pruneLogRatio = options.pruneLogRatio;
@@ -55,15 +105,16 @@ PosteriorEngineSettings engineSettings(const DiagnosticOptions& options) {
 }
 
 // Everything but the estimates, shared by both kinds: grid, sizes, posterior shape, provenance.
-Profile assemble(const std::string& kind, const Dataset& prior, const DiagnosticOptions& options,
-                 const std::vector<double>& sigma, const PerQueryPosterior& result,
-                 const std::string& querySampling, double seconds) {
+Profile assemble(const std::string& kind, const PriorAccess& prior,
+                 const DiagnosticOptions& options, const std::vector<double>& sigma,
+                 const PerQueryPosterior& result, const std::string& querySampling,
+                 double seconds) {
   Profile profile;
   profile.kind = kind;
   profile.sigma = sigma;
-  profile.dim = prior.dim();
-  profile.datasetSize = prior.size();
-  profile.sigmaData = measureSigmaData(prior);
+  profile.dim = prior.whole->dim();
+  profile.datasetSize = prior.whole->size();
+  profile.sigmaData = sharedSigmaData(prior);
   profile.queries = options.queries;
   profile.posterior.maxWeight = averageOverQueries(result.maxWeight, result.levels, result.queries);
   profile.posterior.weightEntropy =
@@ -84,7 +135,8 @@ Profile assemble(const std::string& kind, const Dataset& prior, const Diagnostic
       {"query_sampling", querySampling},
   };
   profile.provenance = makeProvenance("noisescope " + kind + " diagnostic", parameters);
-  profile.provenance["dataset"] = describeDataset(prior);
+  profile.provenance["dataset"] = describeDataset(prior.whole->description());
+  profile.provenance["dataset"]["size"] = prior.whole->size();
   profile.provenance["seed"] = options.seed;
   profile.provenance["device"] = result.device;
   profile.provenance["wall_seconds"] = seconds;
@@ -95,7 +147,13 @@ Profile assemble(const std::string& kind, const Dataset& prior, const Diagnostic
       {"one_hot_skips", result.oneHotSkips},
       {"sparse_steps", result.sparseSteps},
       {"dense_steps", result.denseSteps},
+      {"prior_access", prior.rows->access()},
+      {"ranks", prior.communicator ? prior.communicator->worldSize() : 1},
   };
+  if (prior.communicator) {
+    profile.provenance["execution"]["backend"] = "c10d";
+    profile.provenance["execution"]["communicated_bytes_rank0"] = result.communicatedBytes;
+  }
   for (const auto& [phase, secs] : result.phaseSeconds)
     profile.provenance["execution"]["seconds_" + phase] = secs;
   return profile;
@@ -111,18 +169,25 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
                                 const Progress& progress, const LevelObserver& onLevel) {
   options.validate();
   requireData(dataset);
+  const std::unique_ptr<PriorRows> rows = residentPrior(dataset);
+  return computeEmpiricalProfile(wholeInMemory(*rows), options, progress, onLevel);
+}
+
+Profile computeEmpiricalProfile(const PriorAccess& prior, const DiagnosticOptions& options,
+                                const Progress& progress, const LevelObserver& onLevel) {
+  options.validate();
+  requireData(prior);
   const auto started = std::chrono::steady_clock::now();
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
-  const QuerySet queries =
-      drawQueries(dataset.size(), dataset.dim(), options.queries, options.seed);
-  PosteriorEngineSettings settings = engineSettings(options);
+  const QuerySet queries = sharedQueries(prior, prior.whole->size(), options);
+  PosteriorEngineSettings settings = engineSettings(options, prior);
   settings.onLevel = levelCallback(onLevel, "empirical", sigma, false);
   const PerQueryPosterior result =
-      evaluateEmpiricalPosterior(dataset, queries, sigma, settings, progress);
+      evaluateEmpiricalPosterior(*prior.rows, queries, sigma, settings, progress);
 
   Profile profile =
-      assemble("empirical", dataset, options, sigma, result,
+      assemble("empirical", prior, options, sigma, result,
                "j uniform over the dataset with replacement; the same (j, eps) at every sigma",
                secondsSince(started));
   profile.estimates.push_back(summarizeEstimate(
@@ -140,20 +205,29 @@ Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
                               const LevelObserver& onLevel) {
   options.validate();
   requireData(prior);
+  const std::unique_ptr<PriorRows> rows = residentPrior(prior);
+  return computeHeldOutProfile(wholeInMemory(*rows), heldOut, options, progress, onLevel);
+}
+
+Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
+                              const DiagnosticOptions& options, const Progress& progress,
+                              const LevelObserver& onLevel) {
+  options.validate();
+  requireData(prior);
   requireData(heldOut);
-  if (heldOut.dim() != prior.dim())
+  const Dataset& about = prior.whole->description();
+  if (heldOut.dim() != prior.whole->dim())
     throw InputError(nameOf(heldOut), "held-out samples have D = " + std::to_string(heldOut.dim()) +
-                                          ", the prior " + nameOf(prior) +
-                                          " has D = " + std::to_string(prior.dim()));
+                                          ", the prior " + nameOf(about) +
+                                          " has D = " + std::to_string(prior.whole->dim()));
   const auto started = std::chrono::steady_clock::now();
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
-  const QuerySet queries =
-      drawQueries(heldOut.size(), heldOut.dim(), options.queries, options.seed);
-  PosteriorEngineSettings settings = engineSettings(options);
+  const QuerySet queries = sharedQueries(prior, heldOut.size(), options);
+  PosteriorEngineSettings settings = engineSettings(options, prior);
   settings.onLevel = levelCallback(onLevel, "held-out", sigma, true);
   const PerQueryPosterior result =
-      evaluateHeldOutPosterior(prior, heldOut, queries, sigma, settings, progress);
+      evaluateHeldOutPosterior(*prior.rows, heldOut, queries, sigma, settings, progress);
 
   Profile profile = assemble(
       "held-out", prior, options, sigma, result,

@@ -11,6 +11,20 @@
 
 namespace noisescope {
 
+class Communicator;
+class PriorRows;
+
+// Where the prior of a diagnostic lives and who shares the work. `whole` may be streamed from disk
+// (data/prior_rows.h); in a sharded run `rows` is this rank's contiguous shard of it (priorShard
+// with shardRange), every rank of `communicator` makes the same call, the queries are drawn on
+// rank 0 and broadcast, and every rank returns the same profile.
+struct PriorAccess {
+  PriorRows* whole = nullptr;            // the whole prior: its description and σ_data
+  PriorRows* rows = nullptr;             // the rows this process computes with (whole or shard)
+  int64_t firstRow = 0;                  // index in `whole` of rows' first row
+  Communicator* communicator = nullptr;  // null: one process
+};
+
 // A level's primary MMSE estimate as soon as it is known, for drawing a long run level by level.
 // Called on the computing thread, in no promised order of levels.
 struct LevelEstimate {
@@ -24,6 +38,9 @@ using LevelObserver = std::function<void(const LevelEstimate&)>;
 // Throws InputError for bad options or an empty dataset; Cancelled when progress asks.
 Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions& options,
                                 const Progress& progress = {}, const LevelObserver& onLevel = {});
+// The same from a prior that may be streamed and sharded (same queries, same profile).
+Profile computeEmpiricalProfile(const PriorAccess& prior, const DiagnosticOptions& options,
+                                const Progress& progress = {}, const LevelObserver& onLevel = {});
 
 // The held-out profile (THEORY §10): `prior` is the empirical prior, the queries start from rows
 // of `heldOut` (uniform with replacement, seeded), which the prior does not contain. Its primary
@@ -33,6 +50,9 @@ Profile computeEmpiricalProfile(const Dataset& dataset, const DiagnosticOptions&
 // estimate (not a risk: the prior does not hold x_j). Kind "held-out"; the provenance records the
 // query set. Throws InputError for bad options, empty sets or a dimension mismatch.
 Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
+                              const DiagnosticOptions& options, const Progress& progress = {},
+                              const LevelObserver& onLevel = {});
+Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress = {},
                               const LevelObserver& onLevel = {});
 

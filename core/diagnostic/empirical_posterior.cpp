@@ -8,6 +8,8 @@
 #include <limits>
 #include <optional>
 
+#include "data/prior_rows.h"
+#include "tensor/communicator.h"
 #include "tensor/device.h"
 #include "util/error.h"
 
@@ -71,10 +73,23 @@ class PhaseClock {
     int phase_;
     std::chrono::steady_clock::time_point start_;
   };
-  enum Phase { Distances, Onset, Logits, Sparse, DenseWeights, DenseGemm, Merge, Finish, Count };
+  enum Phase {
+    ReadTiles,
+    Distances,
+    Onset,
+    Logits,
+    Sparse,
+    DenseWeights,
+    DenseGemm,
+    Merge,
+    Communicate,
+    Finish,
+    Count
+  };
   std::vector<std::pair<std::string, double>> report() const {
-    static const char* names[] = {"distance_terms", "activation", "logits", "sparse_gather",
-                                  "dense_weights",  "dense_gemm", "merge",  "finish"};
+    static const char* names[] = {"read_tiles",    "distance_terms", "activation", "logits",
+                                  "sparse_gather", "dense_weights",  "dense_gemm", "merge",
+                                  "communicate",   "finish"};
     std::vector<std::pair<std::string, double>> out;
     for (int p = 0; p < Count; ++p) out.emplace_back(names[p], seconds_[p]);
     return out;
@@ -88,30 +103,35 @@ class Engine {
  public:
   // querySource null: the queries start from points of the prior itself (their own weight is
   // analytic); otherwise from rows of querySource, which are not in the prior.
-  Engine(const Dataset& dataset, const Dataset* querySource, const QuerySet& queries,
+  Engine(PriorRows& prior, const Dataset* querySource, const QuerySet& queries,
          const std::vector<double>& sigmas, const PosteriorEngineSettings& settings,
          const Progress& progress)
-      : settings_(settings), progress_(progress), sigmas_(sigmas), heldOut_(querySource) {
-    n_ = dataset.size();
-    d_ = dataset.dim();
+      : settings_(settings),
+        progress_(progress),
+        sigmas_(sigmas),
+        heldOut_(querySource),
+        prior_(prior),
+        comm_(settings.communicator),
+        firstRow_(settings.firstRow),
+        bytesAtStart_(comm_ ? comm_->bytesCommunicated() : 0) {
+    n_ = prior.size();
+    d_ = prior.dim();
     m_ = queries.count();
     levels_ = static_cast<int>(sigmas.size());
     device_ = resolveDevice(settings.device);
     tau_ = settings.pruneLogRatio;
-    plan_ = planChunks(n_, d_, m_, levels_, settings.memoryBytes);
+    plan_ = planChunks(settings.planRows > 0 ? settings.planRows : n_, d_, m_, levels_,
+                       settings.memoryBytes);
     f64_ = at::TensorOptions().dtype(at::kDouble).device(device_);
 
-    // The dataset itself is not copied on the CPU; on a GPU it is moved there once.
-    at::Tensor host = at::from_blob(const_cast<float*>(dataset.values.data()), {n_, d_},
-                                    at::TensorOptions().dtype(at::kFloat));
-    x_ = device_.is_cpu() ? host : host.to(device_);
-    if (heldOut_) {
-      at::Tensor source =
-          at::from_blob(const_cast<float*>(querySource->values.data()), {querySource->size(), d_},
-                        at::TensorOptions().dtype(at::kFloat));
-      queryX_ = device_.is_cpu() ? source : source.to(device_);
+    // A prior in memory is not copied on the CPU (on a GPU it is moved there once); a streamed
+    // one is read one tile at a time into a buffer reused for every tile.
+    if (const float* all = prior.resident()) {
+      at::Tensor host =
+          at::from_blob(const_cast<float*>(all), {n_, d_}, at::TensorOptions().dtype(at::kFloat));
+      x_ = device_.is_cpu() ? host : host.to(device_);
     } else {
-      queryX_ = x_;
+      tileHost_ = at::empty({std::min(plan_.dataChunk, n_), d_}, at::kFloat);
     }
     index_ = at::from_blob(const_cast<int64_t*>(queries.index.data()), {m_},
                            at::TensorOptions().dtype(at::kLong))
@@ -119,6 +139,16 @@ class Engine {
     noise_ = at::from_blob(const_cast<double*>(queries.noise.data()), {m_, d_},
                            at::TensorOptions().dtype(at::kDouble))
                  .to(device_);
+    if (heldOut_) {
+      at::Tensor source =
+          at::from_blob(const_cast<float*>(querySource->values.data()), {querySource->size(), d_},
+                        at::TensorOptions().dtype(at::kFloat));
+      queryX_ = device_.is_cpu() ? source : source.to(device_);
+    } else if (x_.defined() && !comm_) {
+      queryX_ = x_;
+    } else {
+      queryPoints_ = gatherQueryPoints(queries.index).to(device_);
+    }
 
     out_.levels = levels_;
     out_.queries = m_;
@@ -143,8 +173,10 @@ class Engine {
     for (int64_t q0 = 0; q0 < m_; q0 += plan_.queryChunk) {
       runQueryChunk(q0, std::min(plan_.queryChunk, m_ - q0));
     }
+    if (comm_) sumCountersOverRanks();
     progress_.report(1.0, "done");
     out_.phaseSeconds = clock_.report();
+    if (comm_) out_.communicatedBytes = comm_->bytesCommunicated() - bytesAtStart_;
     copyOut(variance_, out_.posteriorVariance);
     copyOut(error_, out_.squaredError);
     copyOut(maxWeight_, out_.maxWeight);
@@ -162,10 +194,51 @@ class Engine {
     v.assign(t.data_ptr<double>(), t.data_ptr<double>() + t.numel());
   }
 
+  // The queries' own points x_j, one row per query, for a prior not (wholly) in memory here:
+  // read in index order (forward, which streams cheapest); in a sharded run each rank fills the
+  // rows its shard holds and a sum over ranks completes them (the others add exact zeros).
+  at::Tensor gatherQueryPoints(const std::vector<int64_t>& index) {
+    at::Tensor points = at::zeros({m_, d_}, at::kFloat);
+    std::vector<int64_t> order(static_cast<size_t>(m_));
+    for (int64_t q = 0; q < m_; ++q) order[static_cast<size_t>(q)] = q;
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return index[static_cast<size_t>(a)] < index[static_cast<size_t>(b)];
+    });
+    float* out = points.data_ptr<float>();
+    for (int64_t q : order) {
+      const int64_t local = index[static_cast<size_t>(q)] - firstRow_;
+      if (local < 0 || local >= n_) continue;
+      prior_.read(local, 1, out + q * d_);
+    }
+    if (comm_) {
+      PhaseClock::Scope timing(clock_, PhaseClock::Communicate);
+      comm_->allReduceSum(points);
+    }
+    return points;
+  }
+
+  // The rows of the query chunk's own points, as doubles.
+  at::Tensor queryRows(const at::Tensor& queryIndex, int64_t q0, int64_t rows) const {
+    if (queryPoints_.defined()) return queryPoints_.narrow(0, q0, rows).to(at::kDouble);
+    return queryX_.index_select(0, queryIndex).to(at::kDouble);
+  }
+
+  // Rows [c0, c0 + cols) of the prior on the engine's device.
+  at::Tensor tile(int64_t c0, int64_t cols) {
+    if (x_.defined()) return x_.narrow(0, c0, cols);
+    PhaseClock::Scope timing(clock_, PhaseClock::ReadTiles);
+    at::Tensor host = tileHost_.narrow(0, 0, cols);
+    prior_.read(c0, cols, host.data_ptr<float>());
+    return device_.is_cpu() ? host : host.to(device_);
+  }
+
   void runQueryChunk(int64_t q0, int64_t rows) {
     at::Tensor queryIndex = index_.narrow(0, q0, rows);
-    xj_ = queryX_.index_select(0, queryIndex).to(at::kDouble);
+    xj_ = queryRows(queryIndex, q0, rows);
     epsj_ = noise_.narrow(0, q0, rows);
+    // 1 where the query's own point lies in this process's prior (always, unless sharded).
+    at::Tensor local = queryIndex - firstRow_;
+    owned_ = local.ge(0).logical_and(local.lt(n_)).to(at::kDouble);
     const int slots = plan_.stateLevels;
     state_.max = at::empty({slots, rows}, f64_);
     state_.w = at::empty({slots, rows}, f64_);
@@ -187,10 +260,11 @@ class Engine {
       const int64_t cols = std::min(plan_.dataChunk, n_ - c0);
       const bool first = c0 == 0;
       const bool last = c0 + cols >= n_;
+      at::Tensor xc = tile(c0, cols);
       at::Tensor terms;
       {
         PhaseClock::Scope timing(clock_, PhaseClock::Distances);
-        terms = distanceTerms(rows, c0, cols, hostIndex);
+        terms = distanceTerms(rows, c0, cols, xc, hostIndex);
       }
       at::Tensor a = terms.narrow(0, 0, rows);
       at::Tensor b = terms.narrow(0, rows, rows);
@@ -199,7 +273,6 @@ class Engine {
         PhaseClock::Scope timing(clock_, PhaseClock::Onset);
         onset = activationSigma(a, b);
       }
-      at::Tensor xc = x_.narrow(0, c0, cols);
       denseFromHere_ = false;
       for (int l = 0; l < levels_; ++l) {
         progress_.throwIfCancelled();
@@ -225,7 +298,7 @@ class Engine {
   // Returns [2·rows, cols]: rows 0..rows−1 hold A = ‖x_j − x_i‖², the rest B = ε_j·(x_j − x_i),
   // so that ‖x_j + σε_j − x_i‖² = A + 2σB + σ²‖ε_j‖² at every σ. The query's own point gets
   // A = kSelfDistance, B = 0 (its weight is added analytically).
-  at::Tensor distanceTerms(int64_t rows, int64_t c0, int64_t cols,
+  at::Tensor distanceTerms(int64_t rows, int64_t c0, int64_t cols, const at::Tensor& xc,
                            const std::vector<int64_t>& hostIndex) {
     const bool exact = settings_.distancePrecision == DistancePrecision::Float64;
     const auto gemmType = exact ? at::kDouble : at::kFloat;
@@ -237,7 +310,7 @@ class Engine {
     for (int64_t s0 = 0; s0 < cols; s0 += plan_.gemmRows) {
       progress_.throwIfCancelled();  // the distance GEMMs are the longest single step
       const int64_t sn = std::min(plan_.gemmRows, cols - s0);
-      at::Tensor xs = x_.narrow(0, c0 + s0, sn).to(gemmType);
+      at::Tensor xs = xc.narrow(0, s0, sn).to(gemmType);
       sqNorm.narrow(0, s0, sn).copy_((xs * xs).sum(1));
       if (sn == cols) {
         at::mm_out(gram, lhs, xs.t());
@@ -253,7 +326,7 @@ class Engine {
 
     std::vector<int64_t> selfRows, selfCols;
     for (int64_t r = 0; r < rows && !heldOut_; ++r) {
-      const int64_t i = hostIndex[static_cast<size_t>(r)];
+      const int64_t i = hostIndex[static_cast<size_t>(r)] - firstRow_;
       if (i >= c0 && i < c0 + cols) {
         selfRows.push_back(r);
         selfCols.push_back(i - c0);
@@ -292,7 +365,8 @@ class Engine {
     return std::vector<double>(onset.data_ptr<double>(), onset.data_ptr<double>() + onset.numel());
   }
 
-  // Own point (logit 0, weight 1, mean x_j), or for a held-out query nothing seen yet.
+  // Own point (logit 0, weight 1, mean x_j), or for a held-out query nothing seen yet; in a
+  // sharded run a query whose own point another rank holds starts with no weight here.
   void resetSlot(int slot) {
     state_.t[slot].zero_();
     state_.m2[slot].zero_();
@@ -303,10 +377,13 @@ class Engine {
       state_.mean[slot].zero_();
       return;
     }
+    // The own point's logit 0 is the running max from the start on every rank (it is in the
+    // whole prior), so every rank cuts at e^−τ of the same reference as one process would; its
+    // weight is counted by the rank that holds it.
     state_.max[slot].zero_();
-    state_.w[slot].fill_(1.0);
-    state_.e2[slot].fill_(1.0);
-    state_.mean[slot].copy_(xj_);
+    state_.w[slot].copy_(owned_);
+    state_.e2[slot].copy_(owned_);
+    state_.mean[slot].copy_(xj_ * owned_.unsqueeze(1));
   }
 
   void processLevel(int slot, double sigma, const at::Tensor& a, const at::Tensor& b,
@@ -454,7 +531,9 @@ class Engine {
     at::Tensor mean0 = pick(state_.mean[slot]);
 
     at::Tensor w = w0 + tile.w;
-    at::Tensor share = tile.w / w;
+    // w is 0 only where neither side holds weight yet (a sharded rank without the own point and
+    // a tile under the cut): the share is then 0, not 0/0.
+    at::Tensor share = tile.w / w.clamp_min(std::numeric_limits<double>::min());
     at::Tensor delta = tile.mean - mean0;
     at::Tensor mean = mean0 + delta * share.unsqueeze(1);
     at::Tensor m2 = m20 + tile.m2 + w0 * share * (delta * delta).sum(1);
@@ -466,6 +545,51 @@ class Engine {
     store(state_.mean[slot], rowIndex, mean);
   }
 
+  // The ranks' partial posteriors of one level of the query chunk become the posterior over the
+  // whole prior, on every rank, in three collectives: the largest logit (max), then the weight
+  // sums and weighted first moments rescaled to it (sum), then the spread about the merged mean
+  // (sum): M2 = Σ_r [M2_r + W_r‖m_r − m‖²].
+  void mergeAcrossRanks(int slot) {
+    at::Tensor max = state_.max[slot].clone();
+    comm_->allReduceMax(max);
+    at::Tensor shift = state_.max[slot] - max;  // ≤ 0
+    at::Tensor scale = shift.exp();
+    at::Tensor w = state_.w[slot] * scale;
+    at::Tensor t = (state_.t[slot] + state_.w[slot] * shift) * scale;
+    at::Tensor e2 = state_.e2[slot] * scale * scale;
+    at::Tensor m2 = state_.m2[slot] * scale;
+    at::Tensor mean = state_.mean[slot];
+    const int64_t rows = w.size(0);
+    at::Tensor packed =
+        at::cat({w.unsqueeze(1), t.unsqueeze(1), e2.unsqueeze(1), mean * w.unsqueeze(1)}, 1);
+    comm_->allReduceSum(packed);
+    at::Tensor wAll = packed.select(1, 0);
+    at::Tensor meanAll =
+        packed.narrow(1, 3, d_) / wAll.clamp_min(std::numeric_limits<double>::min()).unsqueeze(1);
+    at::Tensor delta = mean - meanAll;
+    at::Tensor spread = m2 + w * (delta * delta).sum(1);
+    comm_->allReduceSum(spread);
+    state_.max[slot].copy_(max);
+    state_.w[slot].copy_(wAll);
+    state_.t[slot].copy_(packed.select(1, 1));
+    state_.e2[slot].copy_(packed.select(1, 2));
+    state_.m2[slot].copy_(spread);
+    state_.mean[slot].copy_(meanAll);
+    (void)rows;
+  }
+
+  void sumCountersOverRanks() {
+    at::Tensor counters =
+        at::tensor(std::vector<int64_t>{out_.oneHotSkips, out_.sparseSteps, out_.denseSteps, n_},
+                   at::TensorOptions().dtype(at::kLong));
+    comm_->allReduceSum(counters);
+    out_.oneHotSkips = counters[0].item<int64_t>();
+    out_.sparseSteps = counters[1].item<int64_t>();
+    out_.denseSteps = counters[2].item<int64_t>();
+    const int64_t total = counters[3].item<int64_t>();  // N of the whole prior
+    out_.prunedWeightBound = static_cast<double>(heldOut_ ? total : total - 1) * std::exp(-tau_);
+  }
+
   static void store(at::Tensor target, const at::Tensor& rowIndex, const at::Tensor& value) {
     if (rowIndex.defined()) {
       target.index_copy_(0, rowIndex, value);
@@ -475,6 +599,10 @@ class Engine {
   }
 
   void finish(int slot, int level, int64_t q0, int64_t rows) {
+    if (comm_) {
+      PhaseClock::Scope timing(clock_, PhaseClock::Communicate);
+      mergeAcrossRanks(slot);
+    }
     at::Tensor w = state_.w[slot];
     at::Tensor dev = state_.mean[slot] - xj_;
     variance_[level].narrow(0, q0, rows).copy_((state_.m2[slot] / w).to(at::kCPU));
@@ -500,6 +628,11 @@ class Engine {
   Progress progress_;
   std::vector<double> sigmas_;
   bool heldOut_ = false;
+  PriorRows& prior_;
+  Communicator* comm_ = nullptr;
+  int64_t firstRow_ = 0;
+  int64_t bytesAtStart_ = 0;
+  at::Tensor tileHost_, queryPoints_, owned_;
   int64_t n_ = 0, d_ = 0, m_ = 0;
   int levels_ = 0;
   double tau_ = 40.0;
@@ -522,22 +655,25 @@ class Engine {
 
 namespace {
 
-PerQueryPosterior evaluate(const Dataset& dataset, const Dataset* querySource,
-                           const QuerySet& queries, const std::vector<double>& sigmas,
+PerQueryPosterior evaluate(PriorRows& prior, const Dataset* querySource, const QuerySet& queries,
+                           const std::vector<double>& sigmas,
                            const PosteriorEngineSettings& settings, const Progress& progress) {
-  const Dataset& origin = querySource ? *querySource : dataset;
-  if (dataset.size() < 1 || dataset.dim() < 1)
-    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
-                     "the dataset is empty");
-  if (queries.dim != dataset.dim() ||
+  const Dataset& about = prior.description();
+  const std::string name = about.source.empty() ? about.name : about.source;
+  if (prior.size() < 1 || prior.dim() < 1) throw InputError(name, "the dataset is empty");
+  if (queries.dim != prior.dim() ||
       queries.noise.size() != queries.index.size() * static_cast<size_t>(queries.dim))
     throw std::invalid_argument("evaluateEmpiricalPosterior: queries drawn for another dimension");
-  if (querySource && querySource->dim() != dataset.dim())
+  if (querySource && querySource->dim() != prior.dim())
     throw InputError(querySource->source.empty() ? querySource->name : querySource->source,
                      "held-out samples have D = " + std::to_string(querySource->dim()) +
-                         ", the prior has D = " + std::to_string(dataset.dim()));
+                         ", the prior has D = " + std::to_string(prior.dim()));
+  // Query indices are global: into the held-out set, else into the whole (maybe sharded) prior.
+  const int64_t range = querySource             ? querySource->size()
+                        : settings.communicator ? std::numeric_limits<int64_t>::max()
+                                                : prior.size();
   for (int64_t i : queries.index) {
-    if (i < 0 || i >= origin.size())
+    if (i < 0 || i >= range)
       throw std::invalid_argument("evaluateEmpiricalPosterior: query index out of range");
   }
   if (sigmas.empty()) throw std::invalid_argument("evaluateEmpiricalPosterior: no σ levels");
@@ -545,17 +681,33 @@ PerQueryPosterior evaluate(const Dataset& dataset, const Dataset* querySource,
     if (!(s > 0.0) || !std::isfinite(s))
       throw InputError("σ grid", "every σ must be a positive finite number");
   }
-  Engine engine(dataset, querySource, queries, sigmas, settings, progress);
+  Engine engine(prior, querySource, queries, sigmas, settings, progress);
   return engine.run();
 }
 
 }  // namespace
 
+PerQueryPosterior evaluateEmpiricalPosterior(PriorRows& prior, const QuerySet& queries,
+                                             const std::vector<double>& sigmas,
+                                             const PosteriorEngineSettings& settings,
+                                             const Progress& progress) {
+  return evaluate(prior, nullptr, queries, sigmas, settings, progress);
+}
+
 PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
                                              const std::vector<double>& sigmas,
                                              const PosteriorEngineSettings& settings,
                                              const Progress& progress) {
-  return evaluate(dataset, nullptr, queries, sigmas, settings, progress);
+  const std::unique_ptr<PriorRows> prior = residentPrior(dataset);
+  return evaluate(*prior, nullptr, queries, sigmas, settings, progress);
+}
+
+PerQueryPosterior evaluateHeldOutPosterior(PriorRows& prior, const Dataset& querySource,
+                                           const QuerySet& queries,
+                                           const std::vector<double>& sigmas,
+                                           const PosteriorEngineSettings& settings,
+                                           const Progress& progress) {
+  return evaluate(prior, &querySource, queries, sigmas, settings, progress);
 }
 
 PerQueryPosterior evaluateHeldOutPosterior(const Dataset& dataset, const Dataset& querySource,
@@ -563,7 +715,8 @@ PerQueryPosterior evaluateHeldOutPosterior(const Dataset& dataset, const Dataset
                                            const std::vector<double>& sigmas,
                                            const PosteriorEngineSettings& settings,
                                            const Progress& progress) {
-  return evaluate(dataset, &querySource, queries, sigmas, settings, progress);
+  const std::unique_ptr<PriorRows> prior = residentPrior(dataset);
+  return evaluate(*prior, &querySource, queries, sigmas, settings, progress);
 }
 
 }  // namespace noisescope

@@ -10,7 +10,12 @@
 //  * queries whose posterior is provably one-hot on their own point at a level (every other
 //    weight below e^−τ of it) skip that level; sparse posteriors are gathered, dense ones use a
 //    GEMM;
-//  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp).
+//  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp);
+//  * the prior is read tile by tile (data/prior_rows.h), so it need not be in memory: a streamed
+//    prior costs one tile of rows (and the queries' own points) beyond `memoryBytes`;
+//  * sharded across processes (settings.communicator): each rank holds a contiguous shard of the
+//    prior, and before a level of a query chunk is finished the ranks merge their partial
+//    statistics (largest logit, weight sums, first and second moments) with c10d collectives.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -24,6 +29,9 @@
 #include "util/progress.h"
 
 namespace noisescope {
+
+class Communicator;
+class PriorRows;
 
 // One σ level's per-query values, handed out (on the computing thread) as soon as every query
 // has finished that level, so that a face can draw a long run level by level.
@@ -40,6 +48,13 @@ struct PosteriorEngineSettings {
   DistancePrecision distancePrecision = DistancePrecision::Float64;
   bool keepPosteriorMeans = false;  // fill PerQueryPosterior::posteriorMean (levels×queries×D)
   LevelCallback onLevel;            // optional: called once per level when it is complete
+  // Sharded run: the prior handed to the engine is rows [firstRow, firstRow + its size) of the
+  // whole prior, and every rank of `communicator` calls the engine with the same queries, σ and
+  // `planRows` (the shard size the chunk plan is made for, so that all ranks cut the queries
+  // alike). Query indices are global. Null communicator: one process, the whole prior.
+  Communicator* communicator = nullptr;
+  int64_t firstRow = 0;
+  int64_t planRows = 0;  // 0: this prior's own size
 };
 
 struct PerQueryPosterior {
@@ -62,6 +77,8 @@ struct PerQueryPosterior {
   int64_t oneHotSkips = 0;
   int64_t sparseSteps = 0;
   int64_t denseSteps = 0;
+  // Sharded runs: payload bytes this rank handed to collectives (queries, merges, counters).
+  int64_t communicatedBytes = 0;
   // Wall seconds per phase (CPU timings; on a GPU they measure launch, not completion).
   std::vector<std::pair<std::string, double>> phaseSeconds;
 
@@ -71,7 +88,11 @@ struct PerQueryPosterior {
 };
 
 // `sigmas` must be positive. Throws InputError for an empty dataset or a bad device / memory
-// setting, Cancelled when `progress` asks for it.
+// setting, Cancelled when `progress` asks for it, DistributedError when a rank is lost.
+PerQueryPosterior evaluateEmpiricalPosterior(PriorRows& prior, const QuerySet& queries,
+                                             const std::vector<double>& sigmas,
+                                             const PosteriorEngineSettings& settings,
+                                             const Progress& progress = {});
 PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const QuerySet& queries,
                                              const std::vector<double>& sigmas,
                                              const PosteriorEngineSettings& settings,
@@ -82,6 +103,11 @@ PerQueryPosterior evaluateEmpiricalPosterior(const Dataset& dataset, const Query
 // is not part of the prior. Without an own point in the prior no level can be certified one-hot,
 // so every query is evaluated at every level; squaredError is then the held-out risk of the
 // empirical-posterior denoiser. Same shape, dimension and outputs as above.
+PerQueryPosterior evaluateHeldOutPosterior(PriorRows& prior, const Dataset& querySource,
+                                           const QuerySet& queries,
+                                           const std::vector<double>& sigmas,
+                                           const PosteriorEngineSettings& settings,
+                                           const Progress& progress = {});
 PerQueryPosterior evaluateHeldOutPosterior(const Dataset& dataset, const Dataset& querySource,
                                            const QuerySet& queries,
                                            const std::vector<double>& sigmas,

@@ -20,9 +20,12 @@
 #include "train/training_data.h"
 #include "util/progress.h"
 
+namespace noisescope {
+class Communicator;
+}
+
 namespace noisescope::train {
 
-class Communicator;
 class Denoiser;
 
 struct TrainerOptions {

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "train/distributed.h"
+#include "tensor/communicator.h"
 #include "train/trainer.h"
 #include "util/error.h"
 

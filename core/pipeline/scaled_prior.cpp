@@ -1,0 +1,62 @@
+#include "pipeline/scaled_prior.h"
+
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+
+Streaming streamingFromString(const std::string& text) {
+  if (text == "auto") return Streaming::Auto;
+  if (text == "on") return Streaming::Always;
+  if (text == "off") return Streaming::Never;
+  throw InputError("--stream", "'" + text + "' is not one of auto, on, off");
+}
+
+PriorAccess ScaledPrior::access() const {
+  PriorAccess a;
+  a.whole = whole.get();
+  a.rows = shard ? shard.get() : whole.get();
+  a.firstRow = firstRow;
+  a.communicator = communicator.get();
+  return a;
+}
+
+std::string ScaledPrior::describe() const {
+  std::string text = whole ? whole->access() : std::string("none");
+  if (whole) text += " (" + std::to_string(whole->size()) + " samples)";
+  if (communicator && shard)
+    text += "; rank " + std::to_string(communicator->rank()) + " of " +
+            std::to_string(communicator->worldSize()) + " owns rows " + std::to_string(firstRow) +
+            ".." + std::to_string(firstRow + shard->size() - 1);
+  return text;
+}
+
+ScaledPrior openScaledPrior(const std::string& path, const LoadOptions& options,
+                            Streaming streaming, int64_t memoryBytes,
+                            const DistributedEnvironment& env, int timeoutSeconds) {
+  ScaledPrior prior;
+  if (streaming != Streaming::Never && (streaming == Streaming::Always || canStreamPrior(path))) {
+    prior.whole = openStreamedPrior(path, options);
+    const double floatBytes =
+        4.0 * static_cast<double>(prior.whole->size()) * static_cast<double>(prior.whole->dim());
+    // Small enough for the budget: hold it in memory after all (faster, nothing re-read).
+    if (streaming == Streaming::Auto && floatBytes <= static_cast<double>(memoryBytes))
+      prior.whole.reset();
+  }
+  if (!prior.whole) {
+    prior.loaded = std::make_unique<Dataset>(loadDataset(path, options));
+    prior.whole = residentPrior(*prior.loaded);
+  }
+  if (env.worldSize > 1) {
+    if (prior.whole->size() < env.worldSize)
+      throw InputError(path,
+                       "has " + std::to_string(prior.whole->size()) +
+                           " samples, fewer than WORLD_SIZE = " + std::to_string(env.worldSize));
+    prior.communicator = std::make_unique<Communicator>(env, timeoutSeconds);
+    const auto [first, count] = shardRange(prior.whole->size(), env.rank, env.worldSize);
+    prior.firstRow = first;
+    prior.shard = priorShard(*prior.whole, first, count);
+  }
+  return prior;
+}
+
+}  // namespace noisescope::pipeline
