@@ -119,7 +119,28 @@ FileFormat detectFormat(const std::string& path) {
   return FileFormat::Unknown;
 }
 
+namespace {
+
+Dataset readAny(const std::string& path, const LoadOptions& options);
+
+}  // namespace
+
 Dataset loadDataset(const std::string& path, const LoadOptions& options) {
+  // A set larger than the memory this process may allocate (a ulimit, a container's limit) ends
+  // with a message that names the file and the way out, not a bare std::bad_alloc.
+  try {
+    return readAny(path, options);
+  } catch (const std::bad_alloc&) {
+    throw InputError(
+        path,
+        "does not fit in the memory this process may allocate; the diagnostic can "
+        "read .npy, HDF5, IDX and CIFAR priors from disk instead (diagnose --stream on)");
+  }
+}
+
+namespace {
+
+Dataset readAny(const std::string& path, const LoadOptions& options) {
   if (path.empty()) throw InputError("dataset", "no path given");
   const FileFormat format = detectFormat(path);
   if (format != FileFormat::Synthetic && format != FileFormat::ImageFolder &&
@@ -152,6 +173,8 @@ Dataset loadDataset(const std::string& path, const LoadOptions& options) {
                    "(MNIST, .gz too), CIFAR binary batches, .npy, HDF5, FASTA / sequence "
                    "text, a folder of PNG/JPEG images, synthetic:KIND?…");
 }
+
+}  // namespace
 
 #ifndef NOISESCOPE_WITH_HDF5
 std::vector<Hdf5DatasetInfo> listHdf5Datasets(const std::string& path) {

@@ -111,10 +111,18 @@ void forEachSample(PriorRows& prior, const Progress& progress, const char* messa
   }
 }
 
-// Pass 1 of σ_data: the mean of every coordinate over the samples (in double); optionally the
-// smallest and largest value.
+// Pass 1 of σ_data divided by N: the mean of every coordinate; optionally the value range.
 std::vector<double> coordinateMeans(PriorRows& dataset, const Progress& progress,
                                     double* lo = nullptr, double* hi = nullptr) {
+  std::vector<double> sum = coordinateSums(dataset, progress, lo, hi);
+  for (double& s : sum) s /= static_cast<double>(dataset.size());
+  return sum;
+}
+
+}  // namespace
+
+std::vector<double> coordinateSums(PriorRows& dataset, const Progress& progress, double* lo,
+                                   double* hi) {
   const int64_t d = dataset.dim();
   std::vector<double> sum(static_cast<size_t>(d), 0.0);
   double smallest = INFINITY, largest = -INFINITY;
@@ -126,13 +134,11 @@ std::vector<double> coordinateMeans(PriorRows& dataset, const Progress& progress
       largest = std::max(largest, v);
     }
   });
-  for (double& s : sum) s /= static_cast<double>(dataset.size());
   if (lo) *lo = smallest;
   if (hi) *hi = largest;
   return sum;
 }
 
-// Pass 2 of σ_data: Σ_i Σ_k (x_ik − μ_k)², in double.
 double squaredDeviations(PriorRows& dataset, const std::vector<double>& means,
                          const Progress& progress) {
   const int64_t d = dataset.dim();
@@ -145,6 +151,12 @@ double squaredDeviations(PriorRows& dataset, const std::vector<double>& means,
   });
   return squares;
 }
+
+double sigmaDataFromSquares(double squares, int64_t n, int64_t d) {
+  return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));
+}
+
+namespace {
 
 double median(std::vector<double> values) {
   const size_t mid = values.size() / 2;
@@ -208,7 +220,7 @@ double measureSigmaData(PriorRows& prior, const Progress& progress) {
   }
   const std::vector<double> means = coordinateMeans(prior, progress.sub(0.0, 0.5));
   const double squares = squaredDeviations(prior, means, progress.sub(0.5, 1.0));
-  return std::sqrt(squares / (static_cast<double>(n) * static_cast<double>(d)));
+  return sigmaDataFromSquares(squares, n, d);
 }
 
 double measureSigmaData(const Dataset& dataset, const Progress& progress) {

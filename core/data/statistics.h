@@ -1,6 +1,7 @@
 #pragma once
 // Summary numbers of a dataset, computed from its values (σ_data is measured, never assumed).
 #include <cstdint>
+#include <vector>
 
 #include "data/dataset.h"
 #include "util/progress.h"
@@ -33,6 +34,15 @@ double measureSigmaData(const Dataset& dataset, const Progress& progress = {});
 // The same two passes over a prior read row by row (data/prior_rows.h): the set need not fit in
 // memory, and for a loaded dataset the value is the same to the last bit.
 double measureSigmaData(PriorRows& prior, const Progress& progress = {});
+
+// The two passes above, for a prior split across processes (the sharded diagnostic sums each
+// pass over its ranks between them): per-coordinate sums over the rows (and optionally the value
+// range), the squared deviations Σ_i Σ_k (x_ik − μ_k)² from given means, and σ_data from the total.
+std::vector<double> coordinateSums(PriorRows& rows, const Progress& progress = {},
+                                   double* lo = nullptr, double* hi = nullptr);
+double squaredDeviations(PriorRows& rows, const std::vector<double>& means,
+                         const Progress& progress = {});
+double sigmaDataFromSquares(double squares, int64_t n, int64_t d);
 
 // nnQueries = 0 skips the nearest-neighbour estimate.
 DatasetStatistics computeStatistics(const Dataset& dataset, int64_t nnQueries = 256,

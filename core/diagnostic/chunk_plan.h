@@ -22,7 +22,9 @@ struct ChunkPlan {
 constexpr int64_t kTileBytesPerEntry = 56;
 
 // Throws InputError("--memory", ...) when even one query against one data point does not fit.
+// `streamedRowBytes` > 0: the prior is read from disk into a tile buffer of that many bytes per
+// row, which the plan counts inside the budget too.
 ChunkPlan planChunks(int64_t datasetSize, int64_t dim, int64_t queries, int levels,
-                     int64_t memoryBytes);
+                     int64_t memoryBytes, int64_t streamedRowBytes = 0);
 
 }  // namespace noisescope

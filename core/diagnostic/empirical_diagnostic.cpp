@@ -53,13 +53,18 @@ QuerySet sharedQueries(const PriorAccess& prior, int64_t sourceSize, const Diagn
   return queries;
 }
 
-// σ_data of the whole prior: one streamed pass on rank 0, broadcast to the others.
+// σ_data of the whole prior. Sharded: each rank makes the two passes of measureSigmaData over
+// its own rows, and the per-coordinate sums and then the squared deviations are summed over ranks.
 double sharedSigmaData(const PriorAccess& prior) {
   if (!prior.communicator) return measureSigmaData(*prior.whole);
-  at::Tensor value = at::zeros({1}, at::kDouble);
-  if (prior.communicator->rank() == 0) value.fill_(measureSigmaData(*prior.whole));
-  prior.communicator->broadcast(value, 0);
-  return value.item<double>();
+  const int64_t n = prior.whole->size(), d = prior.whole->dim();
+  std::vector<double> means = coordinateSums(*prior.rows);
+  at::Tensor sums = at::from_blob(means.data(), {d}, at::kDouble);
+  prior.communicator->allReduceSum(sums);
+  for (double& m : means) m /= static_cast<double>(n);
+  at::Tensor squares = at::full({1}, squaredDeviations(*prior.rows, means), at::kDouble);
+  prior.communicator->allReduceSum(squares);
+  return sigmaDataFromSquares(squares.item<double>(), n, d);
 }
 
 PriorAccess wholeInMemory(PriorRows& rows) {

@@ -120,8 +120,9 @@ class Engine {
     levels_ = static_cast<int>(sigmas.size());
     device_ = resolveDevice(settings.device);
     tau_ = settings.pruneLogRatio;
+    // A streamed prior's tile buffer counts inside the budget: peak memory is the budget.
     plan_ = planChunks(settings.planRows > 0 ? settings.planRows : n_, d_, m_, levels_,
-                       settings.memoryBytes);
+                       settings.memoryBytes, prior.resident() ? 0 : d_ * int64_t{4});
     f64_ = at::TensorOptions().dtype(at::kDouble).device(device_);
 
     // A prior in memory is not copied on the CPU (on a GPU it is moved there once); a streamed

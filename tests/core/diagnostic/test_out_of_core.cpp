@@ -1,7 +1,7 @@
 // The diagnostic over a prior streamed from disk (data/prior_rows.h): with N·D larger than the
 // memory setting, the empirical and held-out profiles equal the in-memory ones on the same queries
-// (to fp32 rounding of the weight GEMM, under the same plan and under another); the engine's estimate of
-// its extra memory stays within the setting, and the streamed prior adds exactly one tile.
+// (to the fp32 rounding of the weight GEMM, which depends on how the work is tiled); the engine's
+// plan, the streamed tile buffer included, stays within the setting.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -59,7 +59,11 @@ void expectSame(const Profile& a, const Profile& b, double tolerance) {
     for (size_t l = 0; l < a.sigma.size(); ++l) {
       const double x = a.estimates[e].mean[l], y = b.estimates[e].mean[l];
       QVERIFY2(std::fabs(x - y) <= tolerance * std::max(1.0, std::fabs(y)),
-               qPrintable(QString("estimate %1 level %2: %3 vs %4").arg(e).arg(l).arg(x, 0, 'g', 17).arg(y, 0, 'g', 17)));
+               qPrintable(QString("estimate %1 level %2: %3 vs %4")
+                              .arg(e)
+                              .arg(l)
+                              .arg(x, 0, 'g', 17)
+                              .arg(y, 0, 'g', 17)));
     }
   QCOMPARE(a.sigmaData, b.sigmaData);
   QCOMPARE(a.datasetSize, b.datasetSize);
@@ -98,8 +102,8 @@ class TestOutOfCore : public QObject {
     PriorAccess access;
     access.whole = access.rows = streamed.get();
     const Profile fromDisk = computeEmpiricalProfile(access, options);
-    // Same plan, same tiles; the fp32 weight GEMM may round differently on a tile that starts at
-    // another memory alignment (BLAS kernels differ), hence a rounding-level tolerance.
+    // The streamed plan counts its tile buffer in the budget, so it tiles more finely; the fp32
+    // weight GEMM then rounds differently, hence a rounding-level tolerance.
     expectSame(fromDisk, inMemory, 1e-6);
     QCOMPARE(fromDisk.provenance["execution"]["prior_access"].get<std::string>(),
              std::string("memory-mapped .npy"));
@@ -122,7 +126,7 @@ class TestOutOfCore : public QObject {
     PriorAccess access;
     access.whole = access.rows = streamed.get();
     expectSame(computeHeldOutProfile(access, heldOut, options),
-               computeHeldOutProfile(loaded, heldOut, options), 0.0);
+               computeHeldOutProfile(loaded, heldOut, options), 1e-6);
   }
 
   void idxStreamReadBackwardsPerQueryChunk() {
@@ -140,7 +144,7 @@ class TestOutOfCore : public QObject {
     access.whole = access.rows = streamed.get();
     const Profile fromDisk = computeEmpiricalProfile(access, options);
     QVERIFY(fromDisk.provenance["execution"]["query_chunk"].get<int64_t>() < 300);
-    expectSame(fromDisk, computeEmpiricalProfile(sample, options), 0.0);
+    expectSame(fromDisk, computeEmpiricalProfile(sample, options), 1e-6);
   }
 };
 
