@@ -41,6 +41,7 @@ QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
 CurveChart::CurveChart(QWidget* parent) : QChartView(new QChart(), parent) {
   setRenderHint(QPainter::Antialiasing);
   chart()->legend()->setAlignment(Qt::AlignBottom);
+  chart()->legend()->setShowToolTips(true);  // the full name of an entry the legend shortened
   setMinimumSize(240, 200);
   // Every chart exports the same way: right-click, or the panel's export button.
   auto* exportAction = new QAction(tr("Export chart as PNG or SVG…"), this);

@@ -77,6 +77,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
             tabs_->setCurrentWidget(diagnosticPanel_);
             diagnosticPanel_->runRunCheckpoint(run);
           });
+  // The race's offline reference: the EDM run's checkpoint, profiled in the background (no tab
+  // switch while the user watches the race).
+  connect(trainingPanel_, &TrainingPanel::referenceProfileRequested, diagnosticPanel_,
+          &DiagnosticPanel::runRunCheckpoint);
   connect(workbench_, &Workbench::datasetChanged, this, &MainWindow::updateSummary);
   connect(workbench_, &Workbench::statisticsChanged, this, &MainWindow::updateSummary);
 

@@ -23,6 +23,9 @@ RunMonitor::RunMonitor(const QString& runDirectory, QObject* parent)
 
 RunMonitor::~RunMonitor() {
   if (process_ && process_->state() != QProcess::NotRunning) {
+    // No signals from a monitor being destroyed: its owner (the Training panel, closing with runs
+    // still going) may already have destroyed what its slots touch.
+    process_->disconnect(this);
     process_->terminate();
     if (!process_->waitForFinished(3000)) process_->kill();
     process_->waitForFinished(1000);
@@ -103,9 +106,10 @@ void RunMonitor::apply(const RunEvent& e) {
     case RunEvent::Kind::Resume:
       state_.started = true;
       state_.totalSteps = static_cast<double>(e.steps);
+      state_.threads = static_cast<int>(std::min<int64_t>(e.threads, 1 << 20));
       break;
     case RunEvent::Kind::Train:
-      state_.train.push_back({step, e.loss, e.stepsPerSecond});
+      state_.train.push_back({step, e.loss, e.stepsPerSecond, e.time});
       break;
     case RunEvent::Kind::Schedule: {
       RunState::ScheduleSnapshot s;
@@ -122,7 +126,8 @@ void RunMonitor::apply(const RunEvent& e) {
       break;
     }
     case RunEvent::Kind::Eval:
-      state_.evals.push_back({step, e.quality, e.sigma, e.error});
+      state_.evals.push_back({step, e.quality, e.sigma, e.error, e.fd, e.kmerJs,
+                              QString::fromStdString(e.featureNetwork)});
       state_.reference = QString::fromStdString(e.reference);
       break;
     case RunEvent::Kind::End:

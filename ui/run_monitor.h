@@ -22,6 +22,7 @@ namespace noisescope::ui {
 struct RunState {
   struct TrainPoint {
     double step, loss, stepsPerSecond;
+    double time;  // Unix seconds of the event (the ETA's clock: it includes evaluation time)
   };
   struct ScheduleSnapshot {
     double step;
@@ -33,6 +34,9 @@ struct RunState {
   struct EvalPoint {
     double step, quality;
     std::vector<double> sigma, error;
+    // Sample quality (THEORY §11), NaN when the evaluation did not compute it.
+    double fd, kmerJs;
+    QString featureNetwork;  // the feature network of fd ("" without fd)
   };
   std::vector<TrainPoint> train;
   std::vector<ScheduleSnapshot> schedules;
@@ -40,6 +44,7 @@ struct RunState {
   QString sampler;
   QString reference;  // the eval's scalar quality measure ("elbo" or "edm")
   double totalSteps = 0;
+  int threads = 0;  // torch CPU threads the run uses (start event; 0: not recorded)
   bool started = false;
   bool ended = false;
   int malformedLines = 0;  // lines that were not valid events (noted, then skipped)

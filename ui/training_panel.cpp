@@ -6,6 +6,7 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -20,16 +21,21 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QThread>
 #include <QVBoxLayout>
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
+#include "io/run_progress.h"
+#include "profile/profile.h"
 #include "schedule/families.h"
 #include "tensor/device.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
+#include "ui/offline_reference.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
 #include "util/atomic_file.h"
@@ -146,6 +152,22 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   for (const std::string& name : availableDeviceNames())
     device_->addItem(QString::fromStdString(name));
   layout->addRow(tr("De&vice:"), device_);
+  // Sample quality for the race (THEORY §11): without a feature network images are scored by the
+  // held-out error only.
+  featureNetwork_ = new QLineEdit(form);
+  featureNetwork_->setPlaceholderText(tr("none"));
+  featureNetwork_->setToolTip(
+      tr("TorchScript feature network from `noisescope-cli quality train-features`. Each "
+         "evaluation then scores Heun samples by the Fréchet distance in its features, and the "
+         "race chart plots it. DNA runs also get the k-mer spectrum distance without one."));
+  auto* featureBrowse = new QPushButton(tr("…"), form);
+  featureBrowse->setToolTip(tr("Choose a feature network file"));
+  auto* featureRow = new QHBoxLayout();
+  featureRow->addWidget(featureNetwork_, 1);
+  featureRow->addWidget(featureBrowse);
+  auto* featureLabel = new QLabel(tr("&Feature network:"), form);
+  featureLabel->setBuddy(featureNetwork_);
+  layout->addRow(featureLabel, featureRow);
   runsFolder_ = new QLineEdit(form);
   setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
                     .filePath(QStringLiteral("runs")));
@@ -218,6 +240,11 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
     const QString path = QFileDialog::getOpenFileName(this, tr("Training data"));
     if (!path.isEmpty()) dataset_->setText(path);
   });
+  connect(featureBrowse, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Feature network"), QString(),
+                                                      tr("TorchScript (*.pt);;All files (*)"));
+    if (!path.isEmpty()) featureNetwork_->setText(path);
+  });
   connect(start, &QPushButton::clicked, this, [this] { startRun(); });
   connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
   connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
@@ -239,7 +266,20 @@ void TrainingPanel::setRunsFolder(const QString& path) {
   runsFolder_->setText(path);
 }
 
-QString TrainingPanel::startRun(const QString& samplerOverride) {
+int TrainingPanel::threadShare(int concurrentRuns) {
+  return std::max(1, QThread::idealThreadCount() / std::max(1, concurrentRuns));
+}
+
+int TrainingPanel::runningCount() const {
+  return static_cast<int>(
+      std::count_if(runs_.begin(), runs_.end(), [](RunMonitor* r) { return r->isRunning(); }));
+}
+
+QString TrainingPanel::startRun(const QString& sampler, int threads) {
+  return launch(sampler, threads > 0 ? threads : threadShare(runningCount() + 1), -1);
+}
+
+QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   train::TrainConfig config;
   config.dataset.path = dataset_->text().trimmed().toStdString();
@@ -252,6 +292,7 @@ QString TrainingPanel::startRun(const QString& samplerOverride) {
   config.optim.lr = lr_->value();
   config.optim.seed = static_cast<uint64_t>(seed_->value());
   config.optim.device = device_->currentText().toStdString();
+  config.optim.threads = threads;
   config.noise.sampler = sampler.toStdString();
   config.noise.schedule = schedulePreset_->currentData().toString().toStdString();
   config.noise.lossWeight = lossWeight_->currentText().toStdString();
@@ -264,6 +305,7 @@ QString TrainingPanel::startRun(const QString& samplerOverride) {
     config.noise.gateC = gateC_->value();
   config.eval.every = evalEvery_->value();
   config.checkpoint.every = checkpointEvery_->value();
+  config.eval.featureNetwork = featureNetwork_->text().trimmed().toStdString();
 
   const QString stamp =
       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
@@ -282,14 +324,18 @@ QString TrainingPanel::startRun(const QString& samplerOverride) {
     return {};
   }
   auto* monitor = new RunMonitor(directory, this);
-  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp));
+  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race);
   monitor->start(cliPath_, configPath);
   return directory;
 }
 
 void TrainingPanel::startRace() {
-  for (const QString sampler : {"static", "infonoise", "sqrt-entropy"}) {
-    if (startRun(sampler).isEmpty()) return;
+  const QStringList samplers = {"static", "infonoise", "sqrt-entropy"};
+  // The three run at once: each gets a third of the cores (with any runs already going).
+  const int threads = threadShare(runningCount() + static_cast<int>(samplers.size()));
+  const int race = races_++;
+  for (const QString& sampler : samplers) {
+    if (launch(sampler, threads, race).isEmpty()) return;
   }
 }
 
@@ -299,12 +345,16 @@ void TrainingPanel::followRun(const QString& directory) {
   monitor->poll();
 }
 
-void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label) {
+void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label, int race) {
   runs_.push_back(monitor);
   labels_.push_back(label);
   failures_.emplace_back();
+  race_.push_back(race);
+  referenceAsked_.push_back(false);
+  configs_.emplace_back();
   const int index = runCount() - 1;
   connect(monitor, &RunMonitor::updated, this, [this] {
+    requestReferenceProfiles();
     refreshList();
     redraw();
     Q_EMIT runsUpdated();
@@ -345,7 +395,7 @@ void TrainingPanel::refreshList() {
     else if (s.ended)
       status = tr("finished");
     else if (runs_[i]->isRunning())
-      status = tr("running, step %1 of %2").arg(step).arg(s.totalSteps);
+      status = tr("running, step %1 of %2 · %3").arg(step).arg(s.totalSteps).arg(progressText(i));
     else
       status = tr("stopped at step %1").arg(step);
     const QString text = QStringLiteral("%1 — %2").arg(labels_[i], status);
@@ -362,27 +412,143 @@ void TrainingPanel::refreshList() {
   list_->blockSignals(false);
 }
 
-void TrainingPanel::redraw() {
-  std::vector<Curve> losses, qualities;
-  QString reference;
+QString TrainingPanel::progressText(int index) const {
+  const RunState& s = runs_[index]->state();
+  std::vector<ProgressPoint> points;
+  points.reserve(s.train.size());
+  for (const auto& p : s.train) points.push_back({p.step, p.time});
+  const auto left = estimateSecondsLeft(points, s.totalSteps);
+  return left ? tr("ETA %1").arg(QString::fromStdString(formatDuration(*left)))
+              : tr("ETA estimating…");
+}
+
+const train::TrainConfig* TrainingPanel::runConfig(int index) {
+  if (configs_[index]) return configs_[index].get();
+  // The trainer writes the resolved config.json when the run starts (gate c and σ_data filled in).
+  const QString path = QDir(runs_[index]->runDirectory()).filePath(QStringLiteral("config.json"));
+  if (!runs_[index]->state().started || !QFileInfo::exists(path)) return nullptr;
+  try {
+    configs_[index] = std::make_shared<const train::TrainConfig>(
+        train::readTrainConfig(QFile::encodeName(path).toStdString()));
+  } catch (const std::exception&) {
+    return nullptr;  // not a config this version reads: no overlay for the run
+  }
+  return configs_[index].get();
+}
+
+int TrainingPanel::referenceProfileIndex(int run) const {
+  const auto& profiles = workbench_->profiles();
+  QString edmRun;
+  for (int j = 0; j < runCount() && race_[run] >= 0; ++j)  // launch() names it STAMP-static
+    if (race_[j] == race_[run] && runs_[j]->runDirectory().endsWith(QStringLiteral("-static")))
+      edmRun = runs_[j]->runDirectory();
+  int newest = -1;
+  for (int k = 0; k < static_cast<int>(profiles.size()); ++k) {
+    const Profile& p = *profiles[k].profile;
+    if (p.kind != "checkpoint" || p.estimates.empty()) continue;
+    newest = k;
+    if (!edmRun.isEmpty() && p.provenance.is_object() &&
+        p.provenance.value("run_directory", std::string()) == edmRun.toStdString())
+      return k;  // the race's own frozen EDM checkpoint
+  }
+  return newest;
+}
+
+void TrainingPanel::requestReferenceProfiles() {
+  for (const auto& named : workbench_->profiles())
+    if (named.profile->kind == "checkpoint") return;  // one is loaded: the overlay uses it
   for (int i = 0; i < runCount(); ++i) {
-    if (!list_->item(i) || list_->item(i)->checkState() != Qt::Checked) continue;
+    if (race_[i] < 0 || referenceAsked_[i] || !runs_[i]->state().ended) continue;
+    const train::TrainConfig* config = runConfig(i);
+    if (!config || config->noise.sampler != "static") continue;
+    referenceAsked_[i] = true;
+    Q_EMIT referenceProfileRequested(runs_[i]->runDirectory());
+  }
+}
+
+void TrainingPanel::drawQuality() {
+  // The race is judged by sample quality when every charted run's evaluations carry the same
+  // measure (THEORY §11), else by the held-out error integral as before.
+  enum class Measure { Fd, KmerJs, HeldOut };
+  std::vector<int> charted;
+  for (int i = 0; i < runCount(); ++i)
+    if (list_->item(i) && list_->item(i)->checkState() == Qt::Checked &&
+        !runs_[i]->state().evals.empty())
+      charted.push_back(i);
+  auto carries = [this, &charted](auto value) {
+    for (int i : charted) {
+      const auto& evals = runs_[i]->state().evals;
+      if (std::none_of(evals.begin(), evals.end(),
+                       [&](const RunState::EvalPoint& e) { return std::isfinite(value(e)); }))
+        return false;
+    }
+    return !charted.empty();
+  };
+  QString network;
+  bool sameNetwork = true;
+  for (int i : charted)
+    for (const auto& e : runs_[i]->state().evals) {
+      if (!std::isfinite(e.fd)) continue;
+      if (network.isEmpty()) network = e.featureNetwork;
+      sameNetwork = sameNetwork && e.featureNetwork == network;
+    }
+  const Measure measure =
+      carries([](const RunState::EvalPoint& e) { return e.fd; }) && sameNetwork ? Measure::Fd
+      : carries([](const RunState::EvalPoint& e) { return e.kmerJs; })          ? Measure::KmerJs
+                                                                                : Measure::HeldOut;
+  std::vector<Curve> qualities;
+  QString reference;
+  for (int i : charted) {
     const RunState& s = runs_[i]->state();
-    const QColor c = CurveChart::paletteColor(i);
-    Curve loss{labels_[i], {}, {}, {}, {}, c};
-    for (const auto& p : s.train) loss.x.push_back(p.step), loss.y.push_back(p.loss);
-    losses.push_back(loss);
-    Curve quality{labels_[i], {}, {}, {}, {}, c};
-    for (const auto& e : s.evals) quality.x.push_back(e.step), quality.y.push_back(e.quality);
+    Curve quality{labels_[i], {}, {}, {}, {}, CurveChart::paletteColor(i)};
+    for (const auto& e : s.evals) {
+      const double y = measure == Measure::Fd       ? e.fd
+                       : measure == Measure::KmerJs ? e.kmerJs
+                                                    : e.quality;
+      if (!std::isfinite(y)) continue;
+      quality.x.push_back(e.step);
+      quality.y.push_back(y);
+    }
     qualities.push_back(quality);
     if (!s.reference.isEmpty()) reference = s.reference;
   }
-  loss_->setCurves(losses);
-  quality_->setAxisTitles(tr("step"),
-                          reference.isEmpty()
-                              ? tr("held-out error over the reference allocation")
-                              : tr("held-out error, %1-weighted (lower is better)").arg(reference));
+  // The chart title says which measure in full; the y axis, which has less room, its unit.
+  QString title;
+  if (measure == Measure::Fd) {
+    quality_->setTitle(tr("Fréchet distance (feature net %1), lower is better")
+                           .arg(QFileInfo(network).fileName()));
+    title = tr("FD (feature units²)");
+    quality_->setToolTip(tr("Fréchet distance between Gaussians fitted to the features of Heun "
+                            "samples and of held-out data, in the feature network %1")
+                             .arg(network));
+  } else if (measure == Measure::KmerJs) {
+    quality_->setTitle(tr("k-mer spectrum distance (k = 1…6), lower is better"));
+    title = tr("JS divergence (bits)");
+    quality_->setToolTip(
+        tr("Jensen–Shannon divergence between the k-mer spectra of generated "
+           "and held-out windows, mean over k = 1…6"));
+  } else {
+    quality_->setTitle(tr("Schedule race: held-out error, lower is better"));
+    title = reference.isEmpty()
+                ? tr("held-out error over the reference allocation")
+                : tr("held-out error, %1-weighted (lower is better)").arg(reference);
+    quality_->setToolTip(QString());
+  }
+  quality_->setAxisTitles(tr("step"), title);
   quality_->setCurves(qualities);
+}
+
+void TrainingPanel::redraw() {
+  std::vector<Curve> losses;
+  for (int i = 0; i < runCount(); ++i) {
+    if (!list_->item(i) || list_->item(i)->checkState() != Qt::Checked) continue;
+    const RunState& s = runs_[i]->state();
+    Curve loss{labels_[i], {}, {}, {}, {}, CurveChart::paletteColor(i)};
+    for (const auto& p : s.train) loss.x.push_back(p.step), loss.y.push_back(p.loss);
+    losses.push_back(loss);
+  }
+  loss_->setCurves(losses);
+  drawQuality();
 
   const int row = list_->currentRow();
   std::vector<Curve> snapshots, errors;
@@ -404,6 +570,25 @@ void TrainingPanel::redraw() {
                            CurveChart::paletteColor(colour++),
                            pick + 1 != n});
     }
+    // Beside the online π, the π its rule gives from a frozen checkpoint's profile (the InfoNoise
+    // paper's Figure 4 picture).
+    schedule_->setToolTip(QString());
+    bool overlaid = false;
+    const int reference = referenceProfileIndex(row);
+    const train::TrainConfig* config = runConfig(row);
+    if (n > 0 && reference >= 0 && config) {
+      const auto& named = workbench_->profiles()[reference];
+      try {
+        const OfflineReference r = offlineReference(*config, *named.profile, named.name);
+        snapshots.push_back({r.label, r.sigma, r.density, {}, {}, QColor(Qt::black)});
+        overlaid = true;
+        schedule_->setToolTip(r.label + QStringLiteral("\n") + r.description);
+      } catch (const std::exception& e) {
+        schedule_->setToolTip(tr("no offline reference: %1").arg(e.what()));
+      }
+    }
+    schedule_->setTitle(overlaid ? tr("Live schedule π (selected run); black: offline reference")
+                                 : tr("Live schedule π (selected run)"));
     for (auto it = s.schedules.rbegin(); it != s.schedules.rend(); ++it) {
       if (it->mhat.empty()) continue;
       errors.push_back({tr("m̂ (training, step %1)").arg(it->step),
@@ -423,9 +608,12 @@ void TrainingPanel::redraw() {
                         CurveChart::paletteColor(1)});
     status_->setText(
         failures_[row].isEmpty()
-            ? tr("%1 · sampler %2 · %3 schedule events · %4 evaluations%5")
+            ? tr("%1 · sampler %2 · %3 · %4 schedule events · %5 evaluations%6")
                   .arg(runs_[row]->runDirectory())
                   .arg(s.sampler.isEmpty() ? tr("starting") : s.sampler)
+                  .arg(s.threads == 1  ? tr("1 torch thread")
+                       : s.threads > 1 ? tr("%1 torch threads").arg(s.threads)
+                                       : tr("threads not recorded"))
                   .arg(s.schedules.size())
                   .arg(s.evals.size())
                   .arg(s.notes.isEmpty()

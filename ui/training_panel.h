@@ -4,6 +4,7 @@
 // estimate against the offline profile, and the schedule race (quality against steps).
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
 class QLineEdit;
@@ -14,6 +15,10 @@ class QDoubleSpinBox;
 class QPushButton;
 class QListWidget;
 class QLabel;
+
+namespace noisescope::train {
+struct TrainConfig;
+}
 
 namespace noisescope::ui {
 
@@ -32,11 +37,18 @@ class TrainingPanel : public QWidget {
   void setRunsFolder(const QString& path);
   QString cliPath() const { return cliPath_; }
 
-  // Starts one run with the form's settings and the given sampler ("" = the form's). Returns
-  // the run directory, or an empty string (with a message shown) when it cannot start.
-  QString startRun(const QString& sampler = {});
-  // The schedule race: the same data, model and budget with EDM, InfoNoise and √-entropy.
+  // Starts one run with the form's settings and the given sampler ("" = the form's). Its config
+  // gets `threads` torch threads; 0: its share of the machine with the runs already running
+  // (threadShare). Returns the run directory, or an empty string (with a message shown) when it
+  // cannot start.
+  QString startRun(const QString& sampler = {}, int threads = 0);
+  // The schedule race: the same data, model and budget with EDM, InfoNoise and √-entropy, each
+  // with its share of the cores.
   void startRace();
+  // Torch threads for each of `concurrentRuns` runs sharing this machine: cores / runs, ≥ 1, so
+  // that concurrent runs do not oversubscribe the cores.
+  static int threadShare(int concurrentRuns);
+  int runningCount() const;
   // Follows an existing run directory (a finished run, or one started elsewhere).
   void followRun(const QString& directory);
   void stopSelected();
@@ -53,15 +65,28 @@ class TrainingPanel : public QWidget {
   QSpinBox* stepsSpin() const { return steps_; }
   QLineEdit* datasetEdit() const { return dataset_; }
   QComboBox* samplerBox() const { return sampler_; }
+  QComboBox* transformBox() const { return transform_; }
+  QLineEdit* featureNetworkEdit() const { return featureNetwork_; }
+  QListWidget* runList() const { return list_; }
 
  Q_SIGNALS:
   void runsUpdated();
   void checkpointProfileRequested(const QString& runDirectory);
+  // A race's EDM run finished and no checkpoint profile is loaded: its checkpoint's profile is
+  // wanted for the offline reference overlay (the main window profiles it in the background).
+  void referenceProfileRequested(const QString& runDirectory);
 
  private:
   void redraw();
   void refreshList();
-  void addMonitor(RunMonitor* monitor, const QString& label);
+  QString launch(const QString& sampler, int threads, int race);
+  void addMonitor(RunMonitor* monitor, const QString& label, int race = -1);
+  QString progressText(int index) const;
+  void drawQuality();
+  // The checkpoint profile the overlay uses for `run`: the race's EDM run's, else the newest.
+  int referenceProfileIndex(int run) const;
+  const train::TrainConfig* runConfig(int index);
+  void requestReferenceProfiles();
 
   Workbench* workbench_;
   QString cliPath_;
@@ -85,6 +110,7 @@ class TrainingPanel : public QWidget {
   QSpinBox* evalEvery_;
   QSpinBox* checkpointEvery_;
   QComboBox* device_;
+  QLineEdit* featureNetwork_;
   QLineEdit* runsFolder_;
   QListWidget* list_;
   QLabel* status_;
@@ -95,6 +121,10 @@ class TrainingPanel : public QWidget {
   std::vector<RunMonitor*> runs_;
   std::vector<QString> labels_;
   std::vector<QString> failures_;
+  std::vector<int> race_;             // which race a run belongs to; -1: started alone
+  std::vector<bool> referenceAsked_;  // referenceProfileRequested sent for this run
+  std::vector<std::shared_ptr<const train::TrainConfig>> configs_;  // its config.json, once read
+  int races_ = 0;
 };
 
 }  // namespace noisescope::ui

@@ -1,7 +1,11 @@
 // The Training panel starts a real `noisescope-cli train` child process, and its events stream
 // into the charts: loss, the live schedule π and its refreshes, held-out quality. Stopping the
-// child leaves the workbench running; a bad setting is refused before anything starts.
+// child leaves the workbench running; a bad setting is refused before anything starts. Concurrent
+// runs share the cores, the run list shows an ETA, the race chart plots sample quality when the
+// evaluations carry it, and the schedule chart overlays the offline reference π from a frozen
+// checkpoint's profile (the latter driven by event files written here, with a stand-in child).
 #include <QComboBox>
+#include <QFile>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -9,10 +13,19 @@
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <QtTest>
 
+#include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/schedule_recipe.h"
+#include "profile/profile.h"
 #include "screenshot.h"
+#include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
@@ -20,7 +33,105 @@
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
 
+using namespace noisescope;
 using namespace noisescope::ui;
+using nlohmann::json;
+
+namespace {
+
+// A child that never writes anything: the test writes the run's events itself.
+QString standInCli(const QTemporaryDir& dir) {
+  const QString path = dir.filePath("stand-in-cli.sh");
+  QFile file(path);
+  file.open(QIODevice::WriteOnly);
+  file.write("#!/bin/sh\nexec sleep 60\n");
+  file.close();
+  file.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+  return path;
+}
+
+json readJson(const QString& path) {
+  std::ifstream in(QFile::encodeName(path).toStdString());
+  return json::parse(in);
+}
+
+void appendEvents(const QString& runDir, const std::vector<json>& events) {
+  QDir().mkpath(runDir);
+  std::ofstream out(QFile::encodeName(runDir + "/events.jsonl").toStdString(), std::ios::app);
+  for (const json& e : events) out << e.dump() << "\n";
+}
+
+// Events as core/train writes them (docs/training.md).
+json startEvent(int steps, double time) {
+  return {{"event", "start"},    {"step", 0},
+          {"time", time},        {"steps", steps},
+          {"world_size", 1},     {"device", "cpu"},
+          {"threads", 1},        {"network", {{"kind", "mlp"}}},
+          {"parameters", 1000},  {"sigma_data", 0.5},
+          {"discrete", false},   {"train_samples", 900},
+          {"test_samples", 100}, {"test", "held-out 10 %"},
+          {"bins", 16}};
+}
+json trainEvent(int step, double time) {
+  return {{"event", "train"},    {"step", step},       {"time", time},
+          {"loss", 10.0 / step}, {"lr", 1e-3},         {"samples_per_s", 160.0},
+          {"steps_per_s", 5.0},  {"bin_error", {0.1}}, {"bin_count", {4}}};
+}
+json scheduleEvent(const train::TrainConfig& c, int step) {
+  const int K = int(c.noise.bins);
+  const double a = std::log(c.noise.sigmaMin), b = std::log(c.noise.sigmaMax);
+  json edges = json::array(), sigma = json::array(), pi = json::array();
+  for (int k = 0; k <= K; ++k) edges.push_back(a + (b - a) * k / K);
+  for (int k = 0; k < K; ++k) sigma.push_back(std::exp(a + (b - a) * (k + 0.5) / K));
+  for (int k = 0; k < K; ++k) pi.push_back(1.0 / K);
+  return {{"event", "schedule"},
+          {"step", step},
+          {"time", 1700000000.0 + step},
+          {"sampler", c.noise.sampler},
+          {"refresh", step > 0 ? 1 : 0},
+          {"log_sigma_edges", edges},
+          {"sigma", sigma},
+          {"pi", pi}};
+}
+json evalEvent(int step, double fd) {
+  json e{{"event", "eval"},     {"step", step},         {"time", 1700000000.0 + step},
+         {"sigma", {0.1, 1.0}}, {"error", {0.01, 0.2}}, {"elbo", 1.5},
+         {"edm", 0.7},          {"quality", 1.5},       {"reference", "elbo"}};
+  if (std::isfinite(fd)) {
+    e["fd"] = fd;
+    e["quality_samples"] = 256;
+    e["heun_steps"] = 32;
+    e["feature_network"] = "/models/fashion-features.pt";
+  }
+  return e;
+}
+
+// A frozen checkpoint's profile: the x0 error of Gaussian data N(0, 0.5² I₂) on 24 levels.
+std::shared_ptr<Profile> checkpointProfile() {
+  auto p = std::make_shared<Profile>();
+  p->kind = "checkpoint";
+  p->dim = 2;
+  MmseEstimate m;
+  m.name = "x0_error";
+  for (int k = 0; k < 24; ++k) {
+    const double sigma = 0.002 * std::pow(80.0 / 0.002, k / 23.0);
+    p->sigma.push_back(sigma);
+    m.mean.push_back(2 * 0.25 * sigma * sigma / (0.25 + sigma * sigma));
+    m.standardError.push_back(0.0);
+    m.ciLow.push_back(m.mean.back());
+    m.ciHigh.push_back(m.mean.back());
+  }
+  p->estimates.push_back(m);
+  return p;
+}
+
+const Curve* curveStartingWith(const CurveChart* chart, const QString& prefix) {
+  for (const Curve& c : chart->curves())
+    if (c.name.startsWith(prefix)) return &c;
+  return nullptr;
+}
+
+}  // namespace
 
 class TestTrainingPanel : public QObject {
   Q_OBJECT
@@ -105,6 +216,164 @@ class TestTrainingPanel : public QObject {
     panel.stopSelected();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.run(0)->isRunning(), 10000);
     QVERIFY(!panel.run(0)->state().ended);  // stopped, not finished
+  }
+
+  void raceChildrenShareTheCores() {
+    QTemporaryDir runs;
+    Workbench workbench;
+    TrainingPanel panel(&workbench);
+    panel.setCliPath(standInCli(runs));
+    panel.setRunsFolder(runs.path());
+    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    panel.startRace();
+    QCOMPARE(panel.runCount(), 3);
+    QCOMPARE(panel.runningCount(), 3);
+    const int cores = QThread::idealThreadCount();
+    QCOMPARE(TrainingPanel::threadShare(3), std::max(1, cores / 3));
+    for (int i = 0; i < 3; ++i) {
+      const json config = readJson(panel.run(i)->runDirectory() + ".config.json");
+      QCOMPARE(config["optim"]["threads"].get<int>(), std::max(1, cores / 3));
+    }
+    // A fourth run started while the race goes on gets its share of the four.
+    const QString fourth = panel.startRun();
+    QCOMPARE(readJson(fourth + ".config.json")["optim"]["threads"].get<int>(),
+             std::max(1, cores / 4));
+    // An explicit count is written as given.
+    QCOMPARE(readJson(panel.startRun({}, 3) + ".config.json")["optim"]["threads"].get<int>(), 3);
+  }
+
+  void runListShowsEtaAndFeatureNetworkReachesConfig() {
+    QTemporaryDir runs;
+    Workbench workbench;
+    TrainingPanel panel(&workbench);
+    panel.setCliPath(standInCli(runs));
+    panel.setRunsFolder(runs.path());
+    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    panel.featureNetworkEdit()->setText("/models/fashion-features.pt");
+    const QString dir = panel.startRun();
+    QVERIFY(!dir.isEmpty());
+    QCOMPARE(readJson(dir + ".config.json")["eval"]["feature_network"].get<std::string>(),
+             std::string("/models/fashion-features.pt"));
+    QTRY_VERIFY(panel.run(0)->isRunning());
+
+    const double t0 = 1700000000.0;
+    appendEvents(dir, {startEvent(1100, t0), trainEvent(50, t0 + 10)});
+    panel.run(0)->poll();
+    QVERIFY2(panel.runList()->item(0)->text().contains("ETA estimating…"),
+             qPrintable(panel.runList()->item(0)->text()));
+    // 50 steps in 10 s of wall time: 1000 steps left take 200 s.
+    appendEvents(dir, {trainEvent(100, t0 + 20)});
+    panel.run(0)->poll();
+    QVERIFY2(panel.runList()->item(0)->text().contains("step 100 of 1100 · ETA 3 min 20 s"),
+             qPrintable(panel.runList()->item(0)->text()));
+    panel.resize(1400, 900);
+    panel.show();
+    QTest::qWait(300);
+    saveScreenshot(&panel, "training-panel-eta");
+    panel.stopSelected();
+    QTRY_VERIFY(!panel.run(0)->isRunning());
+  }
+
+  void raceChartsSampleQualityAndOfflineReference() {
+    QTemporaryDir runs;
+    Workbench workbench;
+    TrainingPanel panel(&workbench);
+    panel.resize(1400, 900);
+    panel.show();
+    // A finished InfoNoise run: its resolved config.json, π snapshots and evaluations with fd.
+    train::TrainConfig config;
+    config.dataset.path = "synthetic:circle?n=500";
+    config.noise.sampler = "infonoise";
+    config.noise.bins = 16;
+    config.noise.gateC = 0.5;  // not the default 0.15: the overlay must take the run's gate
+    config.noise.gateN = 2.0;
+    config.optim.sigmaData = 0.5;
+    const QString dir = runs.filePath("20250101-000000-000-infonoise");
+    QDir().mkpath(dir);
+    {
+      std::ofstream out(QFile::encodeName(dir + "/config.json").toStdString());
+      out << train::toJson(config).dump(2);
+    }
+    appendEvents(dir, {startEvent(500, 1700000000.0), scheduleEvent(config, 0),
+                       evalEvent(250, 40.0), scheduleEvent(config, 300), evalEvent(500, 25.0)});
+    panel.followRun(dir);
+    QCOMPARE(panel.runCount(), 1);
+    panel.runList()->setCurrentRow(0);
+
+    // The race chart plots the Fréchet distance and says in which network.
+    QCOMPARE(panel.qualityChart()->chart()->title(),
+             QString("Fréchet distance (feature net fashion-features.pt), lower is better"));
+    QCOMPARE(panel.qualityChart()->yTitle(), QString("FD (feature units²)"));
+    QCOMPARE(panel.qualityChart()->curves()[0].y, (std::vector<double>{40.0, 25.0}));
+
+    // No checkpoint profile loaded: no reference.
+    QVERIFY(!curveStartingWith(panel.scheduleChart(), "offline reference"));
+    const QString name = workbench.addProfile("frozen-edm · checkpoint", checkpointProfile());
+    const Curve* overlay = curveStartingWith(
+        panel.scheduleChart(), "offline reference: InfoNoise π from checkpoint profile " + name);
+    QVERIFY(overlay);
+    // The allocation is buildSchedule's InfoNoise with this run's gate, weight and bins.
+    pipeline::ScheduleRecipe recipe = pipeline::infoNoiseRecipe();
+    recipe.gateC = 0.5;
+    recipe.gateN = 2.0;
+    recipe.sigmaData = 0.5;
+    pipeline::RecipeContext context;
+    context.profile = workbench.profile(name).get();
+    const auto grid = schedule::LogSigmaGrid::uniform(0.002, 80.0, 16);
+    const auto built = pipeline::buildSchedule(recipe, grid, context);
+    QCOMPARE(overlay->y.size(), size_t(16));
+    for (int b = 0; b < 16; ++b)
+      QVERIFY(std::abs(overlay->y[b] - built.schedule.binMasses()[b] / grid.width(b)) <
+              1e-12 * (1 + overlay->y[b]));
+    pipeline::ScheduleRecipe defaultGate = pipeline::infoNoiseRecipe();  // c = 0.15: differs
+    defaultGate.sigmaData = 0.5;
+    const auto other = pipeline::buildSchedule(defaultGate, grid, context);
+    double largest = 0, gap = 0;
+    for (int b = 0; b < 16; ++b) {
+      largest = std::max(largest, overlay->y[b]);
+      gap = std::max(gap, std::abs(other.schedule.binMasses()[b] / grid.width(b) - overlay->y[b]));
+    }
+    QVERIFY(gap > 0.05 * largest);
+    QVERIFY(panel.scheduleChart()->toolTip().contains("checkpoint profile"));
+    QTest::qWait(300);  // let the charts' scenes repaint before the picture
+    saveScreenshot(&panel, "training-panel-race-reference");
+
+    workbench.removeProfile(name);
+    QVERIFY(!curveStartingWith(panel.scheduleChart(), "offline reference"));
+
+    // A second run without fd: the runs no longer share the measure, so the chart falls back to
+    // the held-out error.
+    const QString plain = runs.filePath("20250101-000001-000-static");
+    appendEvents(plain, {startEvent(500, 1700000000.0), evalEvent(500, NAN)});
+    panel.followRun(plain);
+    QVERIFY2(panel.qualityChart()->yTitle().contains("held-out error"),
+             qPrintable(panel.qualityChart()->yTitle()));
+  }
+
+  void finishedRaceEdmRunAsksForItsCheckpointProfile() {
+    QTemporaryDir runs;
+    Workbench workbench;
+    TrainingPanel panel(&workbench);
+    panel.setCliPath(standInCli(runs));
+    panel.setRunsFolder(runs.path());
+    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    QSignalSpy asked(&panel, &TrainingPanel::referenceProfileRequested);
+    panel.startRace();
+    const QString edm = panel.run(0)->runDirectory();
+    QVERIFY(edm.endsWith("-static"));
+    // What the trainer writes when the run starts: its config.json.
+    QVERIFY(QDir().mkpath(edm));
+    QVERIFY(QFile::copy(edm + ".config.json", edm + "/config.json"));
+    appendEvents(edm, {startEvent(100, 1700000000.0)});
+    panel.run(0)->poll();
+    QCOMPARE(asked.count(), 0);  // not finished yet
+    appendEvents(
+        edm, {json{{"event", "end"}, {"step", 100}, {"time", 1700000100.0}, {"seconds", 100.0}}});
+    panel.run(0)->poll();
+    QCOMPARE(asked.count(), 1);
+    QCOMPARE(asked.at(0).at(0).toString(), edm);
+    panel.run(0)->poll();
+    QCOMPARE(asked.count(), 1);  // once
   }
 
   void badSettingIsRefused() {
