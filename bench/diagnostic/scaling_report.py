@@ -93,21 +93,42 @@ if whole and streamed:
               f"{sp['dataset_size'] * sp['dimension'] * 4 / 2**30:.2f} GiB; one tile = "
               f"{tile:.0f} MiB; {e['prior_access']} |")
 
-# ImageNet-64 on 8 GPUs, from the cost model and the measured shares above.
-n, d, w, m, levels = 1281167, 12288, 8, 256, 64
+# ImageNet-64 on 8 GPUs, from the cost model (docs/scaling.md) and the dense share measured above.
+# Assumptions, stated in the output: H200-class GPUs at 60 % of 67 TFLOP/s (FP64 tensor cores, the
+# distance GEMMs) and of 67 TFLOP/s (FP32, the weight GEMMs); NCCL all-reduce at 300 GB/s bus
+# bandwidth inside one NVLink node; the set stored as uint8 [N, 64, 64, 3] .npy (15.7 GB), read at
+# 0.75 GB/s per rank (one node's NVMe shared by 8 ranks), once per query chunk of at most 256.
+n, d, w, levels = 1281167, 12288, 8, 64
 rows = math.ceil(n / w)
-fp64, fp32, eff = 67e12, 67e12, 0.6   # H100/H200-class FP64 tensor / FP32 peak; assumed efficiency
-bus = 300e9                            # NCCL all-reduce bus bandwidth within one NVLink node
+fp64 = fp32 = 67e12
+eff, bus, read_bw = 0.6, 300e9, 0.75e9
 dense_share = dense if two else 1.0
-distance_s = 2 * (2 * m) * rows * d / (fp64 * eff)
-dense_s = levels * dense_share * 2 * m * rows * d / (fp32 * eff)
-per_level_bytes = m * (d + 5) * 8
-comm_s = levels * 2 * (w - 1) / w * per_level_bytes / bus
-print(f"\nEstimate, ImageNet-64 (N = {n}, D = {d}) on {w} GPUs, M = {m}, L = {levels}: each rank "
-      f"owns {rows} rows ({rows * d * 4 / 2**30:.1f} GiB as float32). Distance GEMMs "
-      f"{2 * 2 * m * rows * d / 1e15:.2f} PFLOP per rank → {distance_s:.0f} s at {eff:.0%} of "
-      f"{fp64 / 1e12:.0f} TFLOP/s FP64; dense-level GEMMs (share {dense_share:.2f} of levels, as "
-      f"measured here) {dense_s:.0f} s in FP32; collectives {per_level_bytes / 1e6:.1f} MB per "
-      f"level, {comm_s:.2f} s in all at {bus / 1e9:.0f} GB/s bus bandwidth. Total ≈ "
-      f"{(distance_s + dense_s + comm_s) / 60:.1f} min, compute-bound; with every level dense "
-      f"≈ {(distance_s + levels * 2 * m * rows * d / (fp32 * eff) + comm_s) / 60:.1f} min.")
+print(f"\n**Estimate: ImageNet-64 (N = {n}, D = {d}) on {w} GPUs, L = {levels} levels.** Each rank "
+      f"owns {rows} rows: {rows * d / 1e9:.2f} GB as uint8 on disk, {rows * d * 4 / 2**30:.1f} GiB "
+      f"as float32. Assumed: {eff:.0%} of {fp64 / 1e12:.0f} TFLOP/s FP64 and FP32, "
+      f"{bus / 1e9:.0f} GB/s all-reduce bus bandwidth, {read_bw / 1e9:.2f} GB/s disk reads per "
+      f"rank; dense-level share {dense_share:.2f} as measured above (every level dense in the last "
+      f"column).\n")
+print("| queries M | distance GEMMs per rank | weight GEMMs per rank | reading the shard | "
+      "collectives (per level) | total | total, every level dense |")
+print("|---|---|---|---|---|---|---|")
+bound = {}
+for m in (256, 4096):
+    chunks = math.ceil(m / 256)
+    distance_s = 2 * (2 * m) * rows * d / (fp64 * eff)
+    weight_flop = 2 * m * rows * d
+    dense_s = levels * dense_share * weight_flop / (fp32 * eff)
+    all_dense_s = levels * weight_flop / (fp32 * eff)
+    read_s = chunks * rows * d / read_bw
+    per_level = m * (d + 5) * 8
+    comm_s = levels * 2 * (w - 1) / w * per_level / bus + m * d * 12 / bus
+    total = distance_s + dense_s + read_s + comm_s
+    parts = {"the distance GEMMs": distance_s, "the weight GEMMs": dense_s,
+             "reading the shard": read_s, "the collectives": comm_s}
+    bound[m] = max(parts, key=parts.get)
+    print(f"| {m} | {distance_s:.1f} s | {dense_s:.1f} s | {read_s:.1f} s ({chunks} pass"
+          f"{'es' if chunks > 1 else ''}) | {comm_s:.2f} s ({per_level / 1e6:.0f} MB) | "
+          f"{total / 60:.1f} min | {(total - dense_s + all_dense_s) / 60:.1f} min |")
+print("\nThe collectives stay far below the compute and the reads: their size grows with M·D per "
+      "level but not with N, while each rank's work falls as N/W. The largest part is "
+      + "; ".join(f"{part} at M = {m}" for m, part in bound.items()) + ".")

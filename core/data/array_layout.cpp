@@ -175,6 +175,12 @@ void describeArrayDataset(Dataset& dataset, const ArrayLayout& layout,
   dataset.sourceMax = summary.hi;
 }
 
+void markRangeUnscanned(Dataset& dataset) {
+  dataset.sourceRangeKnown = false;
+  dataset.sourceMin = dataset.sourceMax = 0.0;
+  dataset.notes.push_back("uint8 values streamed without a range scan (scaled by v/127.5 − 1)");
+}
+
 void finishArrayDataset(Dataset& dataset, const std::string& path,
                         const std::vector<int64_t>& shape, const std::string& sourceDtype,
                         std::vector<float>&& values) {

@@ -64,6 +64,10 @@ void applyArrayLayout(const ArrayLayout& layout, float* rows, int64_t count);
 void describeArrayDataset(Dataset& dataset, const ArrayLayout& layout,
                           const std::string& sourceDtype, const ArrayValueSummary& summary);
 
+// A uint8 array streamed without a summary pass (its scaling is a fixed table): its range on
+// disk is not known, and the dataset says so.
+void markRangeUnscanned(Dataset& dataset);
+
 // Fills kind, sampleShape, scaling, source range and notes of `dataset` from the array's full
 // shape and its values (row-major, already converted to float; moved into the dataset).
 // `sourceDtype` is the element type on disk. Throws InputError (naming `path`) for a shape with

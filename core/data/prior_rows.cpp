@@ -100,12 +100,14 @@ class NpyPrior final : public PriorRows {
     mapBytes_ = fileSize;
     rowElements_ = info_.shape.empty() ? 0 : info_.elements / static_cast<uint64_t>(info_.shape[0]);
     const int64_t n = info_.shape.empty() ? 0 : info_.shape[0];
-    // The summary pass: the scaling rules depend on the values' range.
+    // The summary pass: the scaling rules depend on the values' range. uint8 is scaled by a fixed
+    // table and only an [N, L, 4] array needs its values looked at (one-hot DNA or an image).
     ArrayValueSummary summary;
+    const bool scan = info_.dtype != "uint8" || info_.shape.size() == 3;
     const int64_t step =
         std::max<int64_t>(1, kSummaryBytes / std::max<int64_t>(1, rowElements_ * 4));
     std::vector<float> buffer;
-    for (int64_t r = 0; r < n; r += step) {
+    for (int64_t r = 0; scan && r < n; r += step) {
       progress.throwIfCancelled();
       const int64_t rows = std::min(step, n - r);
       buffer.resize(static_cast<size_t>(rows) * rowElements_);
@@ -118,6 +120,7 @@ class NpyPrior final : public PriorRows {
     description_.name = displayName(path);
     description_.source = path;
     describeArrayDataset(description_, layout_, info_.dtype, summary);
+    if (!scan) markRangeUnscanned(description_);
     size_ = n;
     dim_ = static_cast<int64_t>(rowElements_);
   }

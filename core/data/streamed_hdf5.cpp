@@ -21,9 +21,11 @@ class Hdf5Prior final : public PriorRows {
     const int64_t n = array_.shape()[0];
     const int64_t row = static_cast<int64_t>(array_.rowElements());
     const int64_t step = std::max<int64_t>(1, kSummaryBytes / std::max<int64_t>(1, row * 4));
+    // uint8 is scaled by a fixed table; only an [N, L, 4] array needs its values looked at.
+    const bool scan = array_.dtype() != "uint8" || array_.shape().size() == 3;
     ArrayValueSummary summary;
     std::vector<float> buffer;
-    for (int64_t r = 0; r < n; r += step) {
+    for (int64_t r = 0; scan && r < n; r += step) {
       progress.throwIfCancelled();
       const int64_t rows = std::min(step, n - r);
       buffer.resize(static_cast<size_t>(rows * row));
@@ -36,6 +38,7 @@ class Hdf5Prior final : public PriorRows {
     description_.source = path;
     if (array_.split() != "all") description_.split = array_.split();
     describeArrayDataset(description_, layout_, array_.dtype(), summary);
+    if (!scan) markRangeUnscanned(description_);
     description_.notes.push_back("HDF5 dataset " + array_.datasetPath());
     size_ = n;
     dim_ = row;
