@@ -19,6 +19,7 @@ Outcome hdf5(const uint8_t* data, size_t size);   // one HDF5 file: datasets and
 Outcome fasta(const uint8_t* data, size_t size);  // [window][stride][policy][FASTA text]
 Outcome image(const uint8_t* data, size_t size);  // one PNG or JPEG file
 Outcome synthetic(const uint8_t* data, size_t size);  // a "synthetic:..." spec
+Outcome streamedPrior(const uint8_t* data, size_t size);  // [format][.npy, IDX or CIFAR file]
 
 // Our own formats (noisescope_io).
 Outcome profile(const uint8_t* data, size_t size);       // noisescope.profile/1 JSON

@@ -25,6 +25,7 @@ const std::map<std::string, Entry>& entries() {
       {"idx_gz", fuzz::idxGz},
       {"cifar", fuzz::cifar},
       {"npy", fuzz::npy},
+      {"streamed_prior", fuzz::streamedPrior},
 #ifdef NOISESCOPE_WITH_HDF5
       {"hdf5", fuzz::hdf5},
 #endif

@@ -92,6 +92,28 @@ void npySeeds() {
   seed("npy", "one-hot", fixtures::npyBytes("<f4", {2, 3, 4}, fixtures::rawBytes(onehot)));
 }
 
+// [format byte][file]: 0 names it .npy, 1 an IDX images file, 2 a CIFAR-10 batch.
+void streamedPriorSeeds() {
+  const auto bytes = ramp(24);
+  seed("streamed_prior", "npy-uint8-2x3x4",
+       std::string(1, '\0') +
+           fixtures::npyBytes("|u1", {2, 3, 4}, std::string(bytes.begin(), bytes.end())));
+  seed("streamed_prior", "npy-float32-images",
+       std::string(1, '\0') +
+           fixtures::npyBytes(
+               "<f4", {2, 2, 3},
+               fixtures::rawBytes<float>({0, 50, 100, 150, 200, 250, 5, 10, 15, 20, 25, 30})));
+  const auto pixels = ramp(3 * 4 * 5);
+  seed("streamed_prior", "idx-3x4x5", std::string(1, '\1') + fixtures::idxBytes({3, 4, 5}, pixels));
+  std::string batch(1, '\2');
+  for (int r = 0; r < 2; ++r) {
+    batch += static_cast<char>(r);
+    const auto image = ramp(3072, 7 + r);
+    batch.append(image.begin(), image.end());
+  }
+  seed("streamed_prior", "cifar10-2-records", batch);
+}
+
 void hdf5Seeds() {
   const auto bytes = ramp(32);
   fixtures::writeHdf5(seedPath("hdf5", "uint8-2x4x4.h5"), "/images", {2, 4, 4},
@@ -243,6 +265,7 @@ int main(int argc, char** argv) {
   idxSeeds();
   cifarSeeds();
   npySeeds();
+  streamedPriorSeeds();
   hdf5Seeds();
   fastaSeeds();
   imageSeeds();
