@@ -7,13 +7,7 @@ cli="$1"
 root="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/check.sh"
 
 train="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
 fast=(--levels 8 --queries 32 --sigma-min 0.01 --sigma-max 80)
@@ -87,5 +81,4 @@ msg=$("$cli" diagnose "$data" --checkpoint "$work/norun" "${fast[@]}" --out "$wo
 check "directory without an export exits 2" test $? -eq 2
 check "message names the directory" grep -q "norun" <<<"$msg"
 
-echo "$passes passed, $failures failed"
-test "$failures" -eq 0
+finish

@@ -10,13 +10,7 @@ root="$2"
 work="$(mktemp -d)"
 pids=()
 trap 'kill -9 "${pids[@]}" 2>/dev/null; rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/check.sh"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
 train="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
@@ -136,5 +130,4 @@ for how in KILL STOP; do
   pids=()
 done
 
-echo "$passes passed, $failures failed"
-test $failures -eq 0
+finish

@@ -6,13 +6,7 @@ cli="$1"
 root="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-failures=0
-passes=0
-check() {  # check NAME CONDITION...
-  local name="$1"
-  shift
-  if "$@"; then passes=$((passes + 1)); else echo "FAIL: $name"; failures=$((failures + 1)); fi
-}
+source "$(dirname "$0")/check.sh"
 
 images="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
 out=$("$cli" info "$images" --json 2>/dev/null)
@@ -66,5 +60,4 @@ check "report mmse chart has a band" grep -q "<polygon" "$r1-mmse.svg"
 "$cli" report "$work/empty.npy" --out "$work/report2" >/dev/null 2>&1
 check "report fails on bad dataset" test $? -eq 2
 
-echo "$passes passed, $failures failed"
-[ "$failures" -eq 0 ]
+finish
