@@ -26,7 +26,8 @@ std::string ScaledPrior::describe() const {
   if (communicator && shard)
     text += "; rank " + std::to_string(communicator->rank()) + " of " +
             std::to_string(communicator->worldSize()) + " owns rows " + std::to_string(firstRow) +
-            ".." + std::to_string(firstRow + shard->size() - 1);
+            ".." + std::to_string(firstRow + shard->size() - 1) +
+            (shardInMemory ? ", read once into memory" : "");
   return text;
 }
 
@@ -55,6 +56,20 @@ ScaledPrior openScaledPrior(const std::string& path, const LoadOptions& options,
     const auto [first, count] = shardRange(prior.whole->size(), env.rank, env.worldSize);
     prior.firstRow = first;
     prior.shard = priorShard(*prior.whole, first, count);
+    // A streamed set whose shard fits the budget: read the shard once and keep it (on a GPU the
+    // engine then moves it there once) instead of reading it again for every query chunk.
+    const double shardBytes =
+        4.0 * static_cast<double>(count) * static_cast<double>(prior.whole->dim());
+    if (streaming == Streaming::Auto && prior.streamed() &&
+        shardBytes <= static_cast<double>(memoryBytes)) {
+      prior.loaded = std::make_unique<Dataset>(prior.whole->description());
+      prior.loaded->values.resize(static_cast<size_t>(count * prior.whole->dim()));
+      prior.shard->read(0, count, prior.loaded->values.data());
+      prior.loaded->transforms.push_back("shard rows " + std::to_string(first) + ".." +
+                                         std::to_string(first + count - 1) + " held in memory");
+      prior.shard = residentPrior(*prior.loaded);
+      prior.shardInMemory = true;
+    }
   }
   return prior;
 }

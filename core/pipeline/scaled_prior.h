@@ -15,7 +15,8 @@
 namespace noisescope::pipeline {
 
 enum class Streaming {
-  Auto,    // stream when the file can be streamed and its rows as float32 exceed the memory budget
+  Auto,    // stream when the file can be streamed and its rows as float32 exceed the memory budget;
+           // sharded, a rank then still holds its own shard in memory when that fits the budget
   Always,  // stream (InputError for a format that cannot be)
   Never,   // load the whole set
 };
@@ -27,6 +28,7 @@ struct ScaledPrior {
   std::unique_ptr<PriorRows> shard;  // this rank's rows (null: one process)
   std::unique_ptr<Communicator> communicator;
   int64_t firstRow = 0;
+  bool shardInMemory = false;  // a streamed set's shard, read once because it fits the budget
 
   PriorAccess access() const;
   bool streamed() const { return whole && !whole->resident(); }

@@ -77,6 +77,13 @@ check "3 streamed ranks equal one process" same_profile "$work/three.json" "$wor
 check "3 ranks record the collectives" \
   python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["provenance"]["execution"]; assert e["ranks"]==3 and e["communicated_bytes_rank0"]>0' "$work/three.json"
 
+# --stream auto with a budget the set exceeds (6.3 MB) but each shard (3.1 MB) fits: streamed, and
+# each rank reads its shard once into memory.
+sharded 2 "$train" "${fast[@]}" --memory 4 --out "$work/two_auto.json"
+check "auto: the set is streamed, each shard read once" \
+  grep -q "prior: IDX stream (2000 samples); rank 0 of 2 owns rows 0..999, read once into memory" "$work/rank0.err"
+check "auto: shards in memory equal one process" same_profile "$work/two_auto.json" "$work/one.json"
+
 "$cli" --threads 1 diagnose "$train" --kind held-out --queries-from "$test_split" "${fast[@]}" \
   --out "$work/held1.json" >/dev/null 2>&1
 sharded 2 "$train" --kind held-out --queries-from "$test_split" "${fast[@]}" --out "$work/held2.json"
