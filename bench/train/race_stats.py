@@ -11,7 +11,8 @@ them) and prints, per dataset, one markdown table:
     a 95 % percentile-bootstrap interval that resamples the seeds of both the sampler and the EDM
     runs (a seed that never reaches the target counts as +inf; an interval end at +inf prints as
     "never");
-and then that measure against steps, mean ± 95 % half-width per evaluation step.
+and then that measure against steps, mean ± 95 % half-width per evaluation step; last, where each
+sampler's final π puts its mass (the σ of its quartiles, median over seeds).
 
 usage: race_stats.py OUT_DIR [--measure fd|kmer_js|elbo|edm] [--bootstrap 2000]
        race_stats.py --self-test
@@ -104,6 +105,56 @@ def fmt_steps(x):
     return "never" if math.isinf(x) else "%.0f" % x
 
 
+def final_schedule(run_dir):
+    """The last schedule event's (log-σ bin edges, π per bin), or None."""
+    last = None
+    with open(os.path.join(run_dir, "events.jsonl")) as f:
+        for line in f:
+            if '"event":"schedule"' not in line.replace(" ", ""):
+                continue
+            try:
+                e = json.loads(line)
+            except ValueError:
+                continue
+            if "pi" in e and "log_sigma_edges" in e:
+                last = (e["log_sigma_edges"], e["pi"])
+    return last
+
+
+def quartile_sigmas(edges, pi):
+    """σ at which the cumulative π (linear within a log-σ bin) reaches 25, 50 and 75 %."""
+    total = sum(pi)
+    out, acc, i = [], 0.0, 0
+    for q in (0.25, 0.5, 0.75):
+        while i < len(pi) and acc + pi[i] < q * total:
+            acc += pi[i]
+            i += 1
+        if i == len(pi):
+            out.append(math.exp(edges[-1]))
+            continue
+        frac = (q * total - acc) / pi[i] if pi[i] > 0 else 0.0
+        out.append(math.exp(edges[i] + frac * (edges[i + 1] - edges[i])))
+    return out
+
+
+def mass_table(out, dataset, samplers, write):
+    write("### %s — where the final π puts its mass (σ of its quartiles, median over seeds)\n"
+          % dataset)
+    write("| sampler | 25 % | median | 75 % |")
+    write("|---|---|---|---|")
+    for s in ["static"] + sorted(x for x in samplers if x != "static"):
+        qs = []
+        for seed, _ in samplers[s]:
+            sched = final_schedule(os.path.join(out, "%s-%s-s%d" % (dataset, s, seed)))
+            if sched:
+                qs.append(quartile_sigmas(*sched))
+        if not qs:
+            continue
+        cols = [median([q[k] for q in qs]) for k in range(3)]
+        write("| %s | %.3g | %.3g | %.3g |" % (LABELS.get(s, s), *cols))
+    write("")
+
+
 def collect(out):
     runs = {}
     for name in sorted(os.listdir(out)):
@@ -131,6 +182,8 @@ def report(out, measure=None, draws=2000, seed=1, write=print):
         keys = [measure] if measure else pick_measures([c for v in curves.values() for c in v])
         for key in keys:
             table(dataset, curves, key, draws, rng, write)
+        if not measure:
+            mass_table(out, dataset, samplers, write)
 
 
 def table(dataset, curves, key, draws, rng, write):
@@ -200,6 +253,8 @@ def self_test():
     checks.append((abs(m - 2.0) < 1e-12 and abs(h - 4.303 / math.sqrt(3)) < 1e-9, "t interval"))
     c = [{"step": 100, "q": 4.0}, {"step": 200, "q": 2.0}]
     checks.append((abs(steps_to_reach(c, 3.0, "q") - 150.0) < 1e-9, "interpolation"))
+    q = quartile_sigmas([0.0, 1.0, 2.0, 3.0, 4.0], [1.0, 1.0, 1.0, 1.0])
+    checks.append((all(abs(a - math.exp(b)) < 1e-9 for a, b in zip(q, (1, 2, 3))), "π quartiles"))
     failed = [what for ok, what in checks if not ok]
     if failed:
         print(text)
