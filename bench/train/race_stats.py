@@ -138,7 +138,8 @@ def quartile_sigmas(edges, pi):
 
 
 def mass_table(out, dataset, samplers, write):
-    write("### %s — where the final π puts its mass (σ of its quartiles, median over seeds)\n"
+    write("### %s — where the final sampling density π puts its mass (σ of its quartiles, "
+          "median over seeds)\n"
           % dataset)
     write("| sampler | 25 % | median | 75 % |")
     write("|---|---|---|---|")
