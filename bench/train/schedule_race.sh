@@ -8,7 +8,7 @@
 # <dataset>-<sampler>-s<seed>. Before the race, the feature networks of the sample-quality measure
 # (THEORY §11) are trained once (quality train-features) and every eval event then carries `fd`
 # (and `kmer_js` for DNA); race_stats.py prints the per-dataset tables with intervals over seeds.
-# The full race: 4 samplers × 3 seeds × 5000 steps per dataset (about 75 min on 2 idle cores).
+# The full race: 4 samplers × 3 seeds × 5000 steps per dataset (about 70 min on 2 idle cores).
 # QUICK=1: one seed and short budgets (the "quick race" of docs/schedule-race.md).
 # DATASETS (default "fashion dna") picks the lanes; STEPS_FASHION / STEPS_DNA override budgets.
 #
