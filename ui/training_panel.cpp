@@ -529,10 +529,12 @@ void TrainingPanel::drawQuality() {
            "and held-out windows, mean over k = 1…6"));
   } else {
     quality_->setTitle(tr("Schedule race: held-out error, lower is better"));
-    title = reference.isEmpty()
-                ? tr("held-out error over the reference allocation")
-                : tr("held-out error, %1-weighted (lower is better)").arg(reference);
-    quality_->setToolTip(QString());
+    // Short axis title (a long one is cut off by the chart); the meaning goes in the tooltip.
+    title = reference.isEmpty() ? tr("held-out error") : tr("held-out error (%1)").arg(reference);
+    quality_->setToolTip(
+        reference.isEmpty()
+            ? tr("Held-out x0 error integrated over the reference allocation")
+            : tr("Held-out x0 error integrated with the %1 weighting over log σ").arg(reference));
   }
   quality_->setAxisTitles(tr("step"), title);
   quality_->setCurves(qualities);
