@@ -22,10 +22,18 @@ LogSigmaGrid LogSigmaGrid::uniform(double sigmaMin, double sigmaMax, int bins) {
   return grid;
 }
 
+namespace {
+constexpr double kMaxAbsLogSigma = 230.2585;  // ln 1e100
+}  // namespace
+
 void LogSigmaGrid::validate(const std::string& source) const {
   if (edges.size() < 2) throw InputError(source, "a grid needs at least one bin (two edges)");
   for (std::size_t i = 0; i < edges.size(); ++i) {
     if (!std::isfinite(edges[i])) throw InputError(source, "grid edge is not finite");
+    // σ, σ² and the loss weights built from them must stay finite doubles: σ within 1e±100.
+    if (std::fabs(edges[i]) > kMaxAbsLogSigma)
+      throw InputError(source, "grid edge log σ = " + std::to_string(edges[i]) +
+                                   " lies outside [−230, 230] (σ from 1e−100 to 1e100)");
     if (i > 0 && !(edges[i] > edges[i - 1]))
       throw InputError(source, "grid edges must be strictly increasing");
   }
