@@ -29,19 +29,16 @@ constexpr int64_t kSummaryBytes = int64_t{4} << 20;
 // Everything a Dataset says about itself except its values and labels (no copy of the data).
 Dataset withoutValues(const Dataset& d) {
   Dataset out;
-  out.name = d.name;
-  out.source = d.source;
-  out.split = d.split;
-  out.sourceDtype = d.sourceDtype;
-  out.scaling = d.scaling;
+  for (std::string Dataset::*text :
+       {&Dataset::name, &Dataset::source, &Dataset::split, &Dataset::sourceDtype, &Dataset::scaling,
+        &Dataset::labelsSource})
+    out.*text = d.*text;
+  for (std::vector<std::string> Dataset::*list : {&Dataset::notes, &Dataset::transforms})
+    out.*list = d.*list;
   out.kind = d.kind;
   out.sampleShape = d.sampleShape;
   out.sourceRangeKnown = d.sourceRangeKnown;
-  out.sourceMin = d.sourceMin;
-  out.sourceMax = d.sourceMax;
-  out.labelsSource = d.labelsSource;
-  out.notes = d.notes;
-  out.transforms = d.transforms;
+  out.sourceMin = d.sourceMin, out.sourceMax = d.sourceMax;
   return out;
 }
 
