@@ -3,53 +3,21 @@
 sampler the final held-out quality (ELBO-like, nats/dim, lower is better), the EDM-reference loss,
 and the steps each sampler needed to reach the EDM run's final quality (linear interpolation
 between evaluations; '>' budget when it never got there)."""
-import json
+import math
 import os
 import sys
 
-
-def evals(run_dir):
-    out = []
-    with open(os.path.join(run_dir, "events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "eval":
-                out.append(e)
-    return out
-
-
-def steps_to_reach(curve, target, key="quality"):
-    prev = None
-    for e in curve:
-        if e[key] <= target:
-            if prev is None or prev[key] == e[key]:
-                return float(e["step"])
-            t = (prev[key] - target) / (prev[key] - e[key])
-            return prev["step"] + t * (e["step"] - prev["step"])
-        prev = e
-    return None
+# One home for reading events, interpolating steps and placing π's quartiles: race_stats.py.
+from race_stats import evals, final_schedule, quartile_sigmas, steps_to_reach
 
 
 def band(run_dir):
     """Where the sampler's final π puts its middle 50 % (σ quartiles)."""
-    last = None
-    with open(os.path.join(run_dir, "events.jsonl")) as f:
-        for line in f:
-            e = json.loads(line)
-            if e["event"] == "schedule":
-                last = e
+    last = final_schedule(run_dir)
     if last is None:
         return "-"
-    cdf, acc = [], 0.0
-    for p in last["pi"]:
-        acc += p
-        cdf.append(acc)
-    def q(u):
-        for i, c in enumerate(cdf):
-            if c >= u:
-                return last["sigma"][i]
-        return last["sigma"][-1]
-    return "%.3g – %.3g" % (q(0.25), q(0.75))
+    lo, _, hi = quartile_sigmas(*last)
+    return "%.3g – %.3g" % (lo, hi)
 
 
 def reach_text(curves, key, s):
@@ -57,7 +25,7 @@ def reach_text(curves, key, s):
     budget = curves["static"][-1]["step"]
     edm_steps = steps_to_reach(curves["static"], target, key)
     reach = steps_to_reach(curves[s], target, key)
-    if reach is None:
+    if math.isinf(reach):
         return "> %d (never)" % budget
     return "%.0f (%.2f×)" % (reach, edm_steps / reach)
 
