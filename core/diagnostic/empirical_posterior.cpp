@@ -560,7 +560,6 @@ class Engine {
     at::Tensor e2 = state_.e2[slot] * scale * scale;
     at::Tensor m2 = state_.m2[slot] * scale;
     at::Tensor mean = state_.mean[slot];
-    const int64_t rows = w.size(0);
     at::Tensor packed =
         at::cat({w.unsqueeze(1), t.unsqueeze(1), e2.unsqueeze(1), mean * w.unsqueeze(1)}, 1);
     comm_->allReduceSum(packed);
@@ -576,7 +575,6 @@ class Engine {
     state_.e2[slot].copy_(packed.select(1, 2));
     state_.m2[slot].copy_(spread);
     state_.mean[slot].copy_(meanAll);
-    (void)rows;
   }
 
   void sumCountersOverRanks() {
