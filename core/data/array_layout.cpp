@@ -58,12 +58,16 @@ void ArrayValueSummary::add(const float* values, int64_t count) {
   elements += count;
 }
 
-ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
-                              const std::string& sourceDtype, const ArrayValueSummary& summary) {
+void checkSampleShape(const std::string& path, const std::vector<int64_t>& shape) {
   if (shape.empty()) throw InputError(path, "holds a single scalar, not a set of samples");
   for (int64_t s : shape)
     if (s <= 0)
       throw InputError(path, "has shape " + formatShape(shape) + " with an empty axis: no samples");
+}
+
+ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
+                              const std::string& sourceDtype, const ArrayValueSummary& summary) {
+  checkSampleShape(path, shape);
   std::vector<int64_t> rest(shape.begin() + 1, shape.end());
   ArrayLayout layout;
   switch (rest.size()) {

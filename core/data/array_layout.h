@@ -52,6 +52,10 @@ struct ArrayLayout {
   std::vector<std::string> notes;
 };
 
+// Throws InputError (naming `path`) for a scalar or a shape with an empty axis. Streamed readers
+// call it before they size rows from the shape.
+void checkSampleShape(const std::string& path, const std::vector<int64_t>& shape);
+
 // Throws InputError (naming `path`) for a shape with no samples or a non-finite value.
 ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
                               const std::string& sourceDtype, const ArrayValueSummary& summary);

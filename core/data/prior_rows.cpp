@@ -89,14 +89,15 @@ class NpyPrior final : public PriorRows {
  public:
   NpyPrior(const std::string& path, const Progress& progress) : path_(path) {
     info_ = readNpyArrayInfo(path);
+    checkSampleShape(path, info_.shape);  // before the shape sizes a row
     const uint64_t fileSize = checkedFileSize(path);
     FilePtr file = openForReading(path);
     void* map = ::mmap(nullptr, fileSize, PROT_READ, MAP_PRIVATE, ::fileno(file.get()), 0);
     if (map == MAP_FAILED) throw InputError(path, "cannot be memory-mapped");
     map_ = static_cast<const unsigned char*>(map);
     mapBytes_ = fileSize;
-    rowElements_ = info_.shape.empty() ? 0 : info_.elements / static_cast<uint64_t>(info_.shape[0]);
-    const int64_t n = info_.shape.empty() ? 0 : info_.shape[0];
+    rowElements_ = info_.elements / static_cast<uint64_t>(info_.shape[0]);
+    const int64_t n = info_.shape[0];
     // The summary pass: the scaling rules depend on the values' range. uint8 is scaled by a fixed
     // table and only an [N, L, 4] array needs its values looked at (one-hot DNA or an image).
     ArrayValueSummary summary;
