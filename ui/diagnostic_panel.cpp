@@ -257,6 +257,7 @@ LevelObserver DiagnosticPanel::liveLevels(const Dataset& dataset) {
         [this, e, dim] {
           live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
           redrawCharts();
+          Q_EMIT liveLevelDrawn(QString::fromStdString(e.kind), e.level, e.sigma, e.mmse / dim);
         },
         Qt::QueuedConnection);
   };

@@ -63,6 +63,8 @@ class DiagnosticPanel : public QWidget {
 
  Q_SIGNALS:
   void diagnosticFinished(const QString& profileName);
+  // A running job's level has just been drawn (the charts already show it); MMSE per dimension.
+  void liveLevelDrawn(const QString& kind, int level, double sigma, double mmsePerDim);
 
  private:
   // Runs `compute` on the job thread and adds its profile under `name` when it finishes.

@@ -24,6 +24,36 @@
 
 using namespace noisescope::ui;
 
+namespace {
+
+// Counts the levels a running job draws and, at each one, whether a level with MMSE > 0 is on the
+// MMSE chart as a dashed "running" curve (a log axis cannot show a level whose MMSE is 0).
+struct LiveDrawCheck {
+  explicit LiveDrawCheck(DiagnosticPanel* panel) {
+    connection =
+        QObject::connect(panel, &DiagnosticPanel::liveLevelDrawn, panel,
+                         [this, panel](const QString& kind, int, double sigma, double mmsePerDim) {
+                           ++levels;
+                           kinds.insert(kind);
+                           if (!(mmsePerDim > 0.0)) return;
+                           ++drawnPositive;
+                           bool shown = false;
+                           for (const Curve& c : panel->mmseChart()->curves())
+                             if (c.dashed && c.name.contains("running") && c.name.contains(kind))
+                               for (size_t i = 0; i < c.x.size(); ++i)
+                                 shown = shown || (c.x[i] == sigma && c.y[i] == mmsePerDim);
+                           if (!shown) ++missing;
+                         });
+  }
+  void disconnect() { QObject::disconnect(connection); }
+
+  QMetaObject::Connection connection;
+  int levels = 0, drawnPositive = 0, missing = 0;
+  QSet<QString> kinds;
+};
+
+}  // namespace
+
 class TestDiagnosticBracket : public QObject {
   Q_OBJECT
 
@@ -51,17 +81,16 @@ class TestDiagnosticBracket : public QObject {
     panel->queriesSpin()->setValue(48);
     QSignalSpy finished(panel, &DiagnosticPanel::diagnosticFinished);
     panel->bracketButton()->click();
-    // While it runs, the levels known so far are drawn (dashed, "running…").
-    bool sawRunning = false;
-    QElapsedTimer clock;
-    clock.start();
-    while (finished.isEmpty() && clock.elapsed() < 120000) {
-      QTest::qWait(20);
-      for (const Curve& c : panel->mmseChart()->curves())
-        if (c.name.contains("running") && c.dashed) sawRunning = true;
-    }
+    // While it runs, each level is drawn as it arrives (dashed, "running…"). Checked when the
+    // panel says it drew one, so the check does not depend on polling at the right moment.
+    LiveDrawCheck live(panel);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
     QCOMPARE(finished.count(), 1);
-    QVERIFY(sawRunning);
+    QCOMPARE(live.kinds.size(), 3);  // empirical, held-out, Gaussian (the bound is derived)
+    QCOMPARE(live.levels, 3 * 24);   // every level of each arrived live
+    QVERIFY(live.drawnPositive > 0);
+    QCOMPARE(live.missing, 0);  // each level with MMSE > 0 was on the chart when it arrived
+    live.disconnect();
 
     QCOMPARE(window.workbench()->profiles().size(), size_t(4));
     const auto& curves = panel->mmseChart()->curves();
@@ -83,15 +112,12 @@ class TestDiagnosticBracket : public QObject {
     // The empirical-only run draws its levels live too, and its running curve goes when it ends.
     QSignalSpy again(panel, &DiagnosticPanel::diagnosticFinished);
     panel->runDiagnostic();
-    bool sawEmpiricalRunning = false;
-    clock.restart();
-    while (again.isEmpty() && clock.elapsed() < 120000) {
-      QTest::qWait(20);
-      for (const Curve& c : panel->mmseChart()->curves())
-        if (c.name.contains("running") && c.dashed) sawEmpiricalRunning = true;
-    }
-    QCOMPARE(again.count(), 1);
-    QVERIFY(sawEmpiricalRunning);
+    LiveDrawCheck empiricalLive(panel);
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 120000);
+    QCOMPARE(empiricalLive.levels, 24);
+    QVERIFY(empiricalLive.drawnPositive > 0);
+    QCOMPARE(empiricalLive.missing, 0);
+    empiricalLive.disconnect();
     for (const Curve& c : panel->mmseChart()->curves()) QVERIFY(!c.name.contains("running"));
 
     // Schedules: "From a profile" lists them under one heading per kind.
@@ -109,8 +135,8 @@ class TestDiagnosticBracket : public QObject {
       QVERIFY2(sections.filter(kind).size() == 1, qPrintable(sections.join(" | ")));
 
     const auto& profiles = window.workbench()->profiles();
-    const int fromEmpirical = schedules->addRecipe(
-        noisescope::pipeline::infoNoiseRecipe(profiles[0].name.toStdString()));
+    const int fromEmpirical =
+        schedules->addRecipe(noisescope::pipeline::infoNoiseRecipe(profiles[0].name.toStdString()));
     QCOMPARE(schedules->builtAt(fromEmpirical)->caveats.size(), size_t(1));
     auto* caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
     QVERIFY(caveat);
@@ -119,8 +145,8 @@ class TestDiagnosticBracket : public QObject {
     QVERIFY(schedules->list()->item(fromEmpirical)->toolTip().contains("memorises"));
     saveScreenshot(&window, "schedule-caveat");
 
-    const int fromBound = schedules->addRecipe(
-        noisescope::pipeline::infoNoiseRecipe(profiles[3].name.toStdString()));
+    const int fromBound =
+        schedules->addRecipe(noisescope::pipeline::infoNoiseRecipe(profiles[3].name.toStdString()));
     QVERIFY(schedules->builtAt(fromBound)->caveats.empty());
     caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
     QVERIFY(caveat);
