@@ -20,11 +20,11 @@
 
 #include <cmath>
 
-#include "data/load.h"
 #include "diagnostic/bracket.h"
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "tensor/device.h"
 #include "ui/curve_chart.h"
@@ -89,6 +89,16 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   form->addRow(tr("S&eed:"), seed_);
   form->addRow(tr("De&vice:"), device_);
   form->addRow(tr("&Memory:"), memory_);
+  heldOutShare_ = new QDoubleSpinBox(settings);
+  heldOutShare_->setRange(1.0, 50.0);
+  heldOutShare_->setDecimals(1);
+  heldOutShare_->setValue(10.0);
+  heldOutShare_->setSuffix(tr(" %"));
+  heldOutShare_->setToolTip(
+      tr("The bracket's held-out queries come from the test split beside the file when there is "
+         "one (t10k-… for train-…, test_batch for data_batch…); otherwise this seeded share of "
+         "the dataset is held out and the prior is the rest"));
+  form->addRow(tr("&Held-out share:"), heldOutShare_);
   runBracket_ = new QPushButton(tr("Run &bracket on dataset"), settings);
   runBracket_->setDefault(true);
   runBracket_->setToolTip(
@@ -285,27 +295,19 @@ void DiagnosticPanel::runBracket() {
   const std::optional<DiagnosticOptions> checked = engineOptions();
   if (!checked) return;
   const DiagnosticOptions options = *checked;
-  const std::string testSplit = dataset->split == "test" ? "" : findTestSplit(dataset->source);
+  pipeline::HeldOutRequest request;
+  request.share = heldOutShare_->value() / 100.0;
+  request.seed = options.seed;
   auto bracket = std::make_shared<Bracket>();
   auto querySet = std::make_shared<std::string>();
   const LevelObserver onLevel = liveLevels(*dataset);
   workbench_->jobs()->submit(
       kDiagnosticTag,
-      [dataset, options, testSplit, bracket, querySet, onLevel](const Progress& progress) {
-        if (!testSplit.empty()) {
-          const Dataset test = loadDataset(testSplit);
-          if (test.sampleShape != dataset->sampleShape)
-            throw InputError(testSplit, "samples of shape " + test.shapeString() +
-                                            " do not match the dataset's " +
-                                            dataset->shapeString());
-          *querySet = "the test split beside the dataset: " + testSplit;
-          *bracket = computeBracket(*dataset, test, options, {}, progress, onLevel);
-        } else {
-          const HeldOutSplit split = splitHeldOut(*dataset, 0.1, options.seed);
-          *querySet = "a seeded random 10% of " + dataset->source + " held out (" +
-                      std::to_string(split.heldOut.size()) + " samples), the prior is the rest";
-          *bracket = computeBracket(split.prior, split.heldOut, options, {}, progress, onLevel);
-        }
+      [dataset, options, request, bracket, querySet, onLevel](const Progress& progress) {
+        const pipeline::HeldOutQueries held =
+            pipeline::chooseHeldOutQueries(*dataset, dataset->source, request);
+        *querySet = held.description;
+        *bracket = computeBracket(held.prior, held.queries, options, {}, progress, onLevel);
       },
       [this, dataset, bracket, querySet] {
         live_.clear();

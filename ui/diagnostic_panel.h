@@ -56,6 +56,7 @@ class DiagnosticPanel : public QWidget {
   QComboBox* rateCoordinate() const { return coordinate_; }
   QSpinBox* levelsSpin() const { return levels_; }
   QSpinBox* queriesSpin() const { return queries_; }
+  QDoubleSpinBox* heldOutShareSpin() const { return heldOutShare_; }
   QListWidget* profileList() const { return list_; }
   QPushButton* bracketButton() const { return runBracket_; }
   QLabel* summaryLabel() const { return summary_; }
@@ -88,6 +89,7 @@ class DiagnosticPanel : public QWidget {
   QSpinBox* seed_;
   QComboBox* device_;
   QSpinBox* memory_;
+  QDoubleSpinBox* heldOutShare_;
   QPushButton* run_;
   QPushButton* runBracket_;
   QComboBox* prediction_;

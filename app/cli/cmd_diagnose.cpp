@@ -16,6 +16,7 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"
 #include "progress_bar.h"
@@ -78,35 +79,17 @@ Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& desc
   return selectRows(given, rows);
 }
 
-// The held-out query set of --kind held-out / bracket and the prior that goes with it:
-// --queries-from, else the test split beside the file (unless --holdout was given), else a seeded
-// --holdout share.
-struct HeldOutData {
-  Dataset prior, queries;
-  std::string description;
-};
-HeldOutData heldOutData(const DiagnoseArgs& args, Dataset given) {
-  std::string queriesPath = args.queriesFrom;
-  if (queriesPath.empty() && !args.holdoutGiven && given.split != "test")
-    queriesPath = findTestSplit(args.dataset.path);
-  if (!queriesPath.empty()) {
-    DatasetArgs other = args.dataset;
-    other.path = queriesPath;
-    Dataset queries = loadWithProgress(other);
-    if (queries.sampleShape != given.sampleShape)
-      throw InputError(queriesPath, "samples of shape " + queries.shapeString() +
-                                        " do not match the dataset's " + given.shapeString());
-    const std::string how =
-        args.queriesFrom.empty() ? "the test split beside the dataset: " : "--queries-from ";
-    return {std::move(given), std::move(queries), how + queriesPath};
-  }
-  HeldOutSplit split = splitHeldOut(given, args.holdout, args.options.seed);
-  char share[32];
-  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * args.holdout);
-  std::string description = std::string("a seeded random ") + share + " of " + given.source +
-                            " held out (" + std::to_string(split.heldOut.size()) +
-                            " samples), the prior is the rest";
-  return {std::move(split.prior), std::move(split.heldOut), description};
+// The held-out query set of --kind held-out / bracket (pipeline/held_out_queries): --queries-from,
+// else the test split beside the file (unless --holdout was given), else a seeded --holdout share.
+pipeline::HeldOutRequest heldOutRequest(const DiagnoseArgs& args) {
+  pipeline::HeldOutRequest request;
+  request.queriesFrom = args.queriesFrom;
+  request.lookForTestSplit = !args.holdoutGiven;
+  request.share = args.holdout;
+  request.seed = args.options.seed;
+  request.load = toLoadOptions(args.dataset);
+  request.load.progress = stderrProgress("loading");
+  return request;
 }
 
 // X.json → X.<kind>.json (and likewise for the CSV), the files of --kind bracket.
@@ -171,22 +154,19 @@ int diagnoseScaled(const DiagnoseArgs& a, pipeline::ScaledPrior& prior) {
   Profile profile;
   std::string querySet;
   if (a.kind == "held-out") {
-    std::string queriesPath = a.queriesFrom;
-    if (queriesPath.empty() && !a.holdoutGiven) queriesPath = findTestSplit(a.dataset.path);
-    if (queriesPath.empty())
+    pipeline::HeldOutRequest request = heldOutRequest(a);
+    if (!lead) request.load.progress = {};  // one progress bar, rank 0's
+    const std::string file =
+        pipeline::heldOutQueryFile(request, a.dataset.path, prior.whole->description().split);
+    if (file.empty())
       throw InputError("--queries-from",
                        "a streamed or sharded prior cannot be split in memory; give the held-out "
                        "samples as a file (--queries-from FILE, or a test split beside the "
                        "dataset)");
-    DatasetArgs other = a.dataset;
-    other.path = queriesPath;
-    const Dataset queries = loadDataset(queriesPath, toLoadOptions(other));
-    if (queries.sampleShape != prior.whole->description().sampleShape)
-      throw InputError(queriesPath, "samples of shape " + queries.shapeString() +
-                                        " do not match the dataset's " +
-                                        prior.whole->description().shapeString());
-    querySet = (a.queriesFrom.empty() ? "the test split beside the dataset: " : "--queries-from ") +
-               queriesPath;
+    const pipeline::HeldOutQueries held =
+        pipeline::loadHeldOutQueryFile(file, request, prior.whole->description());
+    const Dataset& queries = held.queries;
+    querySet = held.description;
     profile = computeHeldOutProfile(prior.access(), queries, a.options, progress);
     profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";
     profile.provenance["query_set"] = querySet;
@@ -303,7 +283,8 @@ std::function<int()> setup(CLI::App& app) {
     spectrum.rank = a.rank;
     spectrum.seed = a.options.seed;
     if (a.kind == "bracket") {
-      HeldOutData held = heldOutData(a, std::move(data));
+      const pipeline::HeldOutQueries held =
+          pipeline::chooseHeldOutQueries(std::move(data), a.dataset.path, heldOutRequest(a));
       Bracket b =
           computeBracket(held.prior, held.queries, a.options, spectrum, stderrProgress("diagnose"));
       for (Profile* p : {&b.empirical, &b.heldOut, &b.gaussian, &b.bound}) {
@@ -324,7 +305,8 @@ std::function<int()> setup(CLI::App& app) {
 
     Profile profile;
     if (a.checkpoint.empty() && a.kind == "held-out") {
-      HeldOutData held = heldOutData(a, std::move(data));
+      const pipeline::HeldOutQueries held =
+          pipeline::chooseHeldOutQueries(std::move(data), a.dataset.path, heldOutRequest(a));
       profile =
           computeHeldOutProfile(held.prior, held.queries, a.options, stderrProgress("diagnose"));
       profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";

@@ -3,6 +3,8 @@
 // file), draws them level by level while it runs and together when done, each named for what it
 // means; the Schedules tab lists the profiles by kind and shows the caveat of an entropic schedule
 // built from the empirical one, and none for the bound.
+#include <cmath>
+
 #include <QAction>
 #include <QLabel>
 #include <QListWidget>
@@ -151,6 +153,33 @@ class TestDiagnosticBracket : public QObject {
     caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
     QVERIFY(caveat);
     QVERIFY(caveat->isHidden());
+  }
+
+  // A file with no test split beside it (here the test split itself): the panel's held-out share
+  // is held out, and the held-out and bound profiles say so.
+  void heldOutShareIsUsedWithoutATestSplit() {
+    MainWindow window;
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) +
+                        "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz",
+                    false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+    DiagnosticPanel* panel = window.diagnosticPanel();
+    panel->levelsSpin()->setValue(8);
+    panel->queriesSpin()->setValue(16);
+    panel->heldOutShareSpin()->setValue(25.0);
+    QSignalSpy finished(panel, &DiagnosticPanel::diagnosticFinished);
+    panel->bracketButton()->click();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    const auto& profiles = window.workbench()->profiles();
+    QCOMPARE(profiles.size(), size_t(4));
+    for (size_t i : {size_t(1), size_t(3)}) {
+      const std::string querySet = profiles[i].profile->provenance.value("query_set", "");
+      QVERIFY2(querySet.find("a seeded random 25% of ") == 0, querySet.c_str());
+    }
+    const int64_t n = window.workbench()->dataset()->size();
+    QCOMPARE(profiles[1].profile->datasetSize, n - std::llround(0.25 * n));  // the prior: the rest
   }
 };
 

@@ -1,0 +1,43 @@
+#pragma once
+// Where the held-out queries of a held-out profile or a bracket come from, for both faces: an
+// explicit file, else the test split beside the dataset, else a seeded share of the dataset held
+// out. One rule and one provenance text, so the CLI's files and the GUI's curves say the same.
+#include <cstdint>
+#include <string>
+
+#include "data/dataset.h"
+#include "data/load.h"
+
+namespace noisescope::pipeline {
+
+struct HeldOutRequest {
+  std::string queriesFrom;       // a file of held-out samples (CLI --queries-from); "" = none
+  bool lookForTestSplit = true;  // false when the user asked for a share (CLI --holdout)
+  double share = 0.1;            // of the dataset, held out when no file is used
+  uint64_t seed = 0;
+  LoadOptions load;  // how the query file is read (HDF5 dataset, FASTA options, progress)
+};
+
+// The file the queries come from: `queriesFrom`, else (when asked to look, and the dataset is
+// not itself a test split) the test split beside `datasetPath`; "" when there is none.
+std::string heldOutQueryFile(const HeldOutRequest& request, const std::string& datasetPath,
+                             const std::string& datasetSplit);
+
+struct HeldOutQueries {
+  Dataset prior;            // the dataset, or what is left of it after the held-out share
+  Dataset queries;          // the held-out samples
+  std::string description;  // the profile's provenance "query_set"
+};
+
+// Reads the query file (throws InputError naming it if its samples are not shaped like those of
+// `dataset`, whose values may be absent: a streamed prior's description). `prior` stays empty:
+// the caller keeps its own.
+HeldOutQueries loadHeldOutQueryFile(const std::string& file, const HeldOutRequest& request,
+                                    const Dataset& dataset);
+
+// The whole choice for a dataset in memory: the query file if there is one, else a seeded
+// `share` held out (throws InputError("--holdout", …) for a share outside (0, 1)).
+HeldOutQueries chooseHeldOutQueries(Dataset dataset, const std::string& datasetPath,
+                                    const HeldOutRequest& request);
+
+}  // namespace noisescope::pipeline
