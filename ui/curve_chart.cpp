@@ -2,12 +2,14 @@
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QChart>
-#include <QtCharts/QLegendMarker>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QValueAxis>
 
 #include <QAction>
+#include <QFontMetrics>
+#include <QLabel>
+#include <QResizeEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -40,8 +42,13 @@ QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
 
 CurveChart::CurveChart(QWidget* parent) : QChartView(new QChart(), parent) {
   setRenderHint(QPainter::Antialiasing);
-  chart()->legend()->setAlignment(Qt::AlignBottom);
-  chart()->legend()->setShowToolTips(true);  // the full name of an entry the legend shortened
+  chart()->legend()->setVisible(false);  // replaced by legend_, which wraps instead of shortening
+  legend_ = new QLabel(this);
+  legend_->setObjectName(QStringLiteral("chartLegend"));
+  legend_->setWordWrap(true);
+  legend_->setTextFormat(Qt::RichText);
+  legend_->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+  legend_->setAttribute(Qt::WA_TransparentForMouseEvents);  // the chart keeps its context menu
   setMinimumSize(240, 200);
   // Every chart exports the same way: right-click, or the panel's export button.
   auto* exportAction = new QAction(tr("Export chart as PNG or SVG…"), this);
@@ -148,7 +155,6 @@ void CurveChart::rebuild() {
       c->addSeries(band);
       band->attachAxis(axisX);
       band->attachAxis(axisY);
-      for (QLegendMarker* marker : c->legend()->markers(band)) marker->setVisible(false);
     }
     auto* line = new QLineSeries();
     line->setName(curve.name);
@@ -162,6 +168,65 @@ void CurveChart::rebuild() {
     line->attachAxis(axisX);
     line->attachAxis(axisY);
   }
+  rebuildLegend();
+}
+
+namespace {
+
+// The legend's rich text; names longer than `elideWidth` pixels (> 0) are shortened with "…".
+QString legendHtml(const std::vector<Curve>& curves, const QFontMetrics& metrics, int elideWidth) {
+  // One entry per curve: a swatch in its colour (dashed curves get a dashed one) and its name.
+  // Entries are separated by ordinary spaces so that lines break between them, not inside.
+  QStringList entries;
+  int index = 0;
+  for (const Curve& curve : curves) {
+    const QColor color = curve.color.isValid() ? curve.color : CurveChart::paletteColor(index);
+    ++index;
+    const QString swatch = curve.dashed ? QStringLiteral("╍╍") : QStringLiteral("━━");
+    const QString shown =
+        elideWidth > 0 ? metrics.elidedText(curve.name, Qt::ElideRight, elideWidth) : curve.name;
+    QString name = shown.toHtmlEscaped();
+    name.replace(' ', QStringLiteral("&nbsp;"));
+    entries << QStringLiteral("<span style=\"color:%1\">%2</span>&nbsp;%3")
+                   .arg(color.name(), swatch, name);
+  }
+  return entries.join(QStringLiteral(" &nbsp; "));
+}
+
+}  // namespace
+
+void CurveChart::rebuildLegend() {
+  legend_->setHidden(curves_.empty());
+  QStringList names;
+  for (const Curve& curve : curves_) names << curve.name;
+  legend_->setToolTip(names.join('\n'));
+  placeLegend();
+}
+
+void CurveChart::placeLegend() {
+  // The legend sits in a bottom margin of the view, so the chart's plot never runs under it. It
+  // takes at most 40 % of the height; a longer one shortens the names (the tooltip has them all).
+  const int margin = 4;
+  const int width = std::max(1, this->width() - 2 * margin);
+  int height = 0;
+  if (!legend_->isHidden()) {
+    legend_->setText(legendHtml(curves_, legend_->fontMetrics(), 0));
+    height = legend_->heightForWidth(width);
+    if (height > 0.4 * this->height()) {
+      legend_->setText(legendHtml(curves_, legend_->fontMetrics(), std::max(60, width / 4)));
+      height = std::min(legend_->heightForWidth(width), static_cast<int>(0.4 * this->height()));
+    }
+  }
+  setViewportMargins(0, 0, 0, height > 0 ? height + margin : 0);
+  legend_->setGeometry(margin, this->height() - height - margin, width, height);
+  // The chart fills the viewport above the legend (QChartView would size it to the whole view).
+  chart()->resize(viewport()->size());
+  setSceneRect(QRectF(QPointF(0, 0), viewport()->size()));
+}
+
+void CurveChart::resizeEvent(QResizeEvent* event) {
+  QChartView::resizeEvent(event);
+  placeLegend();  // after QChartView, which sizes the chart to the whole view
 }
 
 }  // namespace noisescope::ui

@@ -9,6 +9,7 @@
 #include <vector>
 
 class QAbstractAxis;
+class QLabel;
 
 namespace noisescope::ui {
 
@@ -39,13 +40,22 @@ class CurveChart : public QChartView {
   QString yTitle() const { return yTitle_; }
 
   static QColor paletteColor(int index);
+  // The legend under the plot: every curve's full name, wrapped over as many lines as it needs
+  // (Qt Charts' own legend shortens names to fit one row).
+  QLabel* legendLabel() const { return legend_; }
+
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void rebuild();
+  void rebuildLegend();
+  void placeLegend();
 
   std::vector<Curve> curves_;
   QString xTitle_, yTitle_;
   bool logX_ = true, logY_ = false;
+  QLabel* legend_;
 };
 
 }  // namespace noisescope::ui
