@@ -200,6 +200,7 @@ void CurveChart::rebuildLegend() {
   QStringList names;
   for (const Curve& curve : curves_) names << curve.name;
   legend_->setToolTip(names.join('\n'));
+  legendText_ = legendHtml(curves_, legend_->fontMetrics(), 0);
   placeLegend();
 }
 
@@ -210,7 +211,7 @@ void CurveChart::placeLegend() {
   const int width = std::max(1, this->width() - 2 * margin);
   int height = 0;
   if (!legend_->isHidden()) {
-    legend_->setText(legendHtml(curves_, legend_->fontMetrics(), 0));
+    legend_->setText(legendText_);
     height = legend_->heightForWidth(width);
     if (height > 0.4 * this->height()) {
       legend_->setText(legendHtml(curves_, legend_->fontMetrics(), std::max(60, width / 4)));

@@ -56,6 +56,7 @@ class CurveChart : public QChartView {
   QString xTitle_, yTitle_;
   bool logX_ = true, logY_ = false;
   QLabel* legend_;
+  QString legendText_;  // the full-name legend, built with the curves (resizes only re-wrap it)
 };
 
 }  // namespace noisescope::ui

@@ -54,6 +54,14 @@ struct LiveDrawCheck {
   QSet<QString> kinds;
 };
 
+// Opens a file of the bundled Fashion-MNIST sample in the window; false if it did not load.
+bool openFashionSample(MainWindow& window, const QString& file) {
+  QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+  window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/" + file,
+                  false);
+  return loaded.count() == 1 || loaded.wait(30000);
+}
+
 }  // namespace
 
 class TestDiagnosticBracket : public QObject {
@@ -69,11 +77,7 @@ class TestDiagnosticBracket : public QObject {
     MainWindow window;
     window.resize(1500, 950);
     window.show();
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) +
-                        "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz",
-                    false);
-    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+    QVERIFY(openFashionSample(window, "train-images-idx3-ubyte.gz"));
 
     DiagnosticPanel* panel = window.diagnosticPanel();
     window.tabs()->setCurrentWidget(panel);
@@ -160,11 +164,7 @@ class TestDiagnosticBracket : public QObject {
   void heldOutShareIsUsedWithoutATestSplit() {
     MainWindow window;
     window.show();
-    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) +
-                        "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz",
-                    false);
-    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+    QVERIFY(openFashionSample(window, "t10k-images-idx3-ubyte.gz"));
     DiagnosticPanel* panel = window.diagnosticPanel();
     panel->levelsSpin()->setValue(8);
     panel->queriesSpin()->setValue(16);

@@ -50,6 +50,18 @@ QString standInCli(const QTemporaryDir& dir) {
   return path;
 }
 
+// A Training panel whose runs go to a temporary folder and whose child is the stand-in.
+struct StandInPanel {
+  QTemporaryDir runs;
+  Workbench workbench;
+  TrainingPanel panel{&workbench};
+  StandInPanel() {
+    panel.setCliPath(standInCli(runs));
+    panel.setRunsFolder(runs.path());
+    panel.datasetEdit()->setText("synthetic:circle?n=500");
+  }
+};
+
 json readJson(const QString& path) {
   std::ifstream in(QFile::encodeName(path).toStdString());
   return json::parse(in);
@@ -219,12 +231,8 @@ class TestTrainingPanel : public QObject {
   }
 
   void raceChildrenShareTheCores() {
-    QTemporaryDir runs;
-    Workbench workbench;
-    TrainingPanel panel(&workbench);
-    panel.setCliPath(standInCli(runs));
-    panel.setRunsFolder(runs.path());
-    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
     panel.startRace();
     QCOMPARE(panel.runCount(), 3);
     QCOMPARE(panel.runningCount(), 3);
@@ -243,12 +251,8 @@ class TestTrainingPanel : public QObject {
   }
 
   void runListShowsEtaAndFeatureNetworkReachesConfig() {
-    QTemporaryDir runs;
-    Workbench workbench;
-    TrainingPanel panel(&workbench);
-    panel.setCliPath(standInCli(runs));
-    panel.setRunsFolder(runs.path());
-    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
     panel.featureNetworkEdit()->setText("/models/fashion-features.pt");
     const QString dir = panel.startRun();
     QVERIFY(!dir.isEmpty());
@@ -351,12 +355,8 @@ class TestTrainingPanel : public QObject {
   }
 
   void finishedRaceEdmRunAsksForItsCheckpointProfile() {
-    QTemporaryDir runs;
-    Workbench workbench;
-    TrainingPanel panel(&workbench);
-    panel.setCliPath(standInCli(runs));
-    panel.setRunsFolder(runs.path());
-    panel.datasetEdit()->setText("synthetic:circle?n=500");
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
     QSignalSpy asked(&panel, &TrainingPanel::referenceProfileRequested);
     panel.startRace();
     const QString edm = panel.run(0)->runDirectory();
