@@ -24,6 +24,7 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/bracket_job.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "tensor/device.h"
@@ -47,6 +48,16 @@ const CoordinateInfo kCoordinates[] = {
     {"sigma", "per σ: MMSE/σ³", "dH/dσ (nats per unit σ)"},
     {"lambda", "per λ = −2 log σ: MMSE/(2σ²)", "|dH/dλ| (nats per unit log-SNR)"},
 };
+
+// The bracket's curves in legends: the kind first, since that is what tells them apart.
+QString bracketCurveLabel(const std::string& kind) {
+  if (kind == "empirical") return QObject::tr("empirical (training queries)");
+  if (kind == "held-out") return QObject::tr("held-out posterior (bound)");
+  if (kind == "held-out-wiener") return QObject::tr("held-out Wiener (bound)");
+  if (kind == "held-out-patch") return QObject::tr("held-out patch Wiener (bound)");
+  if (kind == "bound") return QObject::tr("population bound");
+  return QString::fromStdString(kind);
+}
 
 QDoubleSpinBox* sigmaSpin(QWidget* parent, double value) {
   auto* box = new QDoubleSpinBox(parent);
@@ -102,10 +113,11 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   runBracket_ = new QPushButton(tr("Run &bracket on dataset"), settings);
   runBracket_->setDefault(true);
   runBracket_->setToolTip(
-      tr("The four curves of THEORY §10 together: empirical (training queries, memorises at small "
-         "σ), held-out (test-split queries: an upper bound on the population MMSE), Gaussian "
-         "(Wiener MMSE of the covariance: an upper bound, exact for Gaussian data) and "
-         "min(held-out, Gaussian), the tighter bound"));
+      tr("The curves of THEORY §10 together: empirical (training queries, memorises at small "
+         "σ); denoisers fitted on the prior and scored on held-out points, each an upper bound "
+         "on the population MMSE (the empirical posterior, the Wiener filter and, for images "
+         "and sequences, a patch Wiener filter); and the population bound, the member chosen "
+         "per σ on one half of the held-out points and scored on the other"));
   form->addRow(runBracket_);
   run_ = new QPushButton(tr("&Run empirical only"), settings);
   run_->setToolTip(
@@ -298,31 +310,21 @@ void DiagnosticPanel::runBracket() {
   pipeline::HeldOutRequest request;
   request.share = heldOutShare_->value() / 100.0;
   request.seed = options.seed;
-  auto bracket = std::make_shared<Bracket>();
-  auto querySet = std::make_shared<std::string>();
+  auto job = std::make_shared<pipeline::BracketJob>();
   const LevelObserver onLevel = liveLevels(*dataset);
   workbench_->jobs()->submit(
       kDiagnosticTag,
-      [dataset, options, request, bracket, querySet, onLevel](const Progress& progress) {
-        const pipeline::HeldOutQueries held =
-            pipeline::chooseHeldOutQueries(*dataset, dataset->source, request);
-        *querySet = held.description;
-        *bracket = computeBracket(held.prior, held.queries, options, {}, progress, onLevel);
+      [dataset, options, request, job, onLevel](const Progress& progress) {
+        *job = pipeline::runBracket(*dataset, dataset->source, request, options, {}, progress,
+                                    onLevel);
       },
-      [this, dataset, bracket, querySet] {
+      [this, dataset, job] {
         live_.clear();
         const QString data = QString::fromStdString(dataset->name);
-        const std::pair<Profile*, QString> curves[] = {
-            // The kind first: chart legends are short, and it is what tells the curves apart.
-            {&bracket->empirical, tr("empirical (training queries) · %1").arg(data)},
-            {&bracket->heldOut, tr("held-out (upper bound) · %1").arg(data)},
-            {&bracket->gaussian, tr("Gaussian (Wiener bound) · %1").arg(data)},
-            {&bracket->bound, tr("bound = min(held-out, Gaussian) · %1").arg(data)},
-        };
         QString last;
-        for (const auto& [profile, name] : curves) {
-          if (profile->kind == "held-out" || profile->kind == "bound")
-            profile->provenance["query_set"] = *querySet;
+        for (Profile* profile : pipeline::bracketCurves(job->bracket)) {
+          // The kind first: chart legends are short, and it is what tells the curves apart.
+          const QString name = tr("%1 · %2").arg(bracketCurveLabel(profile->kind), data);
           last = workbench_->addProfile(name, std::make_shared<Profile>(std::move(*profile)));
         }
         Q_EMIT diagnosticFinished(last);

@@ -38,8 +38,8 @@ class DiagnosticPanel : public QWidget {
 
   // Starts the diagnostic with the current settings on the loaded dataset.
   void runDiagnostic();
-  // The bracket (THEORY §10, diagnostic/bracket.h): empirical, held-out, Gaussian and
-  // min(held-out, Gaussian) on the loaded dataset, added as four profiles drawn together. The
+  // The bracket (THEORY §10, pipeline/bracket_job.h): the empirical curve, the held-out
+  // members and the population bound on the loaded dataset, added as profiles drawn together. The
   // held-out queries come from the test split beside the file, else a seeded 10 % share.
   void runBracket();
   // Profiles a TorchScript denoiser on the loaded dataset (its unweighted x0 error per σ).

@@ -16,6 +16,7 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/bracket_job.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"
@@ -38,6 +39,8 @@ struct DiagnoseArgs {
   std::string kind = "empirical";
   std::string queriesFrom;
   int64_t rank = 512;
+  std::vector<int> patchSizes;
+  int bootstrap = 8;
   int64_t batch = 256;
   std::string out;
   std::string csv;
@@ -101,18 +104,20 @@ std::string withKind(const std::string& path, const std::string& kind) {
   return path.substr(0, dot) + "." + kind + path.substr(dot);
 }
 
-void printBracket(const Bracket& b) {
-  const Profile* curves[] = {&b.empirical, &b.heldOut, &b.gaussian, &b.bound};
-  std::printf("\nMMSE(σ) of the four curves (THEORY §10):\n");
+void printBracket(Bracket& b) {
+  const std::vector<Profile*> curves = pipeline::bracketCurves(b);
+  std::printf("\nMMSE(σ) of the bracket (THEORY §10):\n");
   for (const Profile* p : curves)
-    std::printf("  %-10s %s\n", p->kind.c_str(), profileKindMeaning(p->kind).c_str());
-  std::printf("\n%-11s %-12s %-12s %-12s %-12s %-8s\n", "sigma", "empirical", "held-out",
-              "gaussian", "bound", "max w");
+    std::printf("  %-16s %s\n", p->kind.c_str(), profileKindMeaning(p->kind).c_str());
+  std::printf("\n%-10s", "sigma");
+  for (const Profile* p : curves) std::printf(" %-15s", p->kind.c_str());
+  std::printf(" %-13s %-16s\n", "bound upper95", "bound from");
+  const nlohmann::json& source = b.bound.provenance["source"];
   for (int l = 0; l < b.empirical.levels(); ++l) {
-    std::printf("%-11.4g %-12.4g %-12.4g %-12.4g %-12.4g %-8.3g\n", b.empirical.sigma[l],
-                b.empirical.primary().mean[l], b.heldOut.primary().mean[l],
-                b.gaussian.primary().mean[l], b.bound.primary().mean[l],
-                b.empirical.posterior.maxWeight[l]);
+    std::printf("%-10.4g", b.empirical.sigma[l]);
+    for (const Profile* p : curves) std::printf(" %-15.4g", p->primary().mean[l]);
+    std::printf(" %-13.4g %-16s\n", b.bound.primary().upper95[l],
+                source[l].get<std::string>().c_str());
   }
 }
 
@@ -214,8 +219,10 @@ std::function<int()> setup(CLI::App& app) {
                  "else a held-out part)");
   app.add_option("--kind", args->kind,
                  "empirical (training queries), held-out (queries from held-out samples), "
-                 "gaussian (Wiener MMSE of the covariance) or bracket (all three and "
-                 "min(held-out, gaussian), one file each: --out X.json writes X.<kind>.json)")
+                 "gaussian (plug-in Wiener MMSE of the sample covariance: an estimate, biased "
+                 "low) or bracket (empirical, held-out, held-out-wiener, held-out-patch and the "
+                 "population bound chosen among the held-out members, one file each: --out "
+                 "X.json writes X.<kind>.json)")
       ->check(CLI::IsMember({"empirical", "held-out", "gaussian", "bracket"}))
       ->capture_default_str();
   app.add_option("--queries-from", args->queriesFrom,
@@ -227,8 +234,17 @@ std::function<int()> setup(CLI::App& app) {
       ->capture_default_str()
       ->each([args](const std::string&) { args->holdoutGiven = true; });
   app.add_option("--rank", args->rank,
-                 "gaussian / bracket: eigenvalues computed explicitly when D > 4096 (randomised; "
-                 "the tail beyond them is averaged, which keeps the curve an upper bound)")
+                 "gaussian / bracket: eigenpairs computed explicitly when D > 4096 (randomised; "
+                 "the bracket's Wiener member leaves the directions beyond them unshrunk, which "
+                 "keeps it a bound)")
+      ->capture_default_str();
+  app.add_option("--patch-sizes", args->patchSizes,
+                 "bracket: odd widths of the patch Wiener member (default by layout: 3,5,7,9 for "
+                 "grey images, 3,5,7 for colour, 3,9,17,33 for sequences); 0 leaves it out")
+      ->delimiter(',');
+  app.add_option("--bootstrap", args->bootstrap,
+                 "gaussian: bootstrap replicates over rows for the plug-in curve's interval")
+      ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   app.add_option("--batch", args->batch, "Checkpoint: batch size")->capture_default_str();
   app.add_option("--out", args->out, "Profile JSON to write")->required();
@@ -282,24 +298,27 @@ std::function<int()> setup(CLI::App& app) {
     GaussianSpectrumOptions spectrum;
     spectrum.rank = a.rank;
     spectrum.seed = a.options.seed;
+    spectrum.bootstrap = a.bootstrap;
     if (a.kind == "bracket") {
-      const pipeline::HeldOutQueries held =
-          pipeline::chooseHeldOutQueries(std::move(data), a.dataset.path, heldOutRequest(a));
-      Bracket b =
-          computeBracket(held.prior, held.queries, a.options, spectrum, stderrProgress("diagnose"));
-      for (Profile* p : {&b.empirical, &b.heldOut, &b.gaussian, &b.bound}) {
+      BracketOptions options;
+      options.spectrum = spectrum;
+      options.withPatch = a.patchSizes != std::vector<int>{0};
+      if (options.withPatch) options.patch.sizes = a.patchSizes;
+      pipeline::BracketJob job =
+          pipeline::runBracket(std::move(data), a.dataset.path, heldOutRequest(a), a.options,
+                               options, stderrProgress("diagnose"));
+      Bracket& b = job.bracket;
+      for (Profile* p : pipeline::bracketCurves(b)) {
         p->provenance["producer"] = "noisescope-cli diagnose --kind bracket";
-        if (p->kind == "held-out" || p->kind == "bound")
-          p->provenance["query_set"] = held.description;
         writeProfile(withKind(a.out, p->kind), *p);
         if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p->kind), *p);
       }
       printBracket(b);
-      std::printf("held-out queries: %s\n", held.description.c_str());
-      for (const char* kind : {"empirical", "held-out", "gaussian", "bound"})
-        std::printf("profile written to %s%s%s\n", withKind(a.out, kind).c_str(),
+      std::printf("held-out queries: %s\n", job.querySet.c_str());
+      for (const Profile* p : pipeline::bracketCurves(b))
+        std::printf("profile written to %s%s%s\n", withKind(a.out, p->kind).c_str(),
                     a.csv.empty() ? "" : " and ",
-                    a.csv.empty() ? "" : withKind(a.csv, kind).c_str());
+                    a.csv.empty() ? "" : withKind(a.csv, p->kind).c_str());
       return 0;
     }
 

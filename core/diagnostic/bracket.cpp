@@ -3,62 +3,88 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "diagnostic/empirical_diagnostic.h"
+#include "diagnostic/held_out_wiener.h"
+#include "diagnostic/queries.h"
 #include "io/provenance.h"
+#include "util/error.h"
 
 namespace noisescope {
 
-Profile tighterBound(const Profile& heldOut, const Profile& gaussian) {
-  if (heldOut.sigma != gaussian.sigma)
-    throw std::invalid_argument("tighterBound: the two profiles have different σ grids");
+namespace {
+
+void reportLevels(const LevelObserver& onLevel, const Profile& p) {
+  if (!onLevel) return;
+  for (int l = 0; l < p.levels(); ++l)
+    onLevel({p.kind, l, p.sigma[l], p.primary().mean[l], p.primary().standardError[l], 0.0});
+}
+
+}  // namespace
+
+Profile closedFormMemberProfile(const std::string& kind, const std::vector<PointRisks>& members,
+                                const Profile& like) {
   Profile out;
-  out.kind = "bound";
-  out.sigma = heldOut.sigma;
-  out.dim = heldOut.dim;
-  out.datasetSize = heldOut.datasetSize;
-  out.queries = heldOut.queries;
-  out.sigmaData = heldOut.sigmaData;
-  MmseEstimate e;
-  e.name = "min_held_out_gaussian";
-  e.description =
-      "per level the smaller of the held-out risk and the Gaussian (Wiener) MMSE, with that "
-      "curve's standard error (0 for the closed form)";
-  nlohmann::json source = nlohmann::json::array();
-  const MmseEstimate& h = heldOut.primary();
-  const MmseEstimate& g = gaussian.primary();
-  for (int l = 0; l < heldOut.levels(); ++l) {
-    const bool useGaussian = g.mean[l] <= h.mean[l];
-    const MmseEstimate& pick = useGaussian ? g : h;
-    e.mean.push_back(pick.mean[l]);
-    e.standardError.push_back(pick.standardError[l]);
-    e.ciLow.push_back(pick.ciLow[l]);
-    e.ciHigh.push_back(pick.ciHigh[l]);
-    source.push_back(useGaussian ? "gaussian" : "held-out");
+  if (members.size() == 1) {  // one member: its estimate over all its points
+    out.kind = kind;
+    out.sigma = like.sigma;
+    out.dim = like.dim;
+    out.datasetSize = like.datasetSize;
+    out.sigmaData = like.sigmaData;
+    out.estimates.push_back(summarizeHalf(
+        members.front(), HeldOutHalf::All, "held_out_wiener_risk",
+        "mean over held-out points of the closed-form noise expectation of the prior's linear "
+        "(Wiener) denoiser's error: a population risk, an upper bound on the population MMSE"));
+    out.rates = computeRates(out.sigma, out.primary());
+    out.provenance = makeProvenance("noisescope held-out Wiener bound",
+                                    {{"fit", "mean and covariance of the prior"}});
+  } else {  // several widths: chosen per level on the selection half like the bound itself
+    out = selectPopulationBound(members, like, kind);
+    out.estimates.front().name = "patch_wiener_risk";
+    out.provenance["producer"] = "noisescope held-out patch Wiener bound";
   }
-  out.estimates.push_back(std::move(e));
-  out.rates = computeRates(out.sigma, out.primary());
-  out.provenance = makeProvenance("noisescope population bound",
-                                  {{"rule", "min(held-out, gaussian) per sigma level"}});
-  out.provenance["dataset"] = heldOut.provenance.value("dataset", nlohmann::json::object());
-  out.provenance["queries_from"] = heldOut.provenance.value("queries_from", nlohmann::json());
-  out.provenance["source"] = source;
-  out.provenance["held_out_time_utc"] = heldOut.provenance.value("time_utc", "");
-  out.provenance["gaussian_time_utc"] = gaussian.provenance.value("time_utc", "");
+  out.queries = 0;  // closed form in the noise: no Monte Carlo queries
+  out.provenance["dataset"] = like.provenance.value("dataset", nlohmann::json::object());
+  out.provenance["queries_from"] = like.provenance.value("queries_from", nlohmann::json());
+  out.provenance["held_out_points_used"] = members.front().columns();
   return out;
 }
 
 Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
-                       const DiagnosticOptions& options, const GaussianSpectrumOptions& spectrum,
+                       const DiagnosticOptions& options, const BracketOptions& bracket,
                        const Progress& progress, const LevelObserver& onLevel) {
+  options.validate();
+  if (heldOut.size() < 4)
+    throw InputError(heldOut.source.empty() ? "held-out set" : heldOut.source,
+                     "has " + std::to_string(heldOut.size()) +
+                         " samples; the population bound needs at least 4 (two to select a "
+                         "member, two to score it)");
+  const std::vector<double> sigma =
+      logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  const std::vector<int64_t> order = heldOutOrder(heldOut.size(), options.seed);
+  const HeldOutColumns columns = leadingColumns(order, bracket.closedFormPoints);
+
   Bracket b;
-  b.gaussian = computeGaussianProfile(prior, options, spectrum, progress.sub(0.0, 0.1));
-  if (onLevel) {
-    for (int l = 0; l < b.gaussian.levels(); ++l)
-      onLevel({"gaussian", l, b.gaussian.sigma[l], b.gaussian.primary().mean[l], 0.0, 0.0});
+  std::vector<PointRisks> members;
+  members.push_back(
+      heldOutWienerRisks(prior, heldOut, columns, sigma, bracket.spectrum, progress.sub(0.0, 0.1)));
+  std::vector<PointRisks> patches;
+  if (bracket.withPatch && hasPatchLayout(prior) && !patchSizesFor(prior).empty()) {
+    patches =
+        patchWienerRisks(prior, heldOut, columns, sigma, bracket.patch, progress.sub(0.1, 0.2));
+    members.insert(members.end(), patches.begin(), patches.end());
   }
-  b.empirical = computeEmpiricalProfile(prior, options, progress.sub(0.1, 0.55), onLevel);
-  b.heldOut = computeHeldOutProfile(prior, heldOut, options, progress.sub(0.55, 1.0), onLevel);
-  b.bound = tighterBound(b.heldOut, b.gaussian);
+  b.empirical = computeEmpiricalProfile(prior, options, progress.sub(0.2, 0.6), onLevel);
+  PointRisks posterior;
+  b.heldOut =
+      computeHeldOutProfile(prior, heldOut, options, progress.sub(0.6, 1.0), onLevel, &posterior);
+  b.wiener = closedFormMemberProfile("held-out-wiener", {members.front()}, b.heldOut);
+  reportLevels(onLevel, b.wiener);
+  if (!patches.empty()) {
+    b.patch = closedFormMemberProfile("held-out-patch", patches, b.heldOut);
+    reportLevels(onLevel, b.patch);
+  }
+  members.push_back(std::move(posterior));
+  b.bound = selectPopulationBound(members, b.heldOut);
+  b.bound.provenance["held_out_time_utc"] = b.heldOut.provenance.value("time_utc", "");
   return b;
 }
 

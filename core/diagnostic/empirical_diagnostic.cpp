@@ -42,8 +42,7 @@ void requireData(const PriorAccess& prior) {
 }
 
 // The queries, drawn once: on rank 0 of a sharded run, and broadcast to the other ranks.
-QuerySet sharedQueries(const PriorAccess& prior, int64_t sourceSize, const DiagnosticOptions& o) {
-  QuerySet queries = drawQueries(sourceSize, prior.whole->dim(), o.queries, o.seed);
+QuerySet broadcastQueries(const PriorAccess& prior, QuerySet queries) {
   if (!prior.communicator) return queries;
   at::Tensor index = at::from_blob(queries.index.data(), {queries.count()}, at::kLong);
   at::Tensor noise = at::from_blob(queries.noise.data(),
@@ -51,6 +50,28 @@ QuerySet sharedQueries(const PriorAccess& prior, int64_t sourceSize, const Diagn
   prior.communicator->broadcast(index, 0);
   prior.communicator->broadcast(noise, 0);
   return queries;
+}
+
+QuerySet sharedQueries(const PriorAccess& prior, int64_t sourceSize, const DiagnosticOptions& o) {
+  return broadcastQueries(prior, drawQueries(sourceSize, prior.whole->dim(), o.queries, o.seed));
+}
+
+// Per-query values [level * queries + j] averaged per held-out point: query j used the point at
+// position j mod U of the held-out order (drawHeldOutQueries), U = min(queries, H).
+PointRisks perPointMeans(const std::string& member, const std::vector<double>& perQuery, int levels,
+                         int64_t queries, int64_t heldOutSize) {
+  const int64_t used = std::min(queries, heldOutSize);
+  PointRisks out;
+  out.member = member;
+  out.levels = levels;
+  for (int64_t p = 0; p < used; ++p) out.position.push_back(p);
+  out.values.assign(static_cast<size_t>(levels * used), 0.0);
+  std::vector<double> draws(static_cast<size_t>(used), 0.0);
+  for (int64_t j = 0; j < queries; ++j) draws[j % used] += 1.0;
+  for (int l = 0; l < levels; ++l)
+    for (int64_t j = 0; j < queries; ++j)
+      out.values[l * used + j % used] += perQuery[l * queries + j] / draws[j % used];
+  return out;
 }
 
 // σ_data of the whole prior. Sharded: each rank makes the two passes of measureSigmaData over
@@ -74,14 +95,22 @@ PriorAccess wholeInMemory(PriorRows& rows) {
   return access;
 }
 
-// Turns the engine's per-level values into the profile's primary estimate for that level.
+// Turns the engine's per-level values into the profile's primary estimate for that level: over
+// queries, or (held-out, `heldOutSize` > 0) over the held-out points as the finished profile does.
 LevelCallback levelCallback(const LevelObserver& onLevel, const std::string& kind,
-                            const std::vector<double>& sigma, bool fromSquaredError) {
+                            const std::vector<double>& sigma, bool fromSquaredError,
+                            int64_t heldOutSize = 0) {
   if (!onLevel) return {};
-  return [onLevel, kind, sigma, fromSquaredError](const LevelResult& r) {
+  return [onLevel, kind, sigma, fromSquaredError, heldOutSize](const LevelResult& r) {
     const std::vector<double>& v = fromSquaredError ? r.squaredError : r.posteriorVariance;
     const int64_t m = static_cast<int64_t>(v.size());
-    const MmseEstimate e = summarizeEstimate("level", "", v, 1, m);
+    const MmseEstimate e =
+        heldOutSize > 0
+            ? [&] {
+                const PointRisks p = perPointMeans(kind, v, 1, m, heldOutSize);
+                return summarizeOverPoints("level", "", p.values, 1, p.columns());
+              }()
+            : summarizeEstimate("level", "", v, 1, m);
     LevelEstimate out;
     out.kind = kind;
     out.level = r.level;
@@ -207,20 +236,24 @@ Profile computeEmpiricalProfile(const PriorAccess& prior, const DiagnosticOption
 
 Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress,
-                              const LevelObserver& onLevel) {
+                              const LevelObserver& onLevel, PointRisks* perPoint) {
   options.validate();
   requireData(prior);
   const std::unique_ptr<PriorRows> rows = residentPrior(prior);
-  return computeHeldOutProfile(wholeInMemory(*rows), heldOut, options, progress, onLevel);
+  return computeHeldOutProfile(wholeInMemory(*rows), heldOut, options, progress, onLevel, perPoint);
 }
 
 Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress,
-                              const LevelObserver& onLevel) {
+                              const LevelObserver& onLevel, PointRisks* perPoint) {
   options.validate();
   requireData(prior);
   requireData(heldOut);
   const Dataset& about = prior.whole->description();
+  if (heldOut.size() < 2 || options.queries < 2)
+    throw InputError(nameOf(heldOut),
+                     "a held-out profile needs at least two held-out samples "
+                     "and two queries (its interval is over the points)");
   if (heldOut.dim() != prior.whole->dim())
     throw InputError(nameOf(heldOut), "held-out samples have D = " + std::to_string(heldOut.dim()) +
                                           ", the prior " + nameOf(about) +
@@ -228,26 +261,35 @@ Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
   const auto started = std::chrono::steady_clock::now();
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
-  const QuerySet queries = sharedQueries(prior, heldOut.size(), options);
+  const std::vector<int64_t> order = heldOutOrder(heldOut.size(), options.seed);
+  const QuerySet queries = broadcastQueries(
+      prior, drawHeldOutQueries(order, prior.whole->dim(), options.queries, options.seed));
   PosteriorEngineSettings settings = engineSettings(options, prior);
-  settings.onLevel = levelCallback(onLevel, "held-out", sigma, true);
+  settings.onLevel = levelCallback(onLevel, "held-out", sigma, true, heldOut.size());
   const PerQueryPosterior result =
       evaluateHeldOutPosterior(*prior.rows, heldOut, queries, sigma, settings, progress);
 
   Profile profile = assemble(
       "held-out", prior, options, sigma, result,
-      "j uniform over the held-out set with replacement (not part of the prior); the same (j, eps) "
-      "at every sigma",
+      "each held-out point (not part of the prior) once per level, in a seeded order: query j "
+      "starts from point j mod min(queries, H) with its own noise; the same (j, eps) at every "
+      "sigma",
       secondsSince(started));
-  profile.estimates.push_back(summarizeEstimate(
+  const PointRisks risks =
+      perPointMeans("held-out", result.squaredError, result.levels, result.queries, heldOut.size());
+  profile.estimates.push_back(summarizeOverPoints(
       "held_out_risk",
-      "mean over held-out queries of |x_j - E[x0 | y_j]|^2: risk of the empirical-posterior "
+      "mean over held-out points of |x_j - E[x0 | y_j]|^2: risk of the empirical-posterior "
       "denoiser, an upper bound on the population MMSE",
-      result.squaredError, result.levels, result.queries));
-  profile.estimates.push_back(summarizeEstimate(
+      risks.values, risks.levels, risks.columns()));
+  const PointRisks variance = perPointMeans("posterior-variance", result.posteriorVariance,
+                                            result.levels, result.queries, heldOut.size());
+  profile.estimates.push_back(summarizeOverPoints(
       "posterior_variance",
-      "mean over held-out queries of tr Cov(x0 | y) under the empirical prior (not a risk)",
-      result.posteriorVariance, result.levels, result.queries));
+      "mean over held-out points of tr Cov(x0 | y) under the empirical prior (not a risk)",
+      variance.values, variance.levels, variance.columns()));
+  profile.provenance["held_out_points_used"] = risks.columns();
+  if (perPoint) *perPoint = risks;
   profile.rates = computeRates(sigma, profile.primary());
   profile.provenance["queries_from"] = describeDataset(heldOut);
   return profile;

@@ -6,6 +6,7 @@
 
 #include "data/dataset.h"
 #include "diagnostic/diagnostic_options.h"
+#include "diagnostic/population_bound.h"
 #include "profile/profile.h"
 #include "util/progress.h"
 
@@ -43,18 +44,22 @@ Profile computeEmpiricalProfile(const PriorAccess& prior, const DiagnosticOption
                                 const Progress& progress = {}, const LevelObserver& onLevel = {});
 
 // The held-out profile (THEORY §10): `prior` is the empirical prior, the queries start from rows
-// of `heldOut` (uniform with replacement, seeded), which the prior does not contain. Its primary
-// estimate, "held_out_risk", is mean_j ‖x_j − E[x0 | y_j]‖²: an unbiased estimate of the
-// population risk of the empirical-posterior denoiser, hence of an upper bound on the population
-// MMSE at every σ. The posterior variance tr Cov(x0 | y) under the prior follows as a second
-// estimate (not a risk: the prior does not hold x_j). Kind "held-out"; the provenance records the
-// query set. Throws InputError for bad options, empty sets or a dimension mismatch.
+// of `heldOut`, which the prior does not contain: each point once per level, in a seeded order,
+// with several noise draws per point when there are more queries than points
+// (drawHeldOutQueries). Its primary estimate, "held_out_risk", is the mean over points of
+// ‖x_j − E[x0 | y_j]‖²: an unbiased estimate of the population risk of the empirical-posterior
+// denoiser, hence of an upper bound on the population MMSE at every σ; its interval is over the
+// points (summarizeOverPoints), so it counts the finite held-out set. The posterior variance
+// tr Cov(x0 | y) under the prior follows as a second estimate (not a risk: the prior does not
+// hold x_j). Kind "held-out"; the provenance records the query set. `perPoint`, when given,
+// receives the per-point risks for the population bound. Throws InputError for bad options,
+// empty sets or a dimension mismatch.
 Profile computeHeldOutProfile(const Dataset& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress = {},
-                              const LevelObserver& onLevel = {});
+                              const LevelObserver& onLevel = {}, PointRisks* perPoint = nullptr);
 Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress = {},
-                              const LevelObserver& onLevel = {});
+                              const LevelObserver& onLevel = {}, PointRisks* perPoint = nullptr);
 
 // A seeded random split for data without a test split: round(share·N) rows (at least 1, at most
 // N − 1) become the held-out set, the rest the prior, each in the original order. Each part

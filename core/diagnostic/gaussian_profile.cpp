@@ -1,13 +1,12 @@
 #include "diagnostic/gaussian_profile.h"
 
-#include <Eigen/Dense>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
 
 #include "data/statistics.h"
+#include "diagnostic/covariance_basis.h"
 #include "io/provenance.h"
 #include "util/error.h"
 
@@ -15,60 +14,34 @@ namespace noisescope {
 
 namespace {
 
-// Rows converted to fp64 at once: bounds the extra memory to rows × D doubles.
-constexpr int64_t kRowChunk = 2048;
-
-using Matrix = Eigen::MatrixXd;
-using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-std::string nameOf(const Dataset& dataset) {
-  return dataset.source.empty() ? dataset.name : dataset.source;
-}
-
-// Rows [r0, r0 + rows) minus the mean, in fp64.
-RowMatrix centredRows(const Dataset& dataset, const Eigen::VectorXd& mean, int64_t r0,
-                      int64_t rows) {
-  const int64_t d = dataset.dim();
-  Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> block(
-      dataset.sample(r0), rows, d);
-  RowMatrix out = block.cast<double>();
-  out.rowwise() -= mean.transpose();
-  return out;
-}
-
-Eigen::VectorXd columnMean(const Dataset& dataset) {
-  const int64_t n = dataset.size(), d = dataset.dim();
-  Eigen::VectorXd sum = Eigen::VectorXd::Zero(d);
-  for (int64_t i = 0; i < n; ++i) {
-    const float* x = dataset.sample(i);
-    for (int64_t k = 0; k < d; ++k) sum[k] += x[k];
+// Standard deviation, per level, of the plug-in curve over row-resampled copies of the dataset.
+std::vector<double> bootstrapSpread(const Dataset& dataset, const GaussianSpectrumOptions& options,
+                                    int replicates, const std::vector<double>& sigma,
+                                    const Progress& progress) {
+  std::vector<double> sum(sigma.size(), 0.0), squares(sigma.size(), 0.0);
+  if (replicates < 2) return std::vector<double>(sigma.size(), 0.0);
+  std::mt19937_64 engine(options.seed ^ 0xb00757a9ULL);
+  const uint64_t n = static_cast<uint64_t>(dataset.size());
+  for (int b = 0; b < replicates; ++b) {
+    std::vector<int64_t> rows(n);
+    for (auto& r : rows) r = static_cast<int64_t>(engine() % n);  // bias of order n/2^64
+    const Dataset resampled = selectRows(dataset, rows);
+    const std::vector<double> curve =
+        wienerMmse(covarianceSpectrum(resampled, options,
+                                      progress.sub(static_cast<double>(b) / replicates,
+                                                   static_cast<double>(b + 1) / replicates))
+                       .eigenvalues,
+                   sigma);
+    for (size_t l = 0; l < sigma.size(); ++l) {
+      sum[l] += curve[l];
+      squares[l] += curve[l] * curve[l];
+    }
   }
-  return sum / static_cast<double>(n);
-}
-
-// Σ·V = (1/N) Σ_chunks Xcᵀ (Xc V), never forming Σ (D may be large).
-Matrix applyCovariance(const Dataset& dataset, const Eigen::VectorXd& mean, const Matrix& v,
-                       const Progress& progress) {
-  const int64_t n = dataset.size();
-  Matrix out = Matrix::Zero(v.rows(), v.cols());
-  for (int64_t r0 = 0; r0 < n; r0 += kRowChunk) {
-    progress.throwIfCancelled();
-    const int64_t rows = std::min(kRowChunk, n - r0);
-    const RowMatrix xc = centredRows(dataset, mean, r0, rows);
-    out.noalias() += xc.transpose() * (xc * v);
+  std::vector<double> out(sigma.size());
+  for (size_t l = 0; l < sigma.size(); ++l) {
+    const double mean = sum[l] / replicates;
+    out[l] = std::sqrt(std::max(0.0, (squares[l] - replicates * mean * mean) / (replicates - 1)));
   }
-  return out / static_cast<double>(n);
-}
-
-Matrix orthonormalColumns(const Matrix& y) {
-  Eigen::HouseholderQR<Matrix> qr(y);
-  return qr.householderQ() * Matrix::Identity(y.rows(), y.cols());
-}
-
-std::vector<double> descending(const Eigen::VectorXd& values) {
-  std::vector<double> out(values.data(), values.data() + values.size());
-  for (double& x : out) x = std::max(0.0, x);  // rounding can leave tiny negatives
-  std::sort(out.begin(), out.end(), std::greater<double>());
   return out;
 }
 
@@ -83,74 +56,20 @@ int64_t CovarianceSpectrum::numericalRank() const {
 CovarianceSpectrum covarianceSpectrum(const Dataset& dataset,
                                       const GaussianSpectrumOptions& options,
                                       const Progress& progress) {
-  const int64_t n = dataset.size(), d = dataset.dim();
-  if (n < 2 || d < 1) throw InputError(nameOf(dataset), "a covariance needs at least two samples");
-  if (options.rank < 1 || options.oversample < 0 || options.powerIterations < 0)
-    throw InputError("--rank",
-                     "the randomised spectrum needs rank ≥ 1, oversample ≥ 0 and "
-                     "power iterations ≥ 0");
-  const Eigen::VectorXd mean = columnMean(dataset);
+  const CovarianceBasis basis = covarianceBasis(dataset, options, false, progress);
   CovarianceSpectrum out;
-  for (int64_t r0 = 0; r0 < n; r0 += kRowChunk) {
-    const int64_t rows = std::min(kRowChunk, n - r0);
-    out.trace += centredRows(dataset, mean, r0, rows).squaredNorm();
+  out.method = basis.method;
+  out.trace = basis.trace;
+  out.eigenvalues = basis.values;
+  out.explicitCount = static_cast<int64_t>(basis.values.size());
+  const int64_t d = dataset.dim();
+  if (out.explicitCount < d) {  // randomised: spread what the Ritz values miss over the tail
+    double top = 0.0;
+    for (double x : basis.values) top += x;
+    out.tailTotal = std::max(0.0, out.trace - top);
+    out.eigenvalues.resize(static_cast<size_t>(d),
+                           out.tailTotal / static_cast<double>(d - out.explicitCount));
   }
-  out.trace /= static_cast<double>(n);
-
-  if (d <= options.exactDimLimit) {
-    out.method = "exact";
-    Matrix covariance = Matrix::Zero(d, d);
-    for (int64_t r0 = 0; r0 < n; r0 += kRowChunk) {
-      progress.throwIfCancelled();
-      const int64_t rows = std::min(kRowChunk, n - r0);
-      covariance.selfadjointView<Eigen::Lower>().rankUpdate(
-          centredRows(dataset, mean, r0, rows).transpose());
-      progress.report(0.9 * static_cast<double>(r0 + rows) / static_cast<double>(n), "covariance");
-    }
-    covariance /= static_cast<double>(n);
-    Eigen::SelfAdjointEigenSolver<Matrix> solver;
-    solver.compute(covariance, Eigen::EigenvaluesOnly);
-    if (solver.info() != Eigen::Success)
-      throw InputError(nameOf(dataset), "the covariance eigendecomposition did not converge");
-    out.eigenvalues = descending(solver.eigenvalues());
-    out.explicitCount = d;
-    progress.report(1.0, "spectrum");
-    return out;
-  }
-
-  // Randomised range finder (Halko, Martinsson & Tropp 2011, Alg. 4.4) and Rayleigh–Ritz.
-  out.method = "randomised";
-  const int64_t width = std::min<int64_t>(d, options.rank + options.oversample);
-  std::mt19937_64 rng(options.seed);
-  std::normal_distribution<double> normal;
-  Matrix omega(d, width);
-  for (int64_t c = 0; c < width; ++c)
-    for (int64_t r = 0; r < d; ++r) omega(r, c) = normal(rng);
-  const int passes = options.powerIterations + 2;
-  Matrix q = orthonormalColumns(applyCovariance(dataset, mean, omega, progress));
-  progress.report(1.0 / passes, "range");
-  for (int it = 0; it < options.powerIterations; ++it) {
-    q = orthonormalColumns(applyCovariance(dataset, mean, q, progress));
-    progress.report(static_cast<double>(it + 2) / passes, "range");
-  }
-  const Matrix sq = applyCovariance(dataset, mean, q, progress);
-  const Matrix small = (q.transpose() * sq + sq.transpose() * q) / 2.0;  // symmetric Qᵀ Σ Q
-  Eigen::SelfAdjointEigenSolver<Matrix> solver(small, Eigen::EigenvaluesOnly);
-  if (solver.info() != Eigen::Success)
-    throw InputError(nameOf(dataset), "the projected eigenproblem did not converge");
-  std::vector<double> ritz = descending(solver.eigenvalues());
-  const int64_t keep = std::min<int64_t>(options.rank, static_cast<int64_t>(ritz.size()));
-  ritz.resize(static_cast<size_t>(keep));
-  double top = 0.0;
-  for (double x : ritz) top += x;
-  out.tailTotal = std::max(0.0, out.trace - top);
-  out.eigenvalues = ritz;
-  out.explicitCount = keep;
-  if (d > keep) {
-    const double each = out.tailTotal / static_cast<double>(d - keep);
-    out.eigenvalues.resize(static_cast<size_t>(d), each);
-  }
-  progress.report(1.0, "spectrum");
   return out;
 }
 
@@ -177,7 +96,10 @@ Profile computeGaussianProfile(const Dataset& dataset, const DiagnosticOptions& 
   const auto started = std::chrono::steady_clock::now();
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
-  const CovarianceSpectrum spectrum = covarianceSpectrum(dataset, spectrumOptions, progress);
+  const int replicates = std::max(0, spectrumOptions.bootstrap);
+  const double share = 1.0 / (1.0 + replicates);
+  const CovarianceSpectrum spectrum =
+      covarianceSpectrum(dataset, spectrumOptions, progress.sub(0.0, share));
 
   Profile profile;
   profile.kind = "gaussian";
@@ -187,14 +109,23 @@ Profile computeGaussianProfile(const Dataset& dataset, const DiagnosticOptions& 
   profile.queries = 0;  // closed form: no Monte Carlo queries
   profile.sigmaData = measureSigmaData(dataset);
   MmseEstimate wiener;
-  wiener.name = "wiener";
+  wiener.name = "plug_in_wiener";
   wiener.description =
-      "sum_k lambda_k sigma^2/(lambda_k + sigma^2) over the covariance eigenvalues (linear MMSE); "
-      "closed form, standard error 0";
+      "sum_k lambda_k sigma^2/(lambda_k + sigma^2) over the sample covariance's eigenvalues: a "
+      "plug-in ESTIMATE of the population's linear MMSE, biased low (never a bound)";
   wiener.mean = wienerMmse(spectrum.eigenvalues, sigma);
-  wiener.standardError.assign(sigma.size(), 0.0);
-  wiener.ciLow = wiener.mean;
-  wiener.ciHigh = wiener.mean;
+  const std::vector<double> spread =
+      bootstrapSpread(dataset, spectrumOptions, replicates, sigma, progress.sub(share, 1.0));
+  for (size_t l = 0; l < sigma.size(); ++l) {
+    wiener.standardError.push_back(spread[l]);
+    wiener.ciLow.push_back(std::max(0.0, wiener.mean[l] - kNormal95 * spread[l]));
+    wiener.ciHigh.push_back(wiener.mean[l] + kNormal95 * spread[l]);
+  }
+  wiener.interval = replicates > 0
+                        ? "bootstrap over rows (" + std::to_string(replicates) +
+                              " replicates): mean +- 1.96 replicate sd; sampling spread only, "
+                              "not the downward bias"
+                        : "none: no bootstrap replicates";
   profile.estimates.push_back(std::move(wiener));
   profile.rates = computeRates(sigma, profile.primary());
 
@@ -207,7 +138,11 @@ Profile computeGaussianProfile(const Dataset& dataset, const DiagnosticOptions& 
       {"covariance", "1/N normalisation, about the per-coordinate mean"},
       {"method", spectrum.method},
       {"exact_dim_limit", spectrumOptions.exactDimLimit},
-      {"standard_errors", "0: closed form, no Monte Carlo"},
+      {"bootstrap_replicates", replicates},
+      {"n_over_d", static_cast<double>(dataset.size()) / static_cast<double>(dataset.dim())},
+      {"caveat",
+       "an estimate, biased low; with N < 2 D the sample covariance is far from the population's "
+       "(rank at most N - 1)"},
   };
   if (spectrum.method == "randomised") {
     parameters["rank"] = spectrumOptions.rank;

@@ -1,9 +1,12 @@
 #pragma once
-// The Gaussian (Wiener) profile of THEORY §10: MMSE_G(σ) = Σ_k λ_k σ²/(λ_k + σ²) with λ_k the
-// eigenvalues of the dataset's covariance. It is the MMSE of the best linear denoiser, exact for
-// Gaussian data and an upper bound on the MMSE of every distribution with that covariance — in
-// particular on the population MMSE when the covariance is the population's. A closed form: its
-// standard errors are 0 (no Monte Carlo); the only sampling is the finite dataset itself.
+// The plug-in Gaussian profile: MMSE_G(σ) = Σ_k λ_k σ²/(λ_k + σ²) with λ_k the eigenvalues of the
+// dataset's *sample* covariance. It would be the population's linear MMSE if the covariance were
+// the population's; with the sample's it is an *estimate*, and biased low: MMSE_G is concave in
+// the covariance, so plugging in a noisy one under-estimates it on average, and when N ≤ D the
+// sample covariance has rank N − 1 and the curve misses whole directions. It is never a bound
+// (THEORY §10); the bound's linear member is the held-out Wiener filter
+// (diagnostic/held_out_wiener.h). Its interval is a bootstrap over rows, which shows the
+// sampling spread but not the bias.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,7 +25,8 @@ struct GaussianSpectrumOptions {
   int64_t rank = 512;       // eigenvalues computed explicitly on the randomised path
   int64_t oversample = 16;  // extra directions of the random range finder
   int powerIterations = 2;  // subspace iterations sharpening the range
-  uint64_t seed = 0;        // of the random test matrix
+  uint64_t seed = 0;        // of the random test matrix (and the plug-in curve's bootstrap)
+  int bootstrap = 8;        // replicates of the plug-in curve's bootstrap over rows (0: none)
 };
 
 // Eigenvalues of the covariance (1/N normalisation, about the per-coordinate mean), descending.
@@ -49,8 +53,11 @@ std::vector<double> wienerMmse(const std::vector<double>& eigenvalues,
                                const std::vector<double>& sigma);
 
 // Profile kind "gaussian" on the grid of `options` (levels, sigmaMin, sigmaMax; the Monte Carlo
-// settings are not used). One estimate, "wiener", with standard errors 0. Throws InputError for
-// fewer than two samples or bad grid settings; Cancelled when progress asks.
+// settings are not used). One estimate, "plug_in_wiener": the curve of the whole sample, with the
+// standard deviation of `spectrum.bootstrap` row-resampled replicates as its standard error
+// (0 without replicates). The provenance flags "n_over_d" < 2 as too few samples for the
+// covariance. Throws InputError for fewer than two samples or bad grid settings; Cancelled when
+// progress asks.
 Profile computeGaussianProfile(const Dataset& dataset, const DiagnosticOptions& options,
                                const GaussianSpectrumOptions& spectrum = {},
                                const Progress& progress = {});

@@ -20,3 +20,19 @@ struct QuerySet {
 QuerySet drawQueries(int64_t datasetSize, int64_t dim, int64_t count, uint64_t seed);
 
 }  // namespace noisescope
+
+namespace noisescope {
+
+// The order in which held-out points are used: a seeded permutation of 0 … H − 1. A point's
+// position in it decides its split: even positions select a bound's member, odd ones evaluate it
+// (diagnostic/population_bound.h), so every member of a bracket splits the same points the same
+// way.
+std::vector<int64_t> heldOutOrder(int64_t heldOutSize, uint64_t seed);
+
+// Held-out queries that use each point once per level (THEORY §10): the first U = min(count, H)
+// points of `order`, query j starting from order[j mod U], each with its own noise. With more
+// queries than points a point gets ⌊count/U⌋ or one more noise draws, never a repeat of a draw.
+QuerySet drawHeldOutQueries(const std::vector<int64_t>& order, int64_t dim, int64_t count,
+                            uint64_t seed);
+
+}  // namespace noisescope

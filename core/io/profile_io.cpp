@@ -24,7 +24,7 @@ std::vector<double> scaled(const std::vector<double>& v, double factor) {
 
 json estimateToJson(const MmseEstimate& e, int64_t dim) {
   const double perDim = 1.0 / static_cast<double>(dim);
-  return {
+  json out = {
       {"name", e.name},
       {"description", e.description},
       {"mean", e.mean},
@@ -37,6 +37,12 @@ json estimateToJson(const MmseEstimate& e, int64_t dim) {
         {"ci95_low", scaled(e.ciLow, perDim)},
         {"ci95_high", scaled(e.ciHigh, perDim)}}},
   };
+  if (!e.interval.empty()) out["interval"] = e.interval;
+  if (!e.upper95.empty()) {
+    out["upper95"] = e.upper95;
+    out["per_dimension"]["upper95"] = scaled(e.upper95, perDim);
+  }
+  return out;
 }
 
 // Field access that names the field and the file in every complaint.
@@ -204,6 +210,9 @@ Profile profileFromJson(const json& root, const std::string& source) {
     e.standardError = in.series(estimators[i], "standard_error", path, levels);
     e.ciLow = in.series(estimators[i], "ci95_low", path, levels);
     e.ciHigh = in.series(estimators[i], "ci95_high", path, levels);
+    if (estimators[i].contains("interval")) e.interval = in.text(estimators[i], "interval", path);
+    if (estimators[i].contains("upper95"))
+      e.upper95 = in.series(estimators[i], "upper95", path, levels);
     for (size_t l = 0; l < levels; ++l) {
       if (e.standardError[l] < 0.0)
         in.fail(path + ".standard_error[" + std::to_string(l) + "]", "is negative");
@@ -386,8 +395,8 @@ Profile profileFromCsv(const std::string& content, const std::string& source) {
                                    "'");
   }
   if (!isProfileKind(p.kind))
-    throw InputError(source,
-                     "metadata kind must be empirical, held-out, gaussian, bound, checkpoint or table");
+    throw InputError(
+        source, "metadata kind must be empirical, held-out, gaussian, bound, checkpoint or table");
   checkLevels(p.sigma, p.primary(), source);
   p.dim = metaCount(t, "dimension", 1, source);
   if (p.dim < 1) throw InputError(source, "metadata dimension must be at least 1");

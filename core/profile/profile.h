@@ -21,6 +21,11 @@ struct MmseEstimate {
   std::vector<double> standardError;
   std::vector<double> ciLow;   // max(0, mean − 1.96·se)
   std::vector<double> ciHigh;  // mean + 1.96·se
+  // Estimates over held-out points (summarizeOverPoints) say how their interval is formed here
+  // ("" means kMmseInterval) and carry the one-sided 95 % upper confidence end a bound is judged
+  // by (empty for other estimates).
+  std::string interval;
+  std::vector<double> upper95;
 };
 
 // dH/du for u = σ (MMSE/σ³), log σ (MMSE/σ²) or λ = −2 log σ (MMSE/(2σ²), magnitude).
@@ -60,13 +65,17 @@ struct Profile {
 };
 
 // What a profile's curve is (THEORY §3, §4, §10):
-//  "empirical"  the dataset as prior, queries from that same dataset (memorises at small σ);
-//  "held-out"   the dataset as prior, queries from held-out samples (upper bound on population
-//  MMSE); "gaussian"   the Wiener MMSE of the data covariance (upper bound, exact for Gaussian
-//  data); "bound"      min(held-out, gaussian) level by level, the tighter of the two bounds;
-//  "checkpoint" a trained denoiser's x0 error (upper bound where evaluated on held-out data);
-//  "table"      a curve read from a CSV table without a kind.
-extern const char* const kProfileKinds[6];
+//  "empirical"        the dataset as prior, queries from that same dataset (memorises at small σ);
+//  "held-out"         the dataset as prior, queries from held-out samples (population upper
+//                     bound: the empirical posterior's risk);
+//  "held-out-wiener"  the prior's Wiener filter scored on held-out samples (upper bound);
+//  "held-out-patch"   the prior's patch-local Wiener filter on held-out samples (upper bound);
+//  "gaussian"         the plug-in Wiener MMSE of the sample covariance (an estimate, biased low);
+//  "bound"            per level the held-out member chosen on a selection half of the points,
+//                     scored on the evaluation half (an upper bound with an honest interval);
+//  "checkpoint"       a trained denoiser's x0 error (upper bound where evaluated on held-out data);
+//  "table"            a curve read from a CSV table without a kind.
+extern const char* const kProfileKinds[8];
 bool isProfileKind(const std::string& kind);
 // One line saying what the curve of that kind means, for legends, tooltips and summaries.
 std::string profileKindMeaning(const std::string& kind);
@@ -79,6 +88,13 @@ constexpr const char* kMmseInterval =
 // Summarises per-query values laid out [level * queries + query].
 MmseEstimate summarizeEstimate(std::string name, std::string description,
                                const std::vector<double>& perQuery, int levels, int64_t queries);
+// Summarises per-point values laid out [level * points + point], each point an independent draw
+// from the population (its value already averaged over that point's noise draws): mean,
+// se = sd/√n over points, a two-sided 95 % Student-t interval with n − 1 degrees of freedom and
+// the one-sided 95 % upper end mean + t₀.₉₅·se. Because the unit is the point, the standard
+// error counts the finite held-out set (the 1/H term), not only the noise.
+MmseEstimate summarizeOverPoints(std::string name, std::string description,
+                                 const std::vector<double>& perPoint, int levels, int64_t points);
 std::vector<double> averageOverQueries(const std::vector<double>& perQuery, int levels,
                                        int64_t queries);
 

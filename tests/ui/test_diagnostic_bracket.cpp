@@ -73,7 +73,7 @@ class TestDiagnosticBracket : public QObject {
     QCoreApplication::setOrganizationName("NoiseScopeTest");
   }
 
-  void bracketDrawsFourNamedCurves() {
+  void bracketDrawsItsNamedCurves() {
     MainWindow window;
     window.resize(1500, 950);
     window.show();
@@ -92,26 +92,29 @@ class TestDiagnosticBracket : public QObject {
     LiveDrawCheck live(panel);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
     QCOMPARE(finished.count(), 1);
-    QCOMPARE(live.kinds.size(), 3);  // empirical, held-out, Gaussian (the bound is derived)
-    QCOMPARE(live.levels, 3 * 24);   // every level of each arrived live
+    // empirical, held-out posterior, Wiener and patch members (the bound is derived)
+    QCOMPARE(live.kinds.size(), 4);
+    QCOMPARE(live.levels, 4 * 24);  // every level of each arrived live
     QVERIFY(live.drawnPositive > 0);
     QCOMPARE(live.missing, 0);  // each level with MMSE > 0 was on the chart when it arrived
     live.disconnect();
 
-    QCOMPARE(window.workbench()->profiles().size(), size_t(4));
+    QCOMPARE(window.workbench()->profiles().size(), size_t(5));
     const auto& curves = panel->mmseChart()->curves();
-    QCOMPARE(curves.size(), size_t(4));  // live curves gone, the four profiles drawn
-    const char* names[] = {"empirical (training queries)", "held-out (upper bound)",
-                           "Gaussian (Wiener bound)", "bound = min(held-out, Gaussian)"};
-    for (size_t i = 0; i < 4; ++i)
+    QCOMPARE(curves.size(), size_t(5));  // live curves gone, the five profiles drawn
+    const char* names[] = {"empirical (training queries)", "held-out posterior (bound)",
+                           "held-out Wiener (bound)", "held-out patch Wiener (bound)",
+                           "population bound"};
+    for (size_t i = 0; i < 5; ++i)
       QVERIFY2(curves[i].name.contains(names[i]), qPrintable(curves[i].name));
-    for (size_t l = 0; l < curves[3].y.size(); ++l) {
-      QVERIFY(curves[3].y[l] <= curves[1].y[l] + 1e-12);
-      QVERIFY(curves[3].y[l] <= curves[2].y[l] + 1e-12);
-    }
+    // The bound is one member's evaluation-half value per level: never far below the members'
+    // all-points means (half the points, so within a few of their standard errors).
+    const noisescope::Profile& bound = *window.workbench()->profiles()[4].profile;
+    for (size_t l = 0; l < curves[4].y.size(); ++l)
+      QVERIFY(bound.primary().upper95[l] >= bound.primary().mean[l]);
     QVERIFY(curves[1].y.front() > 10.0 * curves[0].y.front());  // held-out above memorising
     QVERIFY(panel->profileList()->item(1)->toolTip().contains("upper bound"));
-    QVERIFY(panel->summaryLabel()->text().contains("tighter population upper bound"));
+    QVERIFY(panel->summaryLabel()->text().contains("population upper bound"));
     QVERIFY(panel->summaryLabel()->text().contains("t10k"));
     saveScreenshot(&window, "diagnostic-bracket");
 
@@ -137,7 +140,8 @@ class TestDiagnosticBracket : public QObject {
     QStringList sections;
     for (QAction* a : fromProfile->actions())
       if (a->isSeparator() && !a->text().isEmpty()) sections << a->text();
-    for (const char* kind : {"empirical:", "held-out:", "gaussian:", "bound:"})
+    for (const char* kind :
+         {"empirical:", "held-out:", "held-out-wiener:", "held-out-patch:", "bound:"})
       QVERIFY2(sections.filter(kind).size() == 1, qPrintable(sections.join(" | ")));
 
     const auto& profiles = window.workbench()->profiles();
@@ -152,7 +156,7 @@ class TestDiagnosticBracket : public QObject {
     saveScreenshot(&window, "schedule-caveat");
 
     const int fromBound =
-        schedules->addRecipe(noisescope::pipeline::infoNoiseRecipe(profiles[3].name.toStdString()));
+        schedules->addRecipe(noisescope::pipeline::infoNoiseRecipe(profiles[4].name.toStdString()));
     QVERIFY(schedules->builtAt(fromBound)->caveats.empty());
     caveat = schedules->editor()->findChild<QLabel*>("scheduleCaveat");
     QVERIFY(caveat);
@@ -173,8 +177,8 @@ class TestDiagnosticBracket : public QObject {
     panel->bracketButton()->click();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
     const auto& profiles = window.workbench()->profiles();
-    QCOMPARE(profiles.size(), size_t(4));
-    for (size_t i : {size_t(1), size_t(3)}) {
+    QCOMPARE(profiles.size(), size_t(5));
+    for (size_t i : {size_t(1), size_t(2), size_t(3), size_t(4)}) {
       const std::string querySet = profiles[i].profile->provenance.value("query_set", "");
       QVERIFY2(querySet.find("a seeded random 25% of ") == 0, querySet.c_str());
     }

@@ -102,7 +102,8 @@ class TestBracketProfiles : public QObject {
     const Dataset data = hadamardRows(d, 0.5f);
     for (bool randomised : {false, true}) {
       GaussianSpectrumOptions spectrum;
-      if (randomised) {  // a flat spectrum: the averaged tail is exact
+      spectrum.bootstrap = 0;  // the curve itself; its bootstrap interval is checked below
+      if (randomised) {        // a flat spectrum: the averaged tail is exact
         spectrum.exactDimLimit = 0;
         spectrum.rank = 8;
       }
@@ -117,6 +118,11 @@ class TestBracketProfiles : public QObject {
         expectRelative(p.rate("log_sigma")->value[l], p.primary().mean[l] / s2, 1e-12, "rate");
       }
     }
+    // With replicates, resampled rows spread the curve, and the file says it is an estimate.
+    const Profile withBootstrap = computeGaussianProfile(data, grid());
+    QVERIFY(withBootstrap.primary().standardError.back() > 0.0);
+    QVERIFY(withBootstrap.primary().interval.find("bootstrap") != std::string::npos);
+    QVERIFY(withBootstrap.primary().description.find("ESTIMATE") != std::string::npos);
   }
 
   void gaussianSampleMatchesItsSpectrum() {
@@ -233,6 +239,9 @@ class TestBracketProfiles : public QObject {
     const Profile p = computeHeldOutProfile(prior, held, o);
     for (int l = 0; l < p.levels(); ++l) {
       const double exact = schedule::twoPointMmse(a, p.sigma[l]);
+      // Where an error is a rare event (fewer than ~10 expected among the queries, each costing
+      // about (2a)²), Monte Carlo sees none and its interval says nothing; compare elsewhere.
+      if (exact * static_cast<double>(o.queries) < 10.0 * 4.0 * a * a) continue;
       const double se = p.primary().standardError[l];
       QVERIFY2(std::abs(p.primary().mean[l] - exact) <= 4.0 * se + 1e-9,
                qPrintable(QString("σ=%1: %2 vs %3 (se %4)")
