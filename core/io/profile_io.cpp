@@ -171,8 +171,7 @@ Profile profileFromJson(const json& root, const std::string& source) {
   Profile p;
   p.kind = in.text(root, "kind", "");
   if (!isProfileKind(p.kind))
-    in.fail("kind", "must be empirical, held-out, gaussian, bound, checkpoint or table, not '" +
-                        p.kind + "'");
+    in.fail("kind", "must be one of " + profileKindList() + ", not '" + p.kind + "'");
   p.dim = in.count(root, "dimension", "");
   if (p.dim < 1) in.fail("dimension", "must be at least 1");
   p.datasetSize = in.count(root, "dataset_size", "");
@@ -395,8 +394,7 @@ Profile profileFromCsv(const std::string& content, const std::string& source) {
                                    "'");
   }
   if (!isProfileKind(p.kind))
-    throw InputError(
-        source, "metadata kind must be empirical, held-out, gaussian, bound, checkpoint or table");
+    throw InputError(source, "metadata kind must be one of " + profileKindList());
   checkLevels(p.sigma, p.primary(), source);
   p.dim = metaCount(t, "dimension", 1, source);
   if (p.dim < 1) throw InputError(source, "metadata dimension must be at least 1");

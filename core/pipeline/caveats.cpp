@@ -17,6 +17,13 @@ double memorisationSigma(const Profile& profile) {
 }
 
 std::vector<std::string> entropicScheduleCaveats(const Profile& profile) {
+  if (profile.kind == "gaussian")
+    return {
+        "built from the plug-in Gaussian curve: an estimate of the linear MMSE from the "
+        "sample covariance, biased low and far off when the dataset has fewer samples than "
+        "about twice its dimension; it is not a bound. Use the population bound (diagnose "
+        "--kind bracket, the 'bound' profile) or a checkpoint profile (diagnose "
+        "--checkpoint)."};
   if (profile.kind != "empirical") return {};
   const double scale = memorisationSigma(profile);
   char where[160];

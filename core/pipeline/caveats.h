@@ -18,8 +18,9 @@ namespace noisescope::pipeline {
 // posterior statistics or never reaches ½.
 double memorisationSigma(const Profile& profile);
 
-// Caveats for an entropic schedule built from `profile`: one for an empirical profile, none for
-// the population kinds (held-out, gaussian, bound), a checkpoint profile or a bare table.
+// Caveats for an entropic schedule built from `profile`: one for an empirical profile (it
+// memorises) and one for the plug-in Gaussian estimate (biased low), none for the population
+// bounds (held-out, held-out-wiener, held-out-patch, bound), a checkpoint profile or a table.
 std::vector<std::string> entropicScheduleCaveats(const Profile& profile);
 
 }  // namespace noisescope::pipeline

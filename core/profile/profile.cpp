@@ -19,6 +19,12 @@ bool isProfileKind(const std::string& kind) {
   return false;
 }
 
+std::string profileKindList() {
+  std::string out;
+  for (const char* k : kProfileKinds) out += (out.empty() ? "" : ", ") + std::string(k);
+  return out;
+}
+
 std::string profileKindMeaning(const std::string& kind) {
   if (kind == "empirical")
     return "empirical posterior, training queries: the sample's own MMSE, ~0 where it memorises";

@@ -77,6 +77,8 @@ struct Profile {
 //  "table"            a curve read from a CSV table without a kind.
 extern const char* const kProfileKinds[8];
 bool isProfileKind(const std::string& kind);
+// "empirical, held-out, …, table": the kinds for error messages.
+std::string profileKindList();
 // One line saying what the curve of that kind means, for legends, tooltips and summaries.
 std::string profileKindMeaning(const std::string& kind);
 
