@@ -123,7 +123,13 @@ ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t
                                std::to_string(summary.firstNonFinite / std::max<int64_t>(1, d)));
   }
   const double lo = summary.lo, hi = summary.hi;
-  if (sourceDtype == "uint8") {
+  if (layout.kind == SampleKind::Sequence) {
+    // Chosen only for one-hot values (see above), whatever the element type: a uint8 one-hot
+    // array is not pixel intensity, so it never takes the byte table. {0, 1} becomes ±1,
+    // {−1, +1} stays.
+    if (lo == 0.0) layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
+    layout.scaling = "one-hot ±1";
+  } else if (sourceDtype == "uint8") {
     layout.byteTable = true;
     layout.scaling = "[-1,1]";
   } else if (layout.kind == SampleKind::Image) {
@@ -142,10 +148,6 @@ ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t
       layout.zero = true;
       layout.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
     }
-  } else if (layout.kind == SampleKind::Sequence) {
-    // Chosen only for one-hot values (see above): {0, 1} becomes ±1, {−1, +1} stays.
-    if (lo == 0.0) layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
-    layout.scaling = "one-hot ±1";
   }
   return layout;
 }

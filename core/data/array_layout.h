@@ -12,10 +12,10 @@
 //   [N, C, H, W]   → Image when C ∈ {1, 3}; [N, H, W, C] with C ∈ {1, 3} is transposed to C×H×W
 //   anything else  → Vector of the flattened sample (with a note)
 // Scaling:
-//   uint8 data             → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
+//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"), uint8 too; of {−1, +1} unchanged
+//   other uint8 data       → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
 //   other Images           → within [0, 1]: 2v − 1; within [−1, 1]: unchanged; else the observed
 //                            min/max mapped affinely to [−1, 1]
-//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged
 //   other Points / Vectors → raw
 #include <cmath>
 #include <cstdint>
