@@ -164,7 +164,7 @@ int diagnoseScaled(const DiagnoseArgs& a, pipeline::ScaledPrior& prior) {
                        "samples as a file (--queries-from FILE, or a test split beside the "
                        "dataset)");
     const pipeline::HeldOutQueries held =
-        pipeline::loadHeldOutQueryFile(file, request, prior.whole->description());
+        pipeline::loadHeldOutQueryFile(file, request, *prior.whole);
     const Dataset& queries = held.queries;
     querySet = held.description;
     profile = computeHeldOutProfile(prior.access(), queries, a.options, progress);
