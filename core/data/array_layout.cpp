@@ -113,6 +113,7 @@ void scaleOntoReference(ArrayLayout& layout, const std::string& path, const std:
   layout.notes.push_back("scaled like " + reference.source + " (values on disk in [" +
                          formatNumber(lo) + ", " + formatNumber(hi) + "])");
 }
+
 }  // namespace
 
 void ArrayValueSummary::add(const float* values, int64_t count) {
