@@ -11,6 +11,7 @@
 
 #include "command.h"
 #include "data/dataset.h"
+#include "data/scale_reference.h"
 #include "dataset_options.h"
 #include "diagnostic/bracket.h"
 #include "diagnostic/checkpoint_diagnostic.h"
@@ -51,14 +52,25 @@ struct DiagnoseArgs {
 // Picks the data a checkpoint is scored on and says which, for the profile.
 Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& description) {
   if (!args.evalData.empty()) {
-    DatasetArgs eval = args.dataset;
-    eval.path = args.evalData;
-    Dataset data = loadWithProgress(eval);
+    LoadOptions load = toLoadOptions(args.dataset);
+    load.progress = stderrProgress("loading");
+    Dataset data = loadDatasetOnScale(args.evalData, scaleReferenceOf(given), load);
     if (data.sampleShape != given.sampleShape)
       throw InputError(args.evalData, "samples of shape " + data.shapeString() +
                                           " do not match the dataset's " + given.shapeString());
     description = "--eval-data " + args.evalData + " (split: " + data.split + ")";
     return data;
+  }
+  // A run directory: the data the run held out, exactly as the GUI scores it.
+  if (std::filesystem::is_directory(args.checkpoint)) {
+    pipeline::RunHeldOutSet held =
+        pipeline::runHeldOutSet(args.checkpoint, stderrProgress("loading"));
+    if (held.data.sampleShape != given.sampleShape)
+      throw InputError(args.checkpoint, "holds out samples of shape " + held.data.shapeString() +
+                                            ", but " + args.dataset.path + " has samples of " +
+                                            given.shapeString());
+    description = held.description;
+    return std::move(held.data);
   }
   if (given.split == "test") {
     description = "test split (" + given.source + ")";
@@ -169,7 +181,7 @@ int diagnoseScaled(const DiagnoseArgs& a, pipeline::ScaledPrior& prior) {
                        "samples as a file (--queries-from FILE, or a test split beside the "
                        "dataset)");
     const pipeline::HeldOutQueries held =
-        pipeline::loadHeldOutQueryFile(file, request, prior.whole->description());
+        pipeline::loadHeldOutQueryFile(file, request, *prior.whole);
     const Dataset& queries = held.queries;
     querySet = held.description;
     profile = computeHeldOutProfile(prior.access(), queries, a.options, progress);
@@ -215,8 +227,9 @@ std::function<int()> setup(CLI::App& app) {
   app.add_option("--prediction", args->prediction, "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str();
   app.add_option("--eval-data", args->evalData,
-                 "Checkpoint: data to score it on (default: the dataset if it is a test split, "
-                 "else a held-out part)");
+                 "Checkpoint: data to score it on, read on the dataset's scale (default: a run "
+                 "directory's own held-out data; else the dataset if it is a test split, else a "
+                 "held-out part)");
   app.add_option("--kind", args->kind,
                  "empirical (training queries), held-out (queries from held-out samples), "
                  "gaussian (plug-in Wiener MMSE of the sample covariance: an estimate, biased "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "data/input_file.h"
 #include "util/error.h"
@@ -41,6 +42,78 @@ void affineInPlace(float* values, int64_t count, double scale, double offset) {
   for (int64_t i = 0; i < count; ++i) values[i] = static_cast<float>(values[i] * scale + offset);
 }
 
+std::string formatNumber(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+// The map the scaling rules give values of type `ruleDtype` spanning [lo, hi] on disk (any kind
+// but Sequence), for values of type `valueDtype` (the byte table indexes uint8 values only).
+void chooseScaling(ArrayLayout& layout, const std::string& ruleDtype, const std::string& valueDtype,
+                   double lo, double hi) {
+  if (ruleDtype == "uint8") {
+    layout.scaling = "[-1,1]";
+    if (valueDtype == "uint8")
+      layout.byteTable = true;
+    else
+      layout.affine = true, layout.scale = 1.0 / 127.5, layout.offset = -1.0;
+  } else if (layout.kind == SampleKind::Image) {
+    layout.scaling = "[-1,1]";
+    if (lo >= 0.0 && hi <= 1.0) {
+      layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
+    } else if (lo >= -1.0 && hi <= 1.0) {
+      // already in the working scaling
+    } else if (hi > lo) {
+      layout.affine = true;
+      layout.scale = 2.0 / (hi - lo);
+      layout.offset = -1.0 - 2.0 * lo / (hi - lo);
+      layout.notes.push_back("image values in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                             "] mapped affinely to [-1, 1]");
+    } else {
+      layout.zero = true;
+      layout.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
+    }
+  }
+}
+
+// Refuses values spanning `own` on disk as not on the scale of `reference`, which spans
+// [lo, hi]: they reach beyond it by more than 5 % of its width, or span less than half of it.
+void checkOnOneScale(const std::string& path, const ArrayValueSummary& own,
+                     const std::string& reference, double lo, double hi) {
+  const double width = hi - lo;
+  const bool beyond = own.lo < lo - 0.05 * width || own.hi > hi + 0.05 * width;
+  const bool narrow = own.hi - own.lo < 0.5 * width;
+  if (beyond || narrow)
+    throw InputError(path, "holds values in [" + formatNumber(own.lo) + ", " +
+                               formatNumber(own.hi) + "] on disk and is read on the scale of " +
+                               reference + ", which holds values in [" + formatNumber(lo) + ", " +
+                               formatNumber(hi) +
+                               "]: the two files are not on one scale (bring them to one range "
+                               "first)");
+}
+
+// The scaling of an array read onto `reference`'s scale (see the header).
+void scaleOntoReference(ArrayLayout& layout, const std::string& path, const std::string& dtype,
+                        const ArrayValueSummary& summary, const ScaleReference& reference) {
+  const bool referenceBytes = reference.dtype == "uint8";
+  if (!reference.rangeKnown && !referenceBytes) {
+    chooseScaling(layout, dtype, dtype, summary.lo, summary.hi);
+    layout.notes.push_back("the value range of " + reference.source +
+                           " is not known; scaled by this file's own range");
+    return;
+  }
+  // A uint8 prior streamed without a range scan: its map is the byte table over 0..255.
+  const double lo = reference.rangeKnown ? reference.lo : 0.0;
+  const double hi = reference.rangeKnown ? reference.hi : 255.0;
+  const bool mapFromRange = !referenceBytes && layout.kind == SampleKind::Image;
+  if (mapFromRange || (dtype == "uint8") != referenceBytes)
+    checkOnOneScale(path, summary, reference.source, lo, hi);
+  chooseScaling(layout, reference.dtype, dtype, lo, hi);
+  layout.notes.push_back("scaled like " + reference.source + " (values on disk in [" +
+                         formatNumber(lo) + ", " + formatNumber(hi) + "])");
+}
+
 }  // namespace
 
 void ArrayValueSummary::add(const float* values, int64_t count) {
@@ -66,7 +139,8 @@ void checkSampleShape(const std::string& path, const std::vector<int64_t>& shape
 }
 
 ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
-                              const std::string& sourceDtype, const ArrayValueSummary& summary) {
+                              const std::string& sourceDtype, const ArrayValueSummary& summary,
+                              const ScaleReference* scaleLike) {
   checkSampleShape(path, shape);
   std::vector<int64_t> rest(shape.begin() + 1, shape.end());
   ArrayLayout layout;
@@ -122,30 +196,16 @@ ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t
     throw InputError(path, "holds a non-finite value (NaN or infinity) in sample " +
                                std::to_string(summary.firstNonFinite / std::max<int64_t>(1, d)));
   }
-  const double lo = summary.lo, hi = summary.hi;
-  if (sourceDtype == "uint8") {
-    layout.byteTable = true;
-    layout.scaling = "[-1,1]";
-  } else if (layout.kind == SampleKind::Image) {
-    layout.scaling = "[-1,1]";
-    if (lo >= 0.0 && hi <= 1.0) {
-      layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
-    } else if (lo >= -1.0 && hi <= 1.0) {
-      // already in the working scaling
-    } else if (hi > lo) {
-      layout.affine = true;
-      layout.scale = 2.0 / (hi - lo);
-      layout.offset = -1.0 - 2.0 * lo / (hi - lo);
-      layout.notes.push_back("image values in [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                             "] mapped affinely to [-1, 1]");
-    } else {
-      layout.zero = true;
-      layout.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
-    }
-  } else if (layout.kind == SampleKind::Sequence) {
-    // Chosen only for one-hot values (see above): {0, 1} becomes ±1, {−1, +1} stays.
-    if (lo == 0.0) layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
+  if (layout.kind == SampleKind::Sequence) {
+    // Chosen only for one-hot values (see above), whatever the element type: a uint8 one-hot
+    // array is not pixel intensity, so it never takes the byte table. {0, 1} becomes ±1,
+    // {−1, +1} stays.
+    if (summary.lo == 0.0) layout.affine = true, layout.scale = 2.0, layout.offset = -1.0;
     layout.scaling = "one-hot ±1";
+  } else if (scaleLike && scaleLike->kind == layout.kind) {
+    scaleOntoReference(layout, path, sourceDtype, summary, *scaleLike);
+  } else {
+    chooseScaling(layout, sourceDtype, sourceDtype, summary.lo, summary.hi);
   }
   return layout;
 }
@@ -187,10 +247,10 @@ void markRangeUnscanned(Dataset& dataset) {
 
 void finishArrayDataset(Dataset& dataset, const std::string& path,
                         const std::vector<int64_t>& shape, const std::string& sourceDtype,
-                        std::vector<float>&& values) {
+                        std::vector<float>&& values, const ScaleReference* scaleLike) {
   ArrayValueSummary summary;
   summary.add(values.data(), static_cast<int64_t>(values.size()));
-  const ArrayLayout layout = decideArrayLayout(path, shape, sourceDtype, summary);
+  const ArrayLayout layout = decideArrayLayout(path, shape, sourceDtype, summary, scaleLike);
   applyArrayLayout(layout, values.data(), shape.empty() ? 0 : shape[0]);
   describeArrayDataset(dataset, layout, sourceDtype, summary);
   dataset.values = std::move(values);

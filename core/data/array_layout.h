@@ -12,17 +12,25 @@
 //   [N, C, H, W]   → Image when C ∈ {1, 3}; [N, H, W, C] with C ∈ {1, 3} is transposed to C×H×W
 //   anything else  → Vector of the flattened sample (with a note)
 // Scaling:
-//   uint8 data             → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
+//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"), uint8 too; of {−1, +1} unchanged
+//   other uint8 data       → v/127.5 − 1, scaling "[-1,1]" (0..255 is read as pixel intensity)
 //   other Images           → within [0, 1]: 2v − 1; within [−1, 1]: unchanged; else the observed
 //                            min/max mapped affinely to [−1, 1]
-//   Sequences of {0, 1}    → 2v − 1 ("one-hot ±1"); of {−1, +1} unchanged
 //   other Points / Vectors → raw
+// Read onto a reference's scale (data/scale_reference.h: another file of the same data, same
+// kind), an array takes the map the rules above give the reference's dtype and range instead of
+// its own, so a test split is mapped exactly like its prior (Sequences keep theirs: both are ±1).
+// Where that map was chosen from the reference's range (float Images) or the dtypes differ, the
+// array is refused (InputError naming both ranges) when its values reach beyond the reference's
+// range by more than 5 % of its width, or span less than half of it: then the two files are not
+// on one scale.
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "data/dataset.h"
+#include "data/scale_reference.h"
 
 namespace noisescope::data_detail {
 
@@ -56,9 +64,11 @@ struct ArrayLayout {
 // call it before they size rows from the shape.
 void checkSampleShape(const std::string& path, const std::vector<int64_t>& shape);
 
-// Throws InputError (naming `path`) for a shape with no samples or a non-finite value.
+// Throws InputError (naming `path`) for a shape with no samples or a non-finite value, or for
+// values that cannot be on `scaleLike`'s scale (null: the array's own rules).
 ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t>& shape,
-                              const std::string& sourceDtype, const ArrayValueSummary& summary);
+                              const std::string& sourceDtype, const ArrayValueSummary& summary,
+                              const ScaleReference* scaleLike = nullptr);
 
 // Rows of the array as read (float, row-major, `count` samples) into the working layout and
 // scaling, in place.
@@ -78,7 +88,7 @@ void markRangeUnscanned(Dataset& dataset);
 // no samples or non-finite values.
 void finishArrayDataset(Dataset& dataset, const std::string& path,
                         const std::vector<int64_t>& shape, const std::string& sourceDtype,
-                        std::vector<float>&& values);
+                        std::vector<float>&& values, const ScaleReference* scaleLike = nullptr);
 
 std::string formatShape(const std::vector<int64_t>& shape);  // "(60000, 28, 28)"
 

@@ -212,8 +212,8 @@ std::string Hdf5Array::split() const {
   return "all";
 }
 
-Dataset readHdf5(const std::string& path, const std::string& datasetPath,
-                 const Progress& progress) {
+Dataset readHdf5(const std::string& path, const std::string& datasetPath, const Progress& progress,
+                 const ScaleReference* scaleLike) {
   const Hdf5Array array(path, datasetPath);
   const std::vector<int64_t>& shape = array.shape();
   checkAllocation(array.where(), checkedMultiply(array.where(), array.elements(), sizeof(float)),
@@ -234,7 +234,7 @@ Dataset readHdf5(const std::string& path, const std::string& datasetPath,
   result.name = displayName(path) + array.datasetPath();
   result.source = path;
   if (array.split() != "all") result.split = array.split();
-  finishArrayDataset(result, array.where(), shape, array.dtype(), std::move(values));
+  finishArrayDataset(result, array.where(), shape, array.dtype(), std::move(values), scaleLike);
   result.notes.push_back("HDF5 dataset " + array.datasetPath());
   result.validate();
   return result;

@@ -6,13 +6,15 @@
 
 #include "data/dataset.h"
 #include "data/load.h"
+#include "data/scale_reference.h"
 #include "util/progress.h"
 
 namespace noisescope {
 
 // datasetPath "" picks the only numeric dataset; with several, InputError lists them.
+// `scaleLike`: the scale to read onto (data/scale_reference.h); null: the file's own rules.
 Dataset readHdf5(const std::string& path, const std::string& datasetPath,
-                 const Progress& progress = {});
+                 const Progress& progress = {}, const ScaleReference* scaleLike = nullptr);
 
 // True when the bytes start with the HDF5 signature (files without a user block).
 bool hasHdf5Magic(const unsigned char* bytes, size_t size);

@@ -10,6 +10,7 @@
 #include "data/image_folder_reader.h"
 #include "data/input_file.h"
 #include "data/npy_reader.h"
+#include "data/scale_reference.h"
 #include "data/synthetic.h"
 #include "util/error.h"
 #ifdef NOISESCOPE_WITH_HDF5
@@ -121,15 +122,15 @@ FileFormat detectFormat(const std::string& path) {
 
 namespace {
 
-Dataset readAny(const std::string& path, const LoadOptions& options);
+Dataset readAny(const std::string& path, const LoadOptions& options,
+                const ScaleReference* scaleLike);
 
-}  // namespace
-
-Dataset loadDataset(const std::string& path, const LoadOptions& options) {
-  // A set larger than the memory this process may allocate (a ulimit, a container's limit) ends
-  // with a message that names the file and the way out, not a bare std::bad_alloc.
+// A set larger than the memory this process may allocate (a ulimit, a container's limit) ends
+// with a message that names the file and the way out, not a bare std::bad_alloc.
+Dataset readOrExplain(const std::string& path, const LoadOptions& options,
+                      const ScaleReference* scaleLike) {
   try {
-    return readAny(path, options);
+    return readAny(path, options, scaleLike);
   } catch (const std::bad_alloc&) {
     throw InputError(
         path,
@@ -138,9 +139,21 @@ Dataset loadDataset(const std::string& path, const LoadOptions& options) {
   }
 }
 
+}  // namespace
+
+Dataset loadDataset(const std::string& path, const LoadOptions& options) {
+  return readOrExplain(path, options, nullptr);
+}
+
+Dataset loadDatasetOnScale(const std::string& path, const ScaleReference& reference,
+                           const LoadOptions& options) {
+  return readOrExplain(path, options, &reference);
+}
+
 namespace {
 
-Dataset readAny(const std::string& path, const LoadOptions& options) {
+Dataset readAny(const std::string& path, const LoadOptions& options,
+                const ScaleReference* scaleLike) {
   if (path.empty()) throw InputError("dataset", "no path given");
   const FileFormat format = detectFormat(path);
   if (format != FileFormat::Synthetic && format != FileFormat::ImageFolder &&
@@ -152,10 +165,10 @@ Dataset readAny(const std::string& path, const LoadOptions& options) {
     case FileFormat::Cifar:
       return readCifar(path, options.progress);
     case FileFormat::Npy:
-      return readNpy(path, options.progress);
+      return readNpy(path, options.progress, scaleLike);
     case FileFormat::Hdf5:
 #ifdef NOISESCOPE_WITH_HDF5
-      return readHdf5(path, options.hdf5Dataset, options.progress);
+      return readHdf5(path, options.hdf5Dataset, options.progress, scaleLike);
 #else
       throw InputError(path, "is an HDF5 file, but this build of NoiseScope has no HDF5 support");
 #endif

@@ -234,7 +234,8 @@ void data_detail::decodeNpyElements(const NpyArrayInfo& info, const std::string&
   }
 }
 
-Dataset readNpy(const std::string& path, const Progress& progress) {
+Dataset readNpy(const std::string& path, const Progress& progress,
+                const ScaleReference* scaleLike) {
   const NpyArrayInfo info = readNpyArrayInfo(path);
   const uint64_t count = info.elements;
   checkAllocation(path, checkedMultiply(path, count, sizeof(float)), "the array");
@@ -256,7 +257,7 @@ Dataset readNpy(const std::string& path, const Progress& progress) {
   Dataset dataset;
   dataset.name = displayName(path);
   dataset.source = path;
-  finishArrayDataset(dataset, path, info.shape, info.dtype, std::move(values));
+  finishArrayDataset(dataset, path, info.shape, info.dtype, std::move(values), scaleLike);
   dataset.validate();
   return dataset;
 }

@@ -4,11 +4,14 @@
 #include <string>
 
 #include "data/dataset.h"
+#include "data/scale_reference.h"
 #include "util/progress.h"
 
 namespace noisescope {
 
-Dataset readNpy(const std::string& path, const Progress& progress = {});
+// `scaleLike`: the scale to read onto (data/scale_reference.h); null: the file's own rules.
+Dataset readNpy(const std::string& path, const Progress& progress = {},
+                const ScaleReference* scaleLike = nullptr);
 
 // True when the bytes start with the .npy magic string.
 bool hasNpyMagic(const unsigned char* bytes, size_t size);

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "data/scale_reference.h"
+#include "data/shared_rows.h"
 #include "diagnostic/bracket.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "util/error.h"
@@ -17,12 +19,21 @@ std::string heldOutQueryFile(const HeldOutRequest& request, const std::string& d
 }
 
 HeldOutQueries loadHeldOutQueryFile(const std::string& file, const HeldOutRequest& request,
-                                    const Dataset& dataset) {
+                                    PriorRows& prior) {
+  const Dataset& dataset = prior.description();
   HeldOutQueries out;
-  out.queries = loadDataset(file, request.load);
+  out.queries = loadDatasetOnScale(file, scaleReferenceOf(dataset), request.load);
   if (out.queries.sampleShape != dataset.sampleShape)
     throw InputError(file, "samples of shape " + out.queries.shapeString() +
                                " do not match the dataset's " + dataset.shapeString());
+  // Exact copies score 0 at every σ and pull the held-out curve down to the empirical one.
+  const int64_t shared = countSharedRows(out.queries, prior, request.load.progress);
+  if (shared > 0)
+    throw InputError(file, "shares " + std::to_string(shared) + " of its " +
+                               std::to_string(out.queries.size()) + " rows with the prior " +
+                               dataset.source +
+                               " (exact copies), so it is not held out; give samples the prior "
+                               "does not hold, or hold out a share of the dataset instead");
   const bool explicitFile = file == request.queriesFrom;
   out.description =
       (explicitFile ? "--queries-from " : "the test split beside the dataset: ") + file;
@@ -33,7 +44,7 @@ HeldOutQueries chooseHeldOutQueries(Dataset dataset, const std::string& datasetP
                                     const HeldOutRequest& request) {
   const std::string file = heldOutQueryFile(request, datasetPath, dataset.split);
   if (!file.empty()) {
-    HeldOutQueries out = loadHeldOutQueryFile(file, request, dataset);
+    HeldOutQueries out = loadHeldOutQueryFile(file, request, *residentPrior(dataset));
     out.prior = std::move(dataset);
     return out;
   }

@@ -7,6 +7,7 @@
 
 #include "data/dataset.h"
 #include "data/load.h"
+#include "data/prior_rows.h"
 
 namespace noisescope::pipeline {
 
@@ -29,14 +30,16 @@ struct HeldOutQueries {
   std::string description;  // the profile's provenance "query_set"
 };
 
-// Reads the query file (throws InputError naming it if its samples are not shaped like those of
-// `dataset`, whose values may be absent: a streamed prior's description). `prior` stays empty:
-// the caller keeps its own.
+// Reads the query file onto the prior's scale (data/scale_reference.h). Throws InputError naming
+// it if its samples are not shaped like the prior's, if it cannot be on the prior's scale, or if
+// any of its rows is also a row of the prior (then it is not held out; the message names both
+// files and the count). `prior` (in memory or streamed) is read once for that check; the
+// result's `prior` stays empty: the caller keeps its own.
 HeldOutQueries loadHeldOutQueryFile(const std::string& file, const HeldOutRequest& request,
-                                    const Dataset& dataset);
+                                    PriorRows& prior);
 
-// The whole choice for a dataset in memory: the query file if there is one, else a seeded
-// `share` held out (throws InputError("--holdout", …) for a share outside (0, 1)).
+// The whole choice for a dataset in memory: the query file if there is one (checked as above),
+// else a seeded `share` held out (throws InputError("--holdout", …) for a share outside (0, 1)).
 HeldOutQueries chooseHeldOutQueries(Dataset dataset, const std::string& datasetPath,
                                     const HeldOutRequest& request);
 

@@ -21,15 +21,23 @@ std::string newestExportedDenoiser(const std::string& runDirectory) {
                    "NoiseScope run directory; a run exports one at each checkpoint)");
 }
 
+RunHeldOutSet runHeldOutSet(const std::string& runDirectory, const Progress& progress) {
+  if (!std::filesystem::is_directory(runDirectory))
+    throw InputError(runDirectory, "is not a run directory");
+  const train::RunDirectory run(runDirectory);
+  const train::TrainConfig config = train::readTrainConfig(run.configPath());
+  // The trainer's own reader: the same test_path or seeded split, limits and scale it used.
+  train::TrainingData data = train::loadTrainingData(config, progress);
+  return {std::move(data.test), "the run's held-out data: " + data.testDescription};
+}
+
 Profile profileRunCheckpoint(const std::string& runDirectory, CheckpointOptions grid,
                              const Progress& progress) {
   grid.path = newestExportedDenoiser(runDirectory);
-  const train::RunDirectory run(runDirectory);
-  const train::TrainConfig config = train::readTrainConfig(run.configPath());
-  const train::TrainingData data = train::loadTrainingData(config, progress.sub(0.0, 0.2));
+  const RunHeldOutSet held = runHeldOutSet(runDirectory, progress.sub(0.0, 0.2));
   grid.prediction = Prediction::X0;  // the export's convention
-  grid.evaluationSet = "the run's held-out data: " + data.testDescription;
-  Profile profile = computeCheckpointProfile(data.test, grid, progress.sub(0.2, 1.0));
+  grid.evaluationSet = held.description;
+  Profile profile = computeCheckpointProfile(held.data, grid, progress.sub(0.2, 1.0));
   profile.provenance["run_directory"] = runDirectory;
   profile.provenance["checkpoint"] = grid.path;
   return profile;

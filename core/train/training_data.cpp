@@ -4,29 +4,32 @@
 #include <vector>
 
 #include "data/load.h"
+#include "data/scale_reference.h"
 #include "data/transforms.h"
 #include "util/error.h"
 
 namespace noisescope::train {
 namespace {
 
+// `scaleLike`: the training set, whose scale a test set is read onto (null for the training set).
 Dataset readWithOptions(const TrainConfig& config, const std::string& path,
-                        const Progress& progress) {
+                        const Dataset* scaleLike, const Progress& progress) {
   LoadOptions options;
   options.hdf5Dataset = config.dataset.hdf5Dataset;
   options.fasta.window = config.dataset.fastaWindow;
   options.fasta.stride = config.dataset.fastaStride;
   options.progress = progress;
-  Dataset d = loadDataset(path, options);
+  Dataset d = scaleLike ? loadDatasetOnScale(path, scaleReferenceOf(*scaleLike), options)
+                        : loadDataset(path, options);
   if (config.dataset.transform == "binarize")
     d = binarize(d, static_cast<float>(config.dataset.binarizeThreshold));
   return d;
 }
 
 Dataset readOne(const TrainConfig& config, const std::string& path, const char* key,
-                const Progress& progress) {
+                const Dataset* scaleLike, const Progress& progress) {
   try {
-    return readWithOptions(config, path, progress);
+    return readWithOptions(config, path, scaleLike, progress);
   } catch (const InputError& e) {
     // Say which setting named the file, so the user knows where to fix it.
     throw InputError(config.source, std::string("key '") + key + "': " + e.what());
@@ -45,13 +48,15 @@ TrainingData loadTrainingData(const TrainConfig& config, const Progress& progres
   const auto& s = config.dataset;
   const uint64_t seed = config.optim.seed;
   TrainingData out;
-  Dataset train = readOne(config, s.path, "dataset.path", progress.sub(0.0, 0.7));
+  Dataset train = readOne(config, s.path, "dataset.path", nullptr, progress.sub(0.0, 0.7));
   if (train.size() < 2)
     throw InputError(config.source,
                      "key 'dataset.path': '" + s.path + "' has fewer than 2 samples");
   Dataset test;
   if (!s.testPath.empty()) {
-    test = readOne(config, s.testPath, "dataset.test_path", progress.sub(0.7, 0.95));
+    // On the training set's scale: scaled by its own range, a test set's values (and so every
+    // error measured on it) would be off by the ratio of the two ranges.
+    test = readOne(config, s.testPath, "dataset.test_path", &train, progress.sub(0.7, 0.95));
     if (test.sampleShape != train.sampleShape)
       throw InputError(config.source, "key 'dataset.test_path': samples of shape " +
                                           test.shapeString() + " differ from the training set's " +

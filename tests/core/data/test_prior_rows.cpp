@@ -33,6 +33,22 @@ std::vector<uint8_t> randomBytes(size_t n, uint32_t seed) {
   return v;
 }
 
+// σ_data (per-coordinate means) of 0/1 values read as ±1, computed here independently.
+double sigmaOfSigned(const std::vector<uint8_t>& zeroOne, int64_t n) {
+  const int64_t d = static_cast<int64_t>(zeroOne.size()) / n;
+  double squares = 0.0;
+  for (int64_t j = 0; j < d; ++j) {
+    double mean = 0.0;
+    for (int64_t r = 0; r < n; ++r) mean += zeroOne[static_cast<size_t>(r * d + j)] ? 1.0 : -1.0;
+    mean /= static_cast<double>(n);
+    for (int64_t r = 0; r < n; ++r) {
+      const double v = zeroOne[static_cast<size_t>(r * d + j)] ? 1.0 : -1.0;
+      squares += (v - mean) * (v - mean);
+    }
+  }
+  return std::sqrt(squares / static_cast<double>(n * d));
+}
+
 }  // namespace
 
 class TestPriorRows : public fixtures::ScratchTest {
@@ -106,6 +122,32 @@ class TestPriorRows : public fixtures::ScratchTest {
     expectSameAsLoaded(path("set.h5"), "HDF5 hyperslabs");
   }
 #endif
+
+  void uint8OneHotReadsAsSignedOneHot() {
+    // [N, L, 4] uint8 one-hot (np.eye(4, dtype=np.uint8)[bases]) is DNA, not pixel intensity:
+    // ±1 whole and streamed, so σ_data is that of the ±1 values (the byte table gave 0.0034).
+    const int64_t n = 6, length = 5;
+    std::vector<uint8_t> oneHot(static_cast<size_t>(n * length * 4), 0);
+    for (int64_t p = 0; p < n * length; ++p) oneHot[static_cast<size_t>(p * 4 + (p * 7) % 4)] = 1;
+    std::vector<std::string> files = {path("dna-u8.npy")};
+    fixtures::writeBytes(files[0],
+                         fixtures::npyBytes("|u1", {n, length, 4}, fixtures::rawBytes(oneHot)));
+#ifdef NOISESCOPE_WITH_HDF5
+    files.push_back(path("dna-u8.h5"));
+    fixtures::writeHdf5(files[1], "/onehot", {uint64_t(n), uint64_t(length), 4},
+                        fixtures::hdf5Uint8(), oneHot.data());
+#endif
+    for (const std::string& file : files) {
+      const Dataset whole = loadDataset(file);
+      QCOMPARE(std::string(toString(whole.kind)), std::string(toString(SampleKind::Sequence)));
+      QCOMPARE(whole.scaling, std::string("one-hot ±1"));
+      for (size_t i = 0; i < oneHot.size(); ++i)
+        EXPECT_SAME_FLOAT(whole.values[i], oneHot[i] ? 1.0f : -1.0f);
+      QVERIFY(std::fabs(measureSigmaData(whole) - sigmaOfSigned(oneHot, n)) < 1e-9);
+      expectSameAsLoaded(
+          file, file.find(".npy") != std::string::npos ? "memory-mapped .npy" : "HDF5 hyperslabs");
+    }
+  }
 
   void residentPriorReadsInPlace() {
     const Dataset d = loadDataset("synthetic:gaussian?n=50&d=3&seed=2");

@@ -1,20 +1,45 @@
 // The held-out query set of a held-out profile or a bracket, one rule for both faces: an explicit
 // file, else the test split beside the dataset, else a seeded share held out; each with the
-// provenance text the profile records, and a clear refusal for a file of the wrong shape.
+// provenance text the profile records; a query file is read on the prior's scale, and refused by
+// name when it is of the wrong shape or holds rows of the prior.
 #include <QtTest>
 
 #include <cmath>
+#include <functional>
+#include <memory>
 #include <string>
 
 #include "data/load.h"
+#include "data/prior_rows.h"
+#include "fixtures.h"
 #include "pipeline/held_out_queries.h"
 #include "util/error.h"
 
 using namespace noisescope;
 using namespace noisescope::pipeline;
 
-class TestHeldOutQueries : public QObject {
+namespace {
+
+// The InputError message of `action`, or a note that it threw none.
+QString refusal(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return "(accepted)";
+}
+
+}  // namespace
+
+class TestHeldOutQueries : public fixtures::ScratchTest {
   Q_OBJECT
+
+  std::string writeNpy(const std::string& name, const std::vector<float>& values,
+                       const std::vector<int64_t>& shape) {
+    fixtures::writeBytes(path(name), fixtures::npyBytes("<f4", shape, fixtures::rawBytes(values)));
+    return path(name);
+  }
 
   const std::string train =
       std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz";
@@ -22,6 +47,8 @@ class TestHeldOutQueries : public QObject {
       std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
 
  private Q_SLOTS:
+  void initTestCase() { QVERIFY(dir_.isValid()); }
+
   void testSplitBesideTheFileIsPreferred() {
     const Dataset data = loadDataset(train);
     const HeldOutQueries held = chooseHeldOutQueries(data, train, HeldOutRequest{});
@@ -77,6 +104,49 @@ class TestHeldOutQueries : public QObject {
       QVERIFY2(message.contains("synthetic:gaussian") && message.contains("do not match"),
                qPrintable(message));
     }
+  }
+
+  void queryFileOnAnotherRangeTakesThePriorsScale() {
+    // Float images on [0, 250] and a query file on [5, 240]: the queries take the prior's map.
+    std::vector<float> prior(12 * 16), queries(6 * 16);
+    for (size_t i = 0; i < prior.size(); ++i) prior[i] = float(i * 47 % 251);
+    for (size_t i = 0; i < queries.size(); ++i) queries[i] = 5.0f + float(i * 31 % 236);
+    const Dataset data = loadDataset(writeNpy("prior.npy", prior, {12, 4, 4}));
+    HeldOutRequest request;
+    request.queriesFrom = writeNpy("queries.npy", queries, {6, 4, 4});
+    const HeldOutQueries held = chooseHeldOutQueries(data, data.source, request);
+    for (size_t i = 0; i < queries.size(); ++i)
+      QCOMPARE(held.queries.values[i], float(queries[i] * (2.0 / 250.0) - 1.0));
+  }
+
+  void queriesThatArePriorRowsAreRefusedByName() {
+    // --queries-from the prior file itself: every row shared (the "0 ± 0 upper bound").
+    const Dataset data = loadDataset(train);
+    HeldOutRequest request;
+    request.queriesFrom = train;
+    const QString all = refusal([&] { chooseHeldOutQueries(data, train, request); });
+    const QString count = QString::number(data.size());
+    QVERIFY2(all.startsWith(QString::fromStdString(train)) &&
+                 all.contains("shares " + count + " of its " + count + " rows with the prior " +
+                              QString::fromStdString(train)),
+             qPrintable(all));
+
+    // Five of ten rows copied from the prior: counted, in memory and with the prior streamed.
+    std::vector<float> rows(20 * 6), mixed;
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = std::sin(0.7f * float(i));
+    mixed.assign(rows.begin() + 15 * 6, rows.end());
+    for (int i = 0; i < 5 * 6; ++i) mixed.push_back(3.0f + float(i));
+    const std::string priorFile = writeNpy("rows.npy", rows, {20, 6});
+    request.queriesFrom = writeNpy("mixed.npy", mixed, {10, 6});
+    const Dataset prior = loadDataset(priorFile);
+    const QString inMemory = refusal([&] { chooseHeldOutQueries(prior, priorFile, request); });
+    QVERIFY2(inMemory.contains("mixed.npy") && inMemory.contains("rows.npy") &&
+                 inMemory.contains("shares 5 of its 10 rows"),
+             qPrintable(inMemory));
+    const std::unique_ptr<PriorRows> streamed = openStreamedPrior(priorFile);
+    const QString fromDisk =
+        refusal([&] { loadHeldOutQueryFile(request.queriesFrom, request, *streamed); });
+    QCOMPARE(fromDisk, inMemory);
   }
 
   void shareOutsideTheRangeIsRefused() {

@@ -3,6 +3,8 @@
 // with an InputError that names the file and the key.
 #include <QtTest>
 
+#include <QTemporaryDir>
+
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,22 @@ namespace {
 
 json minimal() {
   return json{{"dataset", {{"path", "synthetic:two-moons?n=100"}}}};
+}
+
+// A float32 .npy file (format 1.0, C order) of the given shape.
+void writeFloatNpy(const std::string& path, const std::vector<int64_t>& shape,
+                   const std::vector<float>& values) {
+  std::string dims;
+  for (int64_t s : shape) dims += std::to_string(s) + ", ";
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";
+  header.append(63 - (10 + header.size()) % 64, ' ');
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  out.write("\x93NUMPY\x01\x00", 8);
+  const char length[2] = {char(header.size() & 0xff), char(header.size() >> 8)};
+  out.write(length, 2);
+  out << header;
+  out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * 4));
 }
 
 // The InputError message for a config, or "" when it parses.
@@ -185,6 +203,41 @@ class TestTrainConfig : public QObject {
     QCOMPARE(data.test.size(), int64_t(20));
     QVERIFY(data.sigmaData > 0.5 && data.sigmaData < 1.5);
     QVERIFY(!data.discrete);
+  }
+
+  void testPathIsReadOnTheTrainingSetsScale() {
+    // Float images on [0, 200] to train on, a test file on [20, 180]: scaled by its own range the
+    // test set would be stretched by 200/160; it takes the training set's map instead.
+    QTemporaryDir dir;
+    const std::string train = dir.filePath("train.npy").toStdString();
+    const std::string test = dir.filePath("test.npy").toStdString();
+    const std::string unit = dir.filePath("unit.npy").toStdString();
+    std::vector<float> trainValues(8 * 16), testValues(4 * 16), unitValues(4 * 16);
+    for (size_t i = 0; i < trainValues.size(); ++i) trainValues[i] = float(i * 53 % 201);
+    for (size_t i = 0; i < testValues.size(); ++i) testValues[i] = 20.0f + float(i * 29 % 161);
+    for (size_t i = 0; i < unitValues.size(); ++i) unitValues[i] = 0.5f * float(i % 3);
+    trainValues[1] = 200.0f, testValues[1] = 180.0f;  // both ends taken
+    writeFloatNpy(train, {8, 4, 4}, trainValues);
+    writeFloatNpy(test, {4, 4, 4}, testValues);
+    writeFloatNpy(unit, {4, 4, 4}, unitValues);
+    json j = minimal();
+    j["dataset"]["path"] = train;
+    j["dataset"]["test_path"] = test;
+    const TrainingData data = loadTrainingData(parseTrainConfig(j, "run.json"));
+    for (size_t i = 0; i < testValues.size(); ++i)
+      QCOMPARE(data.test.values[i], float(testValues[i] * (2.0 / 200.0) - 1.0));
+    // A test file stored on [0, 1] is not on the training set's scale: refused, both ranges named.
+    j["dataset"]["test_path"] = unit;
+    try {
+      loadTrainingData(parseTrainConfig(j, "run.json"));
+      QFAIL("a test set on another scale was accepted");
+    } catch (const InputError& e) {
+      const QString message = e.what();
+      QVERIFY2(message.startsWith("run.json: key 'dataset.test_path': "), qPrintable(message));
+      QVERIFY2(message.contains("unit.npy") && message.contains("[0, 1]") &&
+                   message.contains("train.npy") && message.contains("[0, 200]"),
+               qPrintable(message));
+    }
   }
 
   void unreadableFilesAreReported() {
