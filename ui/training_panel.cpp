@@ -36,6 +36,7 @@
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/offline_reference.h"
+#include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
 #include "util/atomic_file.h"
@@ -220,11 +221,21 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   error_->setTitle(tr("Per-bin x0 error (selected run) vs offline MMSE"));
   error_->setLogY(true);
   error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D(y;σ) − x₀‖²"));
+  overlayProfile_ = new ProfileChoice(workbench_, tr("(none)"), this);
+  overlayProfile_->setAccessibleName(tr("Profile for the offline MMSE overlay"));
+  auto* overlayLabel = new QLabel(tr("Offline MMSE &from profile:"), this);
+  overlayLabel->setBuddy(overlayProfile_);
+  auto* overlayRow = new QHBoxLayout();
+  overlayRow->addWidget(overlayLabel);
+  overlayRow->addWidget(overlayProfile_, 1);
+  auto* errorArea = new QVBoxLayout();
+  errorArea->addLayout(overlayRow);
+  errorArea->addWidget(error_, 1);
   auto* charts = new QGridLayout();
   charts->addWidget(loss_, 0, 0);
   charts->addWidget(quality_, 0, 1);
   charts->addWidget(schedule_, 1, 0);
-  charts->addWidget(error_, 1, 1);
+  charts->addLayout(errorArea, 1, 1);
 
   auto* right = new QVBoxLayout();
   right->addWidget(
@@ -259,7 +270,13 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
     if (const auto d = workbench_->dataset()) dataset_->setText(QString::fromStdString(d->source));
   });
-  connect(workbench_, &Workbench::profilesChanged, this, &TrainingPanel::redraw);
+  connect(overlayProfile_, &ProfileChoice::profileChanged, this, &TrainingPanel::redraw);
+  connect(workbench_, &Workbench::profilesChanged, this, [this] {
+    overlayProfile_->blockSignals(true);
+    overlayProfile_->refill();
+    overlayProfile_->blockSignals(false);
+    redraw();
+  });
 }
 
 void TrainingPanel::setRunsFolder(const QString& path) {
@@ -627,18 +644,15 @@ void TrainingPanel::redraw() {
     // Every recent note (skipped lines, a file read again) on hover.
     status_->setToolTip(s.notes.join(QLatin1Char('\n')));
   }
-  for (const auto& named : workbench_->profiles()) {
-    const auto& p = *named.profile;
-    if (p.estimates.empty()) continue;
-    errors.push_back({tr("offline MMSE: %1").arg(named.name),
-                      p.sigma,
-                      p.primary().mean,
+  const QString overlay = overlayProfile_->profileName();
+  if (const auto p = workbench_->profile(overlay); p && !p->estimates.empty())
+    errors.push_back({tr("offline MMSE: %1").arg(overlay),
+                      p->sigma,
+                      p->primary().mean,
                       {},
                       {},
                       CurveChart::paletteColor(2),
                       true});
-    break;
-  }
   schedule_->setCurves(snapshots);
   error_->setCurves(errors);
 }

@@ -25,6 +25,7 @@ namespace noisescope::ui {
 class Workbench;
 class CurveChart;
 class RunMonitor;
+class ProfileChoice;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -68,6 +69,8 @@ class TrainingPanel : public QWidget {
   QComboBox* transformBox() const { return transform_; }
   QLineEdit* featureNetworkEdit() const { return featureNetwork_; }
   QListWidget* runList() const { return list_; }
+  // The profile drawn as the offline MMSE in the per-bin error chart (default: the bound).
+  ProfileChoice* overlayProfileBox() const { return overlayProfile_; }
 
  Q_SIGNALS:
   void runsUpdated();
@@ -118,6 +121,7 @@ class TrainingPanel : public QWidget {
   CurveChart* quality_;
   CurveChart* schedule_;
   CurveChart* error_;
+  ProfileChoice* overlayProfile_;
   std::vector<RunMonitor*> runs_;
   std::vector<QString> labels_;
   std::vector<QString> failures_;
