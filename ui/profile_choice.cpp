@@ -43,9 +43,11 @@ void ProfileChoice::refill() {
   clear();
   addItem(noneText_, QString());
   for (const auto& named : workbench_->profiles()) {
+    // The tag leads, so a narrow combo that cuts the long name still shows it.
     QString text = named.name;
     if (named.name == fallback)
-      text += named.profile->kind == "bound" ? tr("  [default: bound]") : tr("  [default: newest]");
+      text = (named.profile->kind == "bound" ? tr("[default: bound] ") : tr("[default: newest] ")) +
+             text;
     addItem(text, named.name);
     setItemData(count() - 1,
                 QString::fromStdString(named.profile->kind + ": " +

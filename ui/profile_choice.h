@@ -2,8 +2,8 @@
 // A combo box over the workbench's profiles for a view that shows one of them (the Schedules tab's
 // informative band, the Training tab's offline MMSE overlay). Until the user picks one it follows
 // the default: the newest `bound` profile — the bracket's upper bound on the population MMSE
-// (docs/profiles.md) — else the newest profile. The default item says so in its text, so the user
-// sees which curve is shown and why.
+// (docs/profiles.md) — else the newest profile. The default item says so at the start of its
+// text, so the user sees which curve is shown and why.
 #include <QComboBox>
 #include <QString>
 

@@ -88,13 +88,14 @@ class TestDefaultProfiles : public QObject {
     ProfileChoice* band = schedules->bandProfileBox();
     QCOMPARE(band->profileName(), bound);
     QVERIFY(band->followsDefault());
-    QVERIFY2(band->currentText().endsWith("[default: bound]"), qPrintable(band->currentText()));
+    QVERIFY2(band->currentText().startsWith("[default: bound] " + bound),
+             qPrintable(band->currentText()));
     QVERIFY2(bandNote(schedules).contains("rate of “" + bound + "”"),
              qPrintable(bandNote(schedules)));
     // Training: the overlay is the bound's MMSE curve, named in the legend.
     ProfileChoice* overlay = training->overlayProfileBox();
     QCOMPARE(overlay->profileName(), bound);
-    QVERIFY2(overlay->currentText().endsWith("[default: bound]"),
+    QVERIFY2(overlay->currentText().startsWith("[default: bound] " + bound),
              qPrintable(overlay->currentText()));
     const Curve* drawn = overlayCurve(training);
     QVERIFY(drawn);
