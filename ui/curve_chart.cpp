@@ -117,6 +117,12 @@ void CurveChart::rebuild() {
     }
   }
   if (xlo > xhi) xlo = 1e-3, xhi = 1e2;
+  // One x value (every run's first evaluation at the same step): an empty range would draw nothing.
+  if (xlo == xhi) {
+    const double pad = std::max(1.0, std::abs(xlo) / 2);
+    xlo = logX_ ? xlo / 2 : xlo - pad;
+    xhi = logX_ ? xhi * 2 : xhi + pad;
+  }
   if (ylo > yhi) ylo = logY_ ? 1e-3 : 0.0, yhi = 1.0;
   // A log axis spanning more than six decades hides the curves' shape; zeros and near-zeros
   // (e.g. MMSE below the memorisation scale) sit on the floor instead.
@@ -164,6 +170,7 @@ void CurveChart::rebuild() {
     for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
       if (usable(curve.x[i], logX_) && usable(curve.y[i], logY_))
         line->append(curve.x[i], curve.y[i]);
+    line->setPointsVisible(line->count() == 1);  // a lone point (a run's first evaluation) shows
     c->addSeries(line);
     line->attachAxis(axisX);
     line->attachAxis(axisY);

@@ -35,6 +35,7 @@
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
+#include "ui/profile_choice.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -176,9 +177,8 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   auto* metricsArea = new QWidget(this);
   auto* metricsLayout = new QVBoxLayout(metricsArea);
   metricsLayout->setContentsMargins(0, 0, 0, 0);
-  bandProfile_ = new QComboBox(metricsArea);
+  bandProfile_ = new ProfileChoice(workbench_, tr("(none)"), metricsArea);
   bandProfile_->setAccessibleName(tr("Profile for the informative band"));
-  bandProfile_->addItem(tr("(none)"));
   auto* bandRow = new QHBoxLayout();
   auto* bandLabel = new QLabel(tr("Informative band from &profile:"), metricsArea);
   bandLabel->setBuddy(bandProfile_);
@@ -226,16 +226,11 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   for (QDoubleSpinBox* box : {sigmaMin_, sigmaMax_})
     connect(box, &QDoubleSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
   connect(bins_, &QSpinBox::valueChanged, this, &SchedulePanel::rebuildAll);
-  connect(bandProfile_, &QComboBox::currentIndexChanged, this, &SchedulePanel::updateMetrics);
+  connect(bandProfile_, &ProfileChoice::profileChanged, this, &SchedulePanel::updateMetrics);
   connect(workbench_, &Workbench::profilesChanged, this, [this] {
-    const QString keep = bandProfile_->currentText();
+    // The user's pick stays; without one, the band follows the newest bound (ProfileChoice).
     bandProfile_->blockSignals(true);
-    bandProfile_->clear();
-    bandProfile_->addItem(tr("(none)"));
-    for (const auto& named : workbench_->profiles()) bandProfile_->addItem(named.name);
-    const int index = bandProfile_->findText(keep);
-    // Keep the user's choice; with none made, the newest profile gives the band.
-    bandProfile_->setCurrentIndex(index > 0 ? index : bandProfile_->count() - 1);
+    bandProfile_->refill();
     bandProfile_->blockSignals(false);
     rebuildAll();
     addMenuActions();
@@ -744,7 +739,7 @@ void SchedulePanel::updateMetrics() {
   const auto selected = std::find(rows.begin(), rows.end(), list_->currentRow());
   options.reference = selected == rows.end() ? 0 : static_cast<int>(selected - rows.begin());
   RateProfile rates;
-  const QString profileName = bandProfile_->currentText();
+  const QString profileName = bandProfile_->profileName();
   if (const auto profile = workbench_->profile(profileName)) {
     try {
       rates = rateProfileFrom(*profile, profileName.toStdString());

@@ -30,6 +30,7 @@ using pipeline::ScheduleRecipe;
 
 class Workbench;
 class CurveChart;
+class ProfileChoice;
 
 class SchedulePanel : public QWidget {
   Q_OBJECT
@@ -66,6 +67,8 @@ class SchedulePanel : public QWidget {
   QButtonGroup* curveButtons() const { return curves_; }
   QTableWidget* metricsTable() const { return metrics_; }
   QWidget* editor() const { return editor_; }
+  // The profile whose rate gives the comparison's informative band (default: the bound).
+  ProfileChoice* bandProfileBox() const { return bandProfile_; }
 
  Q_SIGNALS:
   void atomicDesignFinished();
@@ -107,7 +110,7 @@ class SchedulePanel : public QWidget {
   CurveChart* chart_;
   QTableWidget* metrics_;
   QLabel* metricsNote_;
-  QComboBox* bandProfile_;
+  ProfileChoice* bandProfile_;
   bool updatingList_ = false;
 };
 

@@ -28,14 +28,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
+#include "data/dataset.h"
 #include "io/run_progress.h"
 #include "profile/profile.h"
 #include "schedule/families.h"
 #include "tensor/device.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
+#include "ui/feature_network_finder.h"
 #include "ui/offline_reference.h"
+#include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
 #include "util/atomic_file.h"
@@ -57,6 +61,13 @@ QString defaultCliPath() {
   if (QFileInfo(beside).isExecutable()) return beside;
   const QString fromPath = QStandardPaths::findExecutable(QStringLiteral("noisescope-cli"));
   return fromPath.isEmpty() ? beside : fromPath;
+}
+
+// The trainer reads a config's relative paths from the config's folder (the runs folder), so a
+// file named relative to the workbench's working directory is written out in full.
+QString absoluteIfFile(const QString& path) {
+  const QFileInfo info(path);
+  return !path.isEmpty() && info.isRelative() && info.exists() ? info.absoluteFilePath() : path;
 }
 
 QString samplerLabel(const QString& sampler) {
@@ -153,13 +164,15 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
     device_->addItem(QString::fromStdString(name));
   layout->addRow(tr("De&vice:"), device_);
   // Sample quality for the race (THEORY §11): without a feature network images are scored by the
-  // held-out error only.
+  // held-out error only, so one found beside the data is filled in (suggestFeatureNetwork).
   featureNetwork_ = new QLineEdit(form);
   featureNetwork_->setPlaceholderText(tr("none"));
   featureNetwork_->setToolTip(
       tr("TorchScript feature network from `noisescope-cli quality train-features`. Each "
          "evaluation then scores Heun samples by the Fréchet distance in its features, and the "
-         "race chart plots it. DNA runs also get the k-mer spectrum distance without one."));
+         "race chart plots it. A *.features.pt file beside the loaded dataset whose sample shape "
+         "fits is filled in by default. DNA runs also get the k-mer spectrum distance without "
+         "one."));
   auto* featureBrowse = new QPushButton(tr("…"), form);
   featureBrowse->setToolTip(tr("Choose a feature network file"));
   auto* featureRow = new QHBoxLayout();
@@ -168,6 +181,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* featureLabel = new QLabel(tr("&Feature network:"), form);
   featureLabel->setBuddy(featureNetwork_);
   layout->addRow(featureLabel, featureRow);
+  featureNote_ = new QLabel(form);
+  featureNote_->setWordWrap(true);
+  featureNote_->setEnabled(false);  // a note, drawn dimmed
+  layout->addRow(featureNote_);
   runsFolder_ = new QLineEdit(form);
   setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
                     .filePath(QStringLiteral("runs")));
@@ -210,9 +227,22 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   loss_->setLogY(true);
   loss_->setAxisTitles(tr("step"), tr("weighted loss"));
   quality_ = new CurveChart(this);
-  quality_->setTitle(tr("Schedule race: held-out error, lower is better"));
   quality_->setLogX(false);
   quality_->setLogY(true);
+  // Sample quality first: the ELBO-like error ranks the race's samplers in the opposite order
+  // (docs/schedule-race.md), so it is only ever the second measure.
+  raceMeasure_ = new QComboBox(this);
+  raceMeasure_->addItem(tr("Sample quality (Fréchet distance, else k-mer JS)"));
+  raceMeasure_->addItem(tr("Second measure: held-out ELBO-like error"));
+  raceMeasure_->setAccessibleName(tr("Race measure"));
+  auto* measureLabel = new QLabel(tr("Race &ranked by:"), this);
+  measureLabel->setBuddy(raceMeasure_);
+  auto* measureRow = new QHBoxLayout();
+  measureRow->addWidget(measureLabel);
+  measureRow->addWidget(raceMeasure_, 1);
+  auto* qualityArea = new QVBoxLayout();
+  qualityArea->addLayout(measureRow);
+  qualityArea->addWidget(quality_, 1);
   schedule_ = new CurveChart(this);
   schedule_->setTitle(tr("Live schedule π (selected run)"));
   schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π (density per unit log σ)"));
@@ -220,11 +250,21 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   error_->setTitle(tr("Per-bin x0 error (selected run) vs offline MMSE"));
   error_->setLogY(true);
   error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D(y;σ) − x₀‖²"));
+  overlayProfile_ = new ProfileChoice(workbench_, tr("(none)"), this);
+  overlayProfile_->setAccessibleName(tr("Profile for the offline MMSE overlay"));
+  auto* overlayLabel = new QLabel(tr("Offline MMSE &from profile:"), this);
+  overlayLabel->setBuddy(overlayProfile_);
+  auto* overlayRow = new QHBoxLayout();
+  overlayRow->addWidget(overlayLabel);
+  overlayRow->addWidget(overlayProfile_, 1);
+  auto* errorArea = new QVBoxLayout();
+  errorArea->addLayout(overlayRow);
+  errorArea->addWidget(error_, 1);
   auto* charts = new QGridLayout();
   charts->addWidget(loss_, 0, 0);
-  charts->addWidget(quality_, 0, 1);
+  charts->addLayout(qualityArea, 0, 1);
   charts->addWidget(schedule_, 1, 0);
-  charts->addWidget(error_, 1, 1);
+  charts->addLayout(errorArea, 1, 1);
 
   auto* right = new QVBoxLayout();
   right->addWidget(
@@ -243,7 +283,17 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   connect(featureBrowse, &QPushButton::clicked, this, [this] {
     const QString path = QFileDialog::getOpenFileName(this, tr("Feature network"), QString(),
                                                       tr("TorchScript (*.pt);;All files (*)"));
-    if (!path.isEmpty()) featureNetwork_->setText(path);
+    if (path.isEmpty()) return;
+    featureNetwork_->setText(path);
+    featureFound_ = false;
+    featureNote_->setText(tr("Chosen by you."));
+  });
+  connect(featureNetwork_, &QLineEdit::textEdited, this, [this] {
+    featureFound_ = false;
+    featureNote_->setText(featureNetwork_->text().trimmed().isEmpty()
+                              ? tr("None: DNA runs are ranked by the k-mer spectrum, other "
+                                   "data by the ELBO-like error only.")
+                              : tr("Chosen by you."));
   });
   connect(start, &QPushButton::clicked, this, [this] { startRun(); });
   connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
@@ -258,8 +308,35 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   connect(list_, &QListWidget::currentRowChanged, this, &TrainingPanel::redraw);
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
     if (const auto d = workbench_->dataset()) dataset_->setText(QString::fromStdString(d->source));
+    suggestFeatureNetwork();
   });
-  connect(workbench_, &Workbench::profilesChanged, this, &TrainingPanel::redraw);
+  connect(raceMeasure_, &QComboBox::currentIndexChanged, this, &TrainingPanel::drawQuality);
+  connect(overlayProfile_, &ProfileChoice::profileChanged, this, &TrainingPanel::redraw);
+  connect(workbench_, &Workbench::profilesChanged, this, [this] {
+    overlayProfile_->blockSignals(true);
+    overlayProfile_->refill();
+    overlayProfile_->blockSignals(false);
+    redraw();
+  });
+  redraw();  // the charts' titles before the first run
+}
+
+void TrainingPanel::suggestFeatureNetwork() {
+  if (!featureFound_ && !featureNetwork_->text().trimmed().isEmpty()) return;  // the user's pick
+  const auto dataset = workbench_->dataset();
+  std::optional<FoundFeatureNetwork> found;
+  if (dataset)
+    found = featureNetworkBeside(QString::fromStdString(dataset->source), dataset->sampleShape);
+  featureFound_ = found.has_value();
+  featureNetwork_->setText(found ? found->path : QString());
+  if (found)
+    featureNote_->setText(tr("Found beside the data: %1.").arg(found->description));
+  else if (dataset && dataset->kind == SampleKind::Sequence)
+    featureNote_->setText(tr("None beside the data: DNA runs are ranked by the k-mer spectrum."));
+  else
+    featureNote_->setText(
+        tr("None beside the data: the race falls back to the ELBO-like error. Make one with "
+           "`noisescope-cli quality train-features DATA --out FOLDER/NAME.features.pt`."));
 }
 
 void TrainingPanel::setRunsFolder(const QString& path) {
@@ -282,7 +359,7 @@ QString TrainingPanel::startRun(const QString& sampler, int threads) {
 QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   train::TrainConfig config;
-  config.dataset.path = dataset_->text().trimmed().toStdString();
+  config.dataset.path = absoluteIfFile(dataset_->text().trimmed()).toStdString();
   config.dataset.transform = transform_->currentText().toStdString();
   config.model.kind = model_->currentText().toStdString();
   config.model.width = width_->value();
@@ -305,7 +382,7 @@ QString TrainingPanel::launch(const QString& samplerOverride, int threads, int r
     config.noise.gateC = gateC_->value();
   config.eval.every = evalEvery_->value();
   config.checkpoint.every = checkpointEvery_->value();
-  config.eval.featureNetwork = featureNetwork_->text().trimmed().toStdString();
+  config.eval.featureNetwork = absoluteIfFile(featureNetwork_->text().trimmed()).toStdString();
 
   const QString stamp =
       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
@@ -467,8 +544,8 @@ void TrainingPanel::requestReferenceProfiles() {
 }
 
 void TrainingPanel::drawQuality() {
-  // The race is judged by sample quality when every charted run's evaluations carry the same
-  // measure (THEORY §11), else by the held-out error integral as before.
+  // The race is judged by sample quality (THEORY §11) when every charted run's evaluations carry
+  // the same measure; the held-out error integral only when asked for, or when they carry none.
   enum class Measure { Fd, KmerJs, HeldOut };
   std::vector<int> charted;
   for (int i = 0; i < runCount(); ++i)
@@ -492,10 +569,12 @@ void TrainingPanel::drawQuality() {
       if (network.isEmpty()) network = e.featureNetwork;
       sameNetwork = sameNetwork && e.featureNetwork == network;
     }
-  const Measure measure =
-      carries([](const RunState::EvalPoint& e) { return e.fd; }) && sameNetwork ? Measure::Fd
-      : carries([](const RunState::EvalPoint& e) { return e.kmerJs; })          ? Measure::KmerJs
-                                                                                : Measure::HeldOut;
+  const bool secondAsked = raceMeasure_->currentIndex() == 1;
+  Measure measure = Measure::HeldOut;
+  if (!secondAsked && carries([](const RunState::EvalPoint& e) { return e.fd; }) && sameNetwork)
+    measure = Measure::Fd;
+  else if (!secondAsked && carries([](const RunState::EvalPoint& e) { return e.kmerJs; }))
+    measure = Measure::KmerJs;
   std::vector<Curve> qualities;
   QString reference;
   for (int i : charted) {
@@ -514,27 +593,46 @@ void TrainingPanel::drawQuality() {
   }
   // The chart title says which measure in full; the y axis, which has less room, its unit.
   QString title;
-  if (measure == Measure::Fd) {
-    quality_->setTitle(tr("Fréchet distance (feature net %1), lower is better")
-                           .arg(QFileInfo(network).fileName()));
+  if (charted.empty() && !secondAsked) {
+    quality_->setTitle(tr("Sample quality (FD, else k-mer JS), lower is better"));
+    title = tr("sample quality");
+    quality_->setToolTip(tr("Evaluations of the checked runs appear here as they arrive"));
+  } else if (measure == Measure::Fd) {
+    // The network's name without ".features.pt", so the title fits a small chart.
+    QString net = QFileInfo(network).fileName();
+    net.chop(net.endsWith(QLatin1String(".features.pt")) ? 12 : net.endsWith(".pt") ? 3 : 0);
+    quality_->setTitle(tr("Sample quality: FD in %1, lower is better").arg(net));
     title = tr("FD (feature units²)");
     quality_->setToolTip(tr("Fréchet distance between Gaussians fitted to the features of Heun "
                             "samples and of held-out data, in the feature network %1")
                              .arg(network));
   } else if (measure == Measure::KmerJs) {
-    quality_->setTitle(tr("k-mer spectrum distance (k = 1…6), lower is better"));
+    quality_->setTitle(tr("Sample quality: k-mer spectrum distance (k = 1…6), lower is better"));
     title = tr("JS divergence (bits)");
     quality_->setToolTip(
         tr("Jensen–Shannon divergence between the k-mer spectra of generated "
            "and held-out windows, mean over k = 1…6"));
   } else {
-    quality_->setTitle(tr("Schedule race: held-out error, lower is better"));
+    const QString measureName = reference == QLatin1String("edm")
+                                    ? tr("held-out EDM-weighted error")
+                                    : tr("held-out ELBO-like error");
+    // Say why the second measure is shown: asked for, or no sample-quality score to rank by.
+    quality_->setTitle(secondAsked
+                           ? tr("Second measure: %1, lower is better").arg(measureName)
+                           : tr("Second measure: %1 (no sample-quality score)")
+                                 .arg(reference == QLatin1String("edm") ? tr("EDM-weighted error")
+                                                                        : tr("ELBO-like error")));
     // Short axis title (a long one is cut off by the chart); the meaning goes in the tooltip.
-    title = reference.isEmpty() ? tr("held-out error") : tr("held-out error (%1)").arg(reference);
+    title = reference == QLatin1String("edm") ? tr("held-out error (edm)")
+                                              : tr("held-out error (ELBO-like, nats/dim)");
     quality_->setToolTip(
-        reference.isEmpty()
-            ? tr("Held-out x0 error integrated over the reference allocation")
-            : tr("Held-out x0 error integrated with the %1 weighting over log σ").arg(reference));
+        tr("%1: held-out x0 error integrated with the %2 weighting over log σ. It weighs small σ "
+           "heavily and can rank samplers opposite to sample quality (docs/schedule-race.md).%3")
+            .arg(measureName)
+            .arg(reference.isEmpty() ? tr("reference") : reference)
+            .arg(secondAsked ? QString()
+                             : tr(" These runs carry no sample-quality score: set a feature "
+                                  "network to rank by one.")));
   }
   quality_->setAxisTitles(tr("step"), title);
   quality_->setCurves(qualities);
@@ -627,18 +725,15 @@ void TrainingPanel::redraw() {
     // Every recent note (skipped lines, a file read again) on hover.
     status_->setToolTip(s.notes.join(QLatin1Char('\n')));
   }
-  for (const auto& named : workbench_->profiles()) {
-    const auto& p = *named.profile;
-    if (p.estimates.empty()) continue;
-    errors.push_back({tr("offline MMSE: %1").arg(named.name),
-                      p.sigma,
-                      p.primary().mean,
+  const QString overlay = overlayProfile_->profileName();
+  if (const auto p = workbench_->profile(overlay); p && !p->estimates.empty())
+    errors.push_back({tr("offline MMSE: %1").arg(overlay),
+                      p->sigma,
+                      p->primary().mean,
                       {},
                       {},
                       CurveChart::paletteColor(2),
                       true});
-    break;
-  }
   schedule_->setCurves(snapshots);
   error_->setCurves(errors);
 }

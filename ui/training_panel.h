@@ -25,6 +25,7 @@ namespace noisescope::ui {
 class Workbench;
 class CurveChart;
 class RunMonitor;
+class ProfileChoice;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -67,7 +68,13 @@ class TrainingPanel : public QWidget {
   QComboBox* samplerBox() const { return sampler_; }
   QComboBox* transformBox() const { return transform_; }
   QLineEdit* featureNetworkEdit() const { return featureNetwork_; }
+  // Where the feature network came from (found beside the data, chosen, none), under the field.
+  QLabel* featureNetworkNote() const { return featureNote_; }
+  // What the race chart ranks by: 0 sample quality (the default), 1 the ELBO-like held-out error.
+  QComboBox* raceMeasureBox() const { return raceMeasure_; }
   QListWidget* runList() const { return list_; }
+  // The profile drawn as the offline MMSE in the per-bin error chart (default: the bound).
+  ProfileChoice* overlayProfileBox() const { return overlayProfile_; }
 
  Q_SIGNALS:
   void runsUpdated();
@@ -87,6 +94,8 @@ class TrainingPanel : public QWidget {
   int referenceProfileIndex(int run) const;
   const train::TrainConfig* runConfig(int index);
   void requestReferenceProfiles();
+  // Fills the feature network from beside the loaded dataset unless the user chose one.
+  void suggestFeatureNetwork();
 
   Workbench* workbench_;
   QString cliPath_;
@@ -111,13 +120,17 @@ class TrainingPanel : public QWidget {
   QSpinBox* checkpointEvery_;
   QComboBox* device_;
   QLineEdit* featureNetwork_;
+  QLabel* featureNote_;
+  bool featureFound_ = false;  // the field holds a network found beside the data, not a pick
   QLineEdit* runsFolder_;
   QListWidget* list_;
   QLabel* status_;
   CurveChart* loss_;
   CurveChart* quality_;
+  QComboBox* raceMeasure_;
   CurveChart* schedule_;
   CurveChart* error_;
+  ProfileChoice* overlayProfile_;
   std::vector<RunMonitor*> runs_;
   std::vector<QString> labels_;
   std::vector<QString> failures_;

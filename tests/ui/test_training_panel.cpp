@@ -6,6 +6,7 @@
 // checkpoint's profile (the latter driven by event files written here, with a stand-in child).
 #include <QComboBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSignalSpy>
@@ -135,6 +136,13 @@ std::shared_ptr<Profile> checkpointProfile() {
   }
   p->estimates.push_back(m);
   return p;
+}
+
+// Opens a dataset (a file, or a synthetic: spec) in the window; false if it did not load.
+bool openSample(MainWindow& window, const QString& path) {
+  QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+  window.openPath(path, false);
+  return loaded.count() == 1 || loaded.wait(30000);
 }
 
 const Curve* curveStartingWith(const CurveChart* chart, const QString& prefix) {
@@ -278,6 +286,27 @@ class TestTrainingPanel : public QObject {
     QTRY_VERIFY(!panel.run(0)->isRunning());
   }
 
+  // The trainer reads a config's relative paths from the runs folder: files named relative to
+  // the workbench's working directory (`noisescope sample_data/...`) are written in full.
+  void relativePathsReachTheConfigInFull() {
+    StandInPanel fixture;
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(QStringLiteral(NOISESCOPE_SOURCE_DIR)));
+    fixture.panel.datasetEdit()->setText("sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+    fixture.panel.featureNetworkEdit()->setText(
+        "sample_data/fashion-mnist/fashion-mnist.features.pt");
+    const QString dir = fixture.panel.startRun();
+    QDir::setCurrent(before);
+    QVERIFY(!dir.isEmpty());
+    const json config = readJson(dir + ".config.json");
+    const std::string root = NOISESCOPE_SOURCE_DIR;
+    QCOMPARE(config["dataset"]["path"].get<std::string>(),
+             root + "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+    QCOMPARE(config["eval"]["feature_network"].get<std::string>(),
+             root + "/sample_data/fashion-mnist/fashion-mnist.features.pt");
+    fixture.panel.stopSelected();
+  }
+
   void raceChartsSampleQualityAndOfflineReference() {
     QTemporaryDir runs;
     Workbench workbench;
@@ -305,10 +334,19 @@ class TestTrainingPanel : public QObject {
     panel.runList()->setCurrentRow(0);
 
     // The race chart plots the Fréchet distance and says in which network.
+    QCOMPARE(panel.raceMeasureBox()->currentIndex(), 0);  // sample quality by default
     QCOMPARE(panel.qualityChart()->chart()->title(),
-             QString("Fréchet distance (feature net fashion-features.pt), lower is better"));
+             QString("Sample quality: FD in fashion-features, lower is better"));
     QCOMPARE(panel.qualityChart()->yTitle(), QString("FD (feature units²)"));
     QCOMPARE(panel.qualityChart()->curves()[0].y, (std::vector<double>{40.0, 25.0}));
+    // The ELBO-like error is there when asked for, named as the second measure.
+    panel.raceMeasureBox()->setCurrentIndex(1);
+    QCOMPARE(panel.qualityChart()->chart()->title(),
+             QString("Second measure: held-out ELBO-like error, lower is better"));
+    QCOMPARE(panel.qualityChart()->yTitle(), QString("held-out error (ELBO-like, nats/dim)"));
+    QCOMPARE(panel.qualityChart()->curves()[0].y, (std::vector<double>{1.5, 1.5}));
+    panel.raceMeasureBox()->setCurrentIndex(0);
+    QVERIFY(panel.qualityChart()->chart()->title().startsWith("Sample quality: FD"));
 
     // No checkpoint profile loaded: no reference.
     QVERIFY(!curveStartingWith(panel.scheduleChart(), "offline reference"));
@@ -352,6 +390,80 @@ class TestTrainingPanel : public QObject {
     panel.followRun(plain);
     QVERIFY2(panel.qualityChart()->yTitle().contains("held-out error"),
              qPrintable(panel.qualityChart()->yTitle()));
+    QVERIFY2(panel.qualityChart()->chart()->title().contains("(no sample-quality score)"),
+             qPrintable(panel.qualityChart()->chart()->title()));
+  }
+
+  // The bundled data has its feature networks beside it: the race's default configuration names
+  // the fitting one, and a real run scored in it charts the Fréchet distance, not the ELBO.
+  void raceDefaultsToSampleQualityOnTheSampleData() {
+    QTemporaryDir runs;
+    MainWindow window;
+    window.resize(1500, 950);
+    window.show();
+    TrainingPanel* panel = window.trainingPanel();
+    panel->setCliPath(standInCli(runs));
+    panel->setRunsFolder(runs.path());
+    const QString sample = QStringLiteral(NOISESCOPE_SOURCE_DIR) + "/sample_data/";
+    QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
+    const QString fashionNet = sample + "fashion-mnist/fashion-mnist.features.pt";
+    QCOMPARE(panel->featureNetworkEdit()->text(), fashionNet);
+    QVERIFY2(panel->featureNetworkNote()->text().startsWith("Found beside the data: classifier"),
+             qPrintable(panel->featureNetworkNote()->text()));
+    panel->startRace();
+    QCOMPARE(panel->runCount(), 3);
+    for (int i = 0; i < 3; ++i)
+      QCOMPARE(readJson(panel->run(i)->runDirectory() + ".config.json")["eval"]["feature_network"]
+                   .get<std::string>(),
+               fashionNet.toStdString());
+    for (int i = 0; i < 3; ++i) panel->run(i)->stop();
+
+    // DNA windows of the default 200 bases get theirs; synthetic data has none, and says so.
+    QVERIFY(openSample(window, sample + "dna/lambda_phage.fa"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), sample + "dna/lambda_phage-w200.features.pt");
+    QVERIFY(openSample(window, "synthetic:circle?n=200"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), QString());
+    QVERIFY(panel->featureNetworkNote()->text().startsWith("None beside the data"));
+    // A network the user typed is theirs: loading other data leaves it.
+    panel->featureNetworkEdit()->setText("/models/mine.features.pt");
+    Q_EMIT panel->featureNetworkEdit()->textEdited("/models/mine.features.pt");
+    QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), QString("/models/mine.features.pt"));
+    panel->featureNetworkEdit()->clear();
+    Q_EMIT panel->featureNetworkEdit()->textEdited(QString());
+    QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), fashionNet);
+
+    // A short real run on the sample: the trainer loads the shipped network and every evaluation
+    // carries its Fréchet distance, which the race chart plots by default.
+    panel->setCliPath(NOISESCOPE_BINARY_DIR "/app/noisescope-cli");
+    panel->stepsSpin()->setValue(20);
+    auto setSpin = [panel](int index, int value) {
+      panel->findChildren<QSpinBox*>().at(index)->setValue(value);
+    };
+    setSpin(3, 16);  // batch
+    setSpin(5, 10);  // warm-up
+    setSpin(8, 20);  // eval every
+    setSpin(9, 20);  // checkpoint every
+    for (int i = 0; i < panel->runCount(); ++i)
+      panel->runList()->item(i)->setCheckState(Qt::Unchecked);  // the stand-in runs: not charted
+    const QString dir = panel->startRun(QStringLiteral("infonoise"));
+    QVERIFY(!dir.isEmpty());
+    RunMonitor* run = panel->run(panel->runCount() - 1);
+    QTRY_VERIFY_WITH_TIMEOUT(run->state().ended, 300000);
+    QVERIFY2(!run->state().evals.empty(), qPrintable(run->log()));
+    for (const auto& e : run->state().evals) {
+      QVERIFY(std::isfinite(e.fd) && e.fd >= 0.0);
+      QCOMPARE(e.featureNetwork, fashionNet);
+    }
+    QVERIFY2(panel->qualityChart()->chart()->title().startsWith(
+                 "Sample quality: FD in fashion-mnist, lower is better"),
+             qPrintable(panel->qualityChart()->chart()->title()));
+    QCOMPARE(panel->qualityChart()->curves().size(), size_t(1));
+    QCOMPARE(panel->qualityChart()->curves()[0].y.back(), run->state().evals.back().fd);
+    window.tabs()->setCurrentWidget(panel);
+    QTest::qWait(300);
+    saveScreenshot(&window, "training-race-sample-quality");
   }
 
   void finishedRaceEdmRunAsksForItsCheckpointProfile() {
