@@ -16,7 +16,9 @@
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
+#include "pipeline/bracket_job.h"
 #include "pipeline/caveats.h"
+#include "pipeline/held_out_queries.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/chart.h"
@@ -103,17 +105,30 @@ ChartSpec profileChart(const Profile& p, std::string title, std::string yLabel, 
   return c;
 }
 
-// MMSE per dimension with its 95 % interval (the Diagnostic tab's left chart).
-ChartSpec mmseChart(const Profile& p, const std::string& name) {
-  const MmseEstimate& m = p.primary();
-  const double d = static_cast<double>(std::max<int64_t>(1, p.dim));
-  auto perDimension = [d](std::vector<double> v) {
-    for (double& x : v) x /= d;
-    return v;
-  };
-  return profileChart(p, "MMSE per dimension, " + name, "MMSE / D",
-                      "empirical posterior (" + m.name + "), 95% band", perDimension(m.mean),
-                      perDimension(m.ciLow), perDimension(m.ciHigh));
+// MMSE per dimension with its 95 % interval (the Diagnostic tab's left chart), one series per
+// profile: the sample's own curve beside the population bound.
+ChartSpec mmseChart(const std::vector<const Profile*>& profiles, const std::string& name) {
+  ChartSpec c;
+  c.title = "MMSE per dimension, " + name;
+  c.xLabel = "noise level σ (log scale)";
+  c.yLabel = "MMSE / D";
+  c.logX = true;
+  for (const Profile* p : profiles) {
+    const MmseEstimate& m = p->primary();
+    const double d = static_cast<double>(std::max<int64_t>(1, p->dim));
+    auto perDimension = [d](std::vector<double> v) {
+      for (double& x : v) x /= d;
+      return v;
+    };
+    ChartSeries s;
+    s.label = p->kind + " (" + m.name + "), 95% band";
+    s.x = p->sigma;
+    s.y = perDimension(m.mean);
+    s.low = perDimension(m.ciLow);
+    s.high = perDimension(m.ciHigh);
+    c.series.push_back(std::move(s));
+  }
+  return c;
 }
 
 // dH/d log σ = MMSE/σ² with its 95 % interval (the rate coordinate the schedules use).
@@ -127,7 +142,7 @@ ChartSpec rateChart(const Profile& p, const std::string& name) {
     high.push_back(r->value[l] + half);
   }
   return profileChart(p, "Conditional-entropy rate, " + name, "dH/dlog σ = MMSE/σ² (nats)",
-                      "empirical posterior, 95% band", r->value, low, high);
+                      p.kind + ", 95% band", r->value, low, high);
 }
 
 std::string number(double v) {
@@ -159,16 +174,17 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
 
   std::ostringstream md;
   md << "# NoiseScope report\n\n"
-     << "Per dataset: samples across noise levels, the empirical optimal-denoiser profile, the\n"
-     << "schedules built from it beside two fixed heuristics, compared on the effective\n"
-     << "allocation φ ∝ π·w, and one exported schedule. Made by `" << request.producer
-     << "`, NoiseScope " << NOISESCOPE_VERSION << ", " << utcTimestamp() << ".\n\n"
-     << "**What the profile means.** It is the exact posterior of the *finite* dataset used as "
-        "its\n"
-     << "own prior. Below the memorisation scale named per dataset the posterior sits on one\n"
-     << "training point and the MMSE drops towards 0: a schedule built on this profile is about\n"
-     << "memorising the sample, not about a model that generalises. Use a held-out or checkpoint\n"
-     << "profile for that.\n\n";
+     << "Per dataset: samples across noise levels, the diagnostic bracket (the sample's own\n"
+     << "optimal-denoiser profile and the population bound), the schedules built from the bound\n"
+     << "beside two fixed heuristics, compared on the effective allocation φ ∝ π·w, and one\n"
+     << "exported schedule. Made by `" << request.producer << "`, NoiseScope " << NOISESCOPE_VERSION
+     << ", " << utcTimestamp() << ".\n\n"
+     << "**What the curves mean.** The *empirical* profile is the exact posterior of the finite\n"
+     << "dataset used as its own prior: below the memorisation scale named per dataset it sits on\n"
+     << "one training point and its MMSE drops towards 0, which is about memorising the sample.\n"
+     << "The *bound* is the error of denoisers fitted on part of the data and scored on held-out\n"
+     << "points, an upper bound on the population MMSE (docs/profiles.md); the schedules follow\n"
+     << "it. A dataset too small to hold out points is profiled empirically, with a caveat.\n\n";
   json summary = {{"format", "noisescope.report/1"},
                   {"provenance", makeProvenance(request.producer)},
                   {"ladder_sigmas", request.ladderSigmas},
@@ -189,13 +205,37 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     writePng((folder / (stem + "-samples.png")).string(), noiseLadder(d, request));
     out.files.push_back(stem + "-samples.png");
 
-    // The diagnostic, exactly as the Diagnostic tab runs it.
-    Profile profile = computeEmpiricalProfile(d, request.profile, part.sub(0.1, 0.9));
-    writeProfile((folder / (stem + ".profile.json")).string(), profile);
-    writeProfileCsv((folder / (stem + ".profile.csv")).string(), profile);
-    out.files.push_back(stem + ".profile.json");
-    out.files.push_back(stem + ".profile.csv");
-    writeBoth(folder, stem + "-mmse", mmseChart(profile, d.name), out);
+    // The diagnostic, exactly as the Diagnostic tab's default run: the bracket (held-out points
+    // by the one rule: the test split beside the file, else a seeded 10 %), the schedules on its
+    // bound. A set too small for the bound's two halves gets the empirical profile alone.
+    HeldOutRequest held;
+    held.seed = request.profile.seed;
+    held.load = request.load;
+    held.load.progress = {};
+    const bool bracketable =
+        !heldOutQueryFile(held, request.datasets[i], d.split).empty() || d.size() * held.share >= 4;
+    std::vector<Profile> curves;
+    if (bracketable) {
+      BracketJob job =
+          runBracket(d, request.datasets[i], held, request.profile, {}, part.sub(0.1, 0.9));
+      for (Profile* p : bracketCurves(job.bracket)) curves.push_back(std::move(*p));
+    } else {
+      curves.push_back(computeEmpiricalProfile(d, request.profile, part.sub(0.1, 0.9)));
+    }
+    for (Profile& p : curves) {
+      p.provenance["producer"] = request.producer;
+      writeProfile((folder / (stem + "." + p.kind + ".profile.json")).string(), p);
+      writeProfileCsv((folder / (stem + "." + p.kind + ".profile.csv")).string(), p);
+      out.files.push_back(stem + "." + p.kind + ".profile.json");
+      out.files.push_back(stem + "." + p.kind + ".profile.csv");
+    }
+    const Profile& empirical = curves.front();
+    const Profile& profile = curves.back();  // the bound (or the empirical profile alone)
+    writeBoth(folder, stem + "-mmse",
+              mmseChart(bracketable ? std::vector<const Profile*>{&empirical, &profile}
+                                    : std::vector<const Profile*>{&profile},
+                        d.name),
+              out);
     writeBoth(folder, stem + "-rate", rateChart(profile, d.name), out);
 
     // The schedules, through the one recipe pipeline.
@@ -203,7 +243,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
                                                     request.profile.sigmaMax, request.scheduleBins);
     RecipeContext context;
     context.profile = &profile;
-    context.profileSource = stem + ".profile.json";
+    context.profileSource = stem + "." + profile.kind + ".profile.json";
     context.datasetSigmaData = measuredSigmaData(d, d.name);
     const std::vector<ScheduleRecipe> recipes = {presetRecipe("edm"), presetRecipe("log-uniform"),
                                                  infoNoiseRecipe(), sqrtEntropyRecipe()};
@@ -237,7 +277,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     out.files.push_back(stem + "-infonoise.schedule.json");
     out.files.push_back(stem + "-infonoise.sigma-steps.json");
 
-    const double memorising = memorisationSigma(profile);
+    const double memorising = memorisationSigma(empirical);
     md << "## " << d.name << "\n\n"
        << "| | |\n|---|---|\n"
        << "| source | `" << d.source << "` |\n"
@@ -250,16 +290,24 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
        << " |\n"
        << "| memorisation scale (posterior max weight ≥ ½ up to) | σ ≈ " << number(memorising)
        << " |\n"
-       << "| profile | " << profile.levels() << " levels × " << profile.queries << " queries, seed "
-       << request.profile.seed << " |\n\n"
+       << "| profile | " << profile.kind << " (" << profile.primary().name << "), "
+       << profile.levels() << " levels × " << request.profile.queries << " queries, seed "
+       << request.profile.seed << " |\n";
+    if (bracketable)
+      md << "| held-out points | " << curves[1].provenance.value("query_set", std::string(""))
+         << " |\n";
+    md << "\n"
        << "![samples](" << stem << "-samples.png)\n\n"
        << "Same samples with noise x + σ·ε, σ = ";
     for (size_t k = 0; k < request.ladderSigmas.size(); ++k)
       md << (k ? ", " : "") << request.ladderSigmas[k];
     md << " (top to bottom; left to right for point sets).\n\n"
        << "![MMSE](" << stem << "-mmse.png) ![rate](" << stem << "-rate.png)\n\n"
-       << "The shaded bands are 95 % intervals over the Monte Carlo queries (mean ± 1.96·se, "
-          "clipped at 0).\n\n"
+       << (bracketable ? "The bound's band is a Student-t 95 % interval over the held-out points; "
+                         "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
+                         "(clipped at 0).\n\n"
+                       : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
+                         "± 1.96·se, clipped at 0).\n\n")
        << "![allocation](" << stem << "-allocation.png)\n\n"
        << "Effective allocation φ ∝ π·w per log σ; the shaded range is the profile's informative "
           "band (central 90 % of the gated rate).\n\n"

@@ -2,12 +2,14 @@
 // The headless report: the workbench's main job, dataset by dataset, written to a folder that a
 // machine without a display can show. For every dataset it writes
 //   - a sample ladder across σ (what the Dataset tab shows),
-//   - the empirical diagnostic profile (JSON + CSV) and its MMSE and rate charts with 95 % bands
-//     (the Diagnostic tab),
-//   - the schedules built from that profile (InfoNoise, √-entropy) next to EDM and log-uniform,
-//     on the effective allocation φ ∝ π·w, and their comparison table (the Schedules tab),
+//   - the diagnostic bracket (pipeline/bracket_job.h: the empirical profile, the held-out members
+//     and the population bound; JSON + CSV each) and the MMSE and rate charts with 95 % bands
+//     (the Diagnostic tab's default run); a set too small to hold out four points gets the
+//     empirical profile alone,
+//   - the schedules built from the bound (InfoNoise, √-entropy) next to EDM and log-uniform, on
+//     the effective allocation φ ∝ π·w, and their comparison table (the Schedules tab),
 //   - one exported schedule file and its inference σ-steps (the Schedules tab's exports).
-// Every number comes from the same core functions the GUI calls (computeEmpiricalProfile,
+// Every number comes from the same core functions the GUI calls (pipeline::runBracket,
 // pipeline::buildSchedule, compareSchedules, the io writers).
 #include <string>
 #include <vector>

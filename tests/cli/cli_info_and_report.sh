@@ -40,23 +40,33 @@ check "report json" python3 -c 'import json,sys; d=json.load(open(sys.argv[1]));
 check "report png" bash -c "head -c 8 '$work/report/1-train-images-idx3-ubyte-samples.png' | grep -q PNG"
 # The main job per dataset: profile with bands, schedules on φ, comparison, an exported schedule.
 r1="$work/report/1-train-images-idx3-ubyte"
-for f in .profile.json .profile.csv -mmse.svg -mmse.png -rate.svg -rate.png -allocation.svg \
+for f in .empirical.profile.json .empirical.profile.csv .bound.profile.json .bound.profile.csv \
+         .held-out-wiener.profile.json -mmse.svg -mmse.png -rate.svg -rate.png -allocation.svg \
          -allocation.png -comparison.csv -infonoise.schedule.json -infonoise.sigma-steps.json; do
   check "report writes ${f#[-.]}" test -s "$r1$f"
 done
-check "report profile is an empirical profile with intervals >= 0" python3 -c '
-import json,sys; p=json.load(open(sys.argv[1])); assert p["format"]=="noisescope.profile/1" and p["kind"]=="empirical"
-e=p["mmse"]["estimators"][0]; assert len(e["mean"])==len(p["grid"]["sigma"])>=2 and min(e["ci95_low"])>=0
-assert p["sigma_data"] > 0' "$r1.profile.json"
+check "report profiles: the empirical one and the bound, with intervals >= 0" python3 -c '
+import json,sys
+for f,kind in ((sys.argv[1],"empirical"),(sys.argv[2],"bound")):
+    p=json.load(open(f)); assert p["format"]=="noisescope.profile/1" and p["kind"]==kind
+    e=p["mmse"]["estimators"][0]; assert len(e["mean"])==len(p["grid"]["sigma"])>=2 and min(e["ci95_low"])>=0
+    assert p["sigma_data"] > 0
+assert "t10k" in json.load(open(sys.argv[2]))["provenance"]["query_set"]' "$r1.empirical.profile.json" "$r1.bound.profile.json"
 check "report comparison has 4 schedules against EDM" python3 -c '
 import csv,sys; rows=list(csv.DictReader(open(sys.argv[1]))); assert len(rows)==4, rows' "$r1-comparison.csv"
 check "report schedule carries provenance and measured sigma_data" python3 -c '
 import json,sys; s=json.load(open(sys.argv[1])); pv=s["provenance"]; assert pv["producer"]=="noisescope-cli report"
-src=pv["parameters"]["sigma_data_source"]; assert "profile" in src or "measured" in src, src' "$r1-infonoise.schedule.json"
+src=pv["parameters"]["sigma_data_source"]; assert "profile" in src or "measured" in src, src
+assert s["notes"]["profile-kind"]=="bound", s["notes"]' "$r1-infonoise.schedule.json"
 check "report sigma-steps ascending" python3 -c '
 import json,sys; s=json.load(open(sys.argv[1])); v=s["sigma"]; assert s["format"]=="noisescope.sigma-steps/1" and len(v)==32 and v==sorted(v)' "$r1-infonoise.sigma-steps.json"
 check "report README names the memorisation caveat" grep -q "memoris" "$work/report/README.md"
 check "report mmse chart has a band" grep -q "<polygon" "$r1-mmse.svg"
+check "report mmse chart shows the empirical curve and the bound" bash -c "grep -q 'empirical (' '$r1-mmse.svg' && grep -q 'bound (' '$r1-mmse.svg'"
+# A set too small to hold out four points: the empirical profile alone, said in the README.
+"$cli" report "synthetic:circle?n=30" --out "$work/report3" >/dev/null 2>&1
+check "tiny report exits 0" test $? -eq 0
+check "tiny report has the empirical profile only" bash -c "test -s '$work/report3/1-circle.empirical.profile.json' && ! test -e '$work/report3/1-circle.bound.profile.json'"
 "$cli" report "$work/empty.npy" --out "$work/report2" >/dev/null 2>&1
 check "report fails on bad dataset" test $? -eq 2
 
