@@ -40,7 +40,7 @@ std::string profileKindMeaning(const std::string& kind) {
     return "plug-in Wiener MMSE of the sample covariance: an estimate, biased low, not a bound";
   if (kind == "bound")
     return "population upper bound: the best held-out member per level, chosen on one half of "
-           "the held-out points and scored on the other";
+           "the held-out points and scored on the other, both ways";
   if (kind == "checkpoint") return "a trained denoiser's x0 error: upper bound on the MMSE";
   if (kind == "table") return "a curve read from a table";
   return "unknown kind '" + kind + "'";
