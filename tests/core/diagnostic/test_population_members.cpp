@@ -101,6 +101,51 @@ class TestPopulationMembers : public QObject {
     }
   }
 
+  void rankKWienerIsTheTopKLinearDenoiser() {
+    // D = 20 with three strong directions and a weak isotropic rest; the randomised path keeps
+    // the top 3 Ritz pairs. Its risk is that of A_k = V_k diag(λ/(λ+σ²)) V_kᵀ, with the rest of
+    // x − μ̂ unshrunk, computed here from the exact top-3 eigenvectors.
+    const int64_t d = 20, n = 300;
+    Dataset prior = randomRows(n, {d}, SampleKind::Vector, 6);
+    Dataset held = randomRows(10, {d}, SampleKind::Vector, 7);
+    for (Dataset* set : {&prior, &held})
+      for (int64_t i = 0; i < set->size(); ++i)
+        for (int64_t j = 0; j < d; ++j)
+          set->sample(i)[j] = 0.05f * set->sample(i)[j] +
+                              (j < 3 ? static_cast<float>((j + 1) * std::sin(1.3 * i + j)) : 0.0f);
+    GaussianSpectrumOptions randomised;
+    randomised.exactDimLimit = 0;
+    randomised.rank = 3;
+    randomised.powerIterations = 6;
+    const std::vector<double> sigma = {0.01, 0.5, 4.0};
+    const HeldOutColumns cols = allColumns(held.size());
+    const PointRisks r = heldOutWienerRisks(prior, held, cols, sigma, randomised);
+    Eigen::MatrixXd x(n, d);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < d; ++j) x(i, j) = prior.sample(i)[j];
+    const Eigen::RowVectorXd mu = x.colwise().mean();
+    const Eigen::MatrixXd c = x.rowwise() - mu;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(c.transpose() * c / double(n));
+    const Eigen::MatrixXd v = solver.eigenvectors().rightCols(3);
+    const Eigen::VectorXd lambda = solver.eigenvalues().tail(3);
+    for (size_t l = 0; l < sigma.size(); ++l) {
+      const Eigen::VectorXd keep = lambda.array() / (lambda.array() + sigma[l] * sigma[l]);
+      const Eigen::MatrixXd a = v * keep.asDiagonal() * v.transpose();
+      const Eigen::MatrixXd eye = Eigen::MatrixXd::Identity(d, d);
+      for (int64_t k = 0; k < r.columns(); ++k) {
+        Eigen::VectorXd e(d);
+        for (int64_t j = 0; j < d; ++j) e[j] = held.sample(cols.rows[k])[j] - mu[j];
+        const double want = ((eye - a) * e).squaredNorm() + sigma[l] * sigma[l] * a.squaredNorm();
+        QVERIFY2(std::abs(r.values[l * r.columns() + k] - want) <= 1e-6 * std::max(1.0, want),
+                 qPrintable(QString("level %1 point %2: %3 vs %4")
+                                .arg(l)
+                                .arg(k)
+                                .arg(r.values[l * r.columns() + k])
+                                .arg(want)));
+      }
+    }
+  }
+
   void rankDeficientPriorCountsItsNullSpace() {
     // 3 prior rows in D = 8 (rank 2): directions the prior does not span are not shrunk, so at
     // tiny σ the risk is the part of x − μ̂ outside the prior's span, not ~0.
