@@ -50,17 +50,22 @@ def events(run_dir, kind):
 
 
 def collect(out):
-    """{dataset: {sampler: {seed: eval events}}}, runs with at least one evaluation."""
-    runs = {}
+    """{dataset: {sampler: {seed: eval events}}} of the runs that reached their planned steps (a
+    run still going would bias the final values), and the names of those left out."""
+    runs, running = {}, []
     for name in sorted(os.listdir(out)):
         m = RUN.match(name)
         path = os.path.join(out, name)
         if not m or not os.path.exists(os.path.join(path, "events.jsonl")):
             continue
         curve = events(path, "eval")
-        if curve:
-            runs.setdefault(m["dataset"], {}).setdefault(m["sampler"], {})[int(m["seed"])] = curve
-    return runs
+        start = events(path, "start")
+        planned = start[0].get("steps", 0) if start else 0
+        if not curve or curve[-1]["step"] < planned:
+            running.append(name)
+            continue
+        runs.setdefault(m["dataset"], {}).setdefault(m["sampler"], {})[int(m["seed"])] = curve
+    return runs, running
 
 
 def collect_floors(out):
@@ -81,17 +86,16 @@ def pick_measures(curves):
     return keys + ["elbo"]
 
 
-def complete(runs, budget):
-    """Only runs that reached the budget: a run still going would bias the final values."""
-    return {seed: c for seed, c in runs.items() if c[-1]["step"] >= budget}
-
-
 def fmt(x):
     return "%.4g" % x
 
 
 def fmt_ci(m, h):
     return "%.4g ± %.2g" % (m, h) if math.isfinite(h) else "%.4g" % m
+
+
+def fmt_diff(m, h):
+    return "%+.4g [%+.3g, %+.3g]" % (m, m - h, m + h) if math.isfinite(h) else "%+.4g" % m
 
 
 def fmt_reach(point, lo, hi, first, budget):
@@ -120,11 +124,6 @@ def floor_values(floors, key):
 def table(dataset, curves, key, floors, write):
     """One measure's tables for one dataset; curves: {sampler: {seed: eval events}}."""
     budget = max(c[-1]["step"] for c in curves["static"].values())
-    curves = {s: complete(v, budget) for s, v in curves.items()}
-    curves = {s: v for s, v in curves.items() if v}
-    if "static" not in curves:
-        write("%s: no EDM run has reached the budget %d yet\n" % (dataset, budget))
-        return
     edm = curves["static"]
     first = next(iter(edm.values()))[-1]
     extra = ""
@@ -152,7 +151,7 @@ def table(dataset, curves, key, floors, write):
         target = np.array([edm[x][-1][key] for x in seeds])
         m, h = mean_ci(val[:, -1])
         dm, dh = paired_ci(val[:, -1], target)
-        diff = "0" if s == "static" else "%+.4g [%+.3g, %+.3g]" % (dm, dm - dh, dm + dh)
+        diff = "0" if s == "static" else fmt_diff(dm, dh)
         point, lo, hi = (float(v) for v in reach_interval(steps, val, target))
         row = "| %s | %d | %s | %s | %s | %s |" % (
             LABELS.get(s, s), len(seeds), fmt_ci(m, h), diff,
@@ -161,7 +160,7 @@ def table(dataset, curves, key, floors, write):
             both = [x for x in seeds if x in floor]
             if both:
                 em, eh = paired_ci([curves[s][x][-1][key] for x in both], [floor[x] for x in both])
-                row += " %+.4g [%+.3g, %+.3g] (%d seeds) |" % (em, em - eh, em + eh, len(both))
+                row += " %s (%d seeds) |" % (fmt_diff(em, eh), len(both))
             else:
                 row += " - |"
         write(row)
@@ -260,9 +259,11 @@ def mass_table(out, dataset, samplers, write):
 
 
 def report(out, measure=None, write=print):
-    runs = collect(out)
+    runs, running = collect(out)
     if not runs:
-        raise SystemExit("%s: no run directories named <dataset>-<sampler>-s<seed>" % out)
+        raise SystemExit("%s: no finished run directories named <dataset>-<sampler>-s<seed>" % out)
+    if running:
+        write("Left out, not finished: %s\n" % ", ".join(running))
     floors = collect_floors(out)
     for dataset, samplers in runs.items():
         if "static" not in samplers:
