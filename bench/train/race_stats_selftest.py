@@ -53,7 +53,7 @@ def table_checks():
     text = "\n".join(lines)
     checks = [
         ("measure `fd`" in text, "fd picked as the measure"),
-        ("| EDM log-normal | 3 | 1 ± 0 | 0 | 1000 [995, 1000] | 1.00× [1.00, 1.01] | "
+        ("| EDM log-normal | 3 | 1 ± 0 | 0 | 1000 [995, 1000] | reference | "
          "+0.75 [+0.75, +0.75] (3 seeds) |" in text, "EDM row"),
         ("| fast | 3 | 0.5 ± 0 | -0.5 [-0.5, -0.5] | 500 [495, 505] | 2.00× [1.98, 2.02] | "
          "+0.25 [+0.25, +0.25] (3 seeds) |" in text, "fast row (the unfinished seed 4 left out)"),
