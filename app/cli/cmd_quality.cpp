@@ -4,7 +4,10 @@
 //       and records its held-out accuracy in the file;
 //   quality score HELDOUT --features FEAT.pt (--samples FILE | --checkpoint RUN|MODEL.pt)
 //       scores samples (a file, or drawn with EDM's Heun sampler from a TorchScript denoiser or
-//       a run directory's newest export) against held-out data.
+//       a run directory's newest export) against held-out data;
+//   quality floor --config RUN.json   the floor of those scores at a run's counts: random subsets
+//       of the run's real training samples, as many as it generates, scored against its own
+//       held-out set with its feature network (docs/schedule-race.md).
 #include <torch/torch.h>
 
 #include <nlohmann/json.hpp>
@@ -24,6 +27,8 @@
 #include "train/feature_network.h"
 #include "train/run_directory.h"
 #include "train/sample_quality.h"
+#include "train/train_config.h"
+#include "train/training_data.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -41,6 +46,10 @@ struct QualityArgs {
   int64_t count = 500, steps = 18;
   double sigmaMin = 0.002, sigmaMax = 80.0;
   bool json = false;
+  std::string config;      // floor: the training config whose split and counts it uses
+  int64_t floorCount = 0;  // floor: real samples per draw (0: the config's eval.quality_samples)
+  int64_t repeats = 5;     // floor: random subsets drawn
+  bool seedGiven = false;
 };
 
 Dataset loadPrepared(const DatasetArgs& args, bool binarize) {
@@ -153,6 +162,61 @@ int runScore(const QualityArgs& a) {
   return 0;
 }
 
+double meanOf(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return v.empty() ? std::nan("") : s / double(v.size());
+}
+
+int runFloor(const QualityArgs& a) {
+  if (a.threads > 0) torch::set_num_threads(a.threads);
+  const auto config = train::readTrainConfig(a.config);
+  // The run's own split, test_limit subset and ±1 rounding: the same reference its evals use.
+  const auto data = train::loadTrainingData(config);
+  const int64_t count = a.floorCount > 0 ? a.floorCount : config.eval.qualitySamples;
+  const std::string featurePath = a.features.empty() ? config.eval.featureNetwork : a.features;
+  std::unique_ptr<train::FeatureNetwork> features;
+  if (!featurePath.empty()) features = std::make_unique<train::FeatureNetwork>(featurePath);
+  // Far from the seeds of the run's split (optim.seed) and held-out subset (optim.seed + 1).
+  const uint64_t seed = a.seedGiven ? a.seed : 1000 * config.optim.seed;
+  const auto draws = train::realAgainstReal(data.train, data.test, count, a.repeats, seed,
+                                            data.discrete, features.get());
+  std::vector<double> fd, js;
+  std::vector<std::vector<double>> perK;
+  for (const auto& q : draws) {
+    if (!std::isnan(q.fd)) fd.push_back(q.fd);
+    if (!std::isnan(q.kmerJs)) {
+      js.push_back(q.kmerJs);
+      perK.push_back(q.kmerJsPerK);
+    }
+  }
+  nlohmann::json out{{"config", a.config},          {"count", count},
+                     {"reference", data.test.size()}, {"repeats", a.repeats},
+                     {"seed", seed},                  {"train_samples", data.train.size()},
+                     {"test", data.testDescription}};
+  if (!fd.empty()) {
+    out["fd"] = fd;
+    out["feature_network"] = featurePath;
+    out["feature_accuracy"] = draws.front().featureAccuracy;
+  }
+  if (!js.empty()) {
+    out["kmer_js"] = js;
+    out["kmer_js_per_k"] = perK;
+  }
+  if (a.json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("floor: %lld draws of %lld real training samples (of %lld) against %lld held-out\n",
+              static_cast<long long>(a.repeats), static_cast<long long>(count),
+              static_cast<long long>(data.train.size()),
+              static_cast<long long>(data.test.size()));
+  if (!fd.empty())
+    std::printf("FD        %.6g mean  (features of %s)\n", meanOf(fd), featurePath.c_str());
+  if (!js.empty()) std::printf("k-mer JS  %.6g bits mean (k = 1…6)\n", meanOf(js));
+  return 0;
+}
+
 const CommandRegistration registration("quality", [](CLI::App& app) -> std::function<int()> {
   auto a = std::make_shared<QualityArgs>();
   app.description("Sample quality (THEORY §11): feature networks, Fréchet distance, k-mer JS");
@@ -183,13 +247,33 @@ const CommandRegistration registration("quality", [](CLI::App& app) -> std::func
       ->check(CLI::Range(int64_t(2), int64_t(10000)));
   scoreApp->add_option("--sigma-min", a->sigmaMin)->capture_default_str();
   scoreApp->add_option("--sigma-max", a->sigmaMax)->capture_default_str();
+  auto* floorApp = app.add_subcommand(
+      "floor", "Score real training samples like generated ones, at a run's counts (the floor)");
+  floorApp->add_option("--config", a->config, "Training config of the run (its split and counts)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  floorApp->add_option("--count", a->floorCount,
+                       "Real samples per draw (default: the config's eval.quality_samples)")
+      ->check(CLI::PositiveNumber);
+  floorApp->add_option("--repeats", a->repeats, "Random subsets drawn")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  floorApp->add_option("--features", a->features,
+                       "Feature network (default: the config's eval.feature_network)");
+  floorApp->add_option("--threads", a->threads, "Torch threads (0: torch's default)");
+  floorApp->add_option("--seed", a->seed, "Seed of the first subset (default: 1000 × optim.seed)")
+      ->each([a](const std::string&) { a->seedGiven = true; });
+  floorApp->add_flag("--json", a->json, "Print JSON instead of text");
   for (auto* sub : {trainApp, scoreApp}) {
     sub->add_flag("--binarize", a->binarize, "Binarise the data at 0 (samples are rounded to ±1)");
     sub->add_option("--threads", a->threads, "Torch threads (0: torch's default)");
     sub->add_option("--seed", a->seed)->capture_default_str();
     sub->add_flag("--json", a->json, "Print JSON instead of text");
   }
-  return [a, trainApp] { return trainApp->parsed() ? runTrainFeatures(*a) : runScore(*a); };
+  return [a, trainApp, floorApp] {
+    if (floorApp->parsed()) return runFloor(*a);
+    return trainApp->parsed() ? runTrainFeatures(*a) : runScore(*a);
+  };
 });
 
 }  // namespace

@@ -9,8 +9,14 @@
 # (THEORY §11) are trained once (quality train-features) and every eval event then carries `fd`
 # (and `kmer_js` for DNA); race_stats.py prints the per-dataset tables with intervals over seeds.
 # The full race: 4 samplers × 3 seeds × 5000 steps per dataset (about 70 min on 2 idle cores).
+# Per seed, the real-against-real floor of those measures at the race's counts is computed first
+# (`quality floor`: random subsets of the seed's training samples, as many as each eval generates,
+# against the seed's held-out set) into floor-<dataset>-s<seed>.json, which race_stats.py reads.
 # QUICK=1: one seed and short budgets (the "quick race" of docs/schedule-race.md).
-# DATASETS (default "fashion dna") picks the lanes; STEPS_FASHION / STEPS_DNA override budgets.
+# DATASETS (default "fashion dna") picks the lanes; STEPS_FASHION / STEPS_DNA override budgets;
+# SAMPLERS and SEEDS pick the runs, e.g. the 5-seed headline of docs/schedule-race.md:
+#   SAMPLERS="static infonoise" SEEDS="1 2 3 4 5" DATASETS=fashion schedule_race.sh build OUT
+# FLOORS_ONLY=1 writes the configs and floors of an existing race directory and trains nothing.
 #
 # usage: bench/train/schedule_race.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -83,9 +89,17 @@ features() {  # dataset: the feature network its eval events score with (trained
   fi
 }
 
+floor() {  # dataset seed: the floor at the counts of that seed's runs (their split is the same)
+  local dataset=$1 seed=$2 config="$out/floor-$1-s$2.config.json"
+  write_config "$dataset" static "$seed" "$config"
+  "$cli" quality floor --config "$config" --repeats 5 --threads 1 --json > "$out/floor-$1-s$2.json"
+}
+
 lane() {  # dataset
   local dataset=$1
   features "$dataset"
+  for seed in $seeds; do floor "$dataset" "$seed"; done
+  [ "${FLOORS_ONLY:-0}" = 1 ] && return
   for seed in $seeds; do
     for sampler in $samplers; do
       local name="$dataset-$sampler-s$seed"

@@ -3,6 +3,7 @@
 #include <ATen/ATen.h>
 
 #include "data/kmer_spectrum.h"
+#include "data/transforms.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -21,6 +22,12 @@ Dataset asDataset(const at::Tensor& samples, const Dataset& like) {
   const auto flat = samples.to(at::kCPU, at::kFloat).contiguous();
   d.values.assign(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
   return d;
+}
+
+at::Tensor rowsOf(const Dataset& d) {
+  std::vector<int64_t> shape{d.size()};
+  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
+  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
 }
 
 }  // namespace
@@ -60,6 +67,20 @@ SampleQuality scoreSamples(const at::Tensor& samples, const Dataset& reference, 
     q.kmerJsPerK = k.jsBits;
   }
   return q;
+}
+
+std::vector<SampleQuality> realAgainstReal(const Dataset& real, const Dataset& reference,
+                                           int64_t count, int64_t repeats, uint64_t seed,
+                                           bool discrete, const FeatureNetwork* features) {
+  if (count < 1 || count > real.size())
+    throw InputError(real.source, "the floor needs " + std::to_string(count) +
+                                      " real samples, but the set has " +
+                                      std::to_string(real.size()));
+  std::vector<SampleQuality> out;
+  for (int64_t r = 0; r < repeats; ++r)
+    out.push_back(scoreSamples(rowsOf(randomSubset(real, count, seed + uint64_t(r))), reference,
+                               discrete, features));
+  return out;
 }
 
 }  // namespace noisescope::train

@@ -37,4 +37,13 @@ at::Tensor roundDiscrete(const at::Tensor& samples, const std::vector<int64_t>& 
 SampleQuality scoreSamples(const at::Tensor& samples, const Dataset& reference, bool discrete,
                            const FeatureNetwork* features);
 
+// The floor of these measures at a comparison's counts: real data scored as if it were generated.
+// Draw r (0 … repeats−1) is a random subset of `count` samples of `real` (seed `seed + r`),
+// scored against `reference` by scoreSamples. A generated set cannot be expected to score below
+// it at the same counts: FD and the k-mer JS are biased upwards by finite sample counts. Throws
+// InputError when `real` has fewer than `count` samples.
+std::vector<SampleQuality> realAgainstReal(const Dataset& real, const Dataset& reference,
+                                           int64_t count, int64_t repeats, uint64_t seed,
+                                           bool discrete, const FeatureNetwork* features);
+
 }  // namespace noisescope::train

@@ -20,6 +20,7 @@
 #include "data/transforms.h"
 #include "io/run_events.h"
 #include "train/feature_network.h"
+#include "train/sample_quality.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
@@ -346,6 +347,69 @@ class TestQualityMetrics : public QObject {
     QVERIFY(bad.waitForFinished(60000));
     QCOMPARE(bad.exitCode(), 2);
     QVERIFY(bad.readAllStandardError().contains(".missing"));
+  }
+  void realAgainstRealFloor() {
+    // The floor: real windows scored as generated ones. Seeded, one subset per draw, positive at
+    // small counts and growing with k (the count bias), 0 for a set against itself.
+    LoadOptions options;
+    options.fasta.window = 64;
+    options.fasta.stride = 64;
+    const auto all = loadDataset(sampleFile("dna/lambda_phage.fa"), options);
+    std::vector<int64_t> trainRows, testRows;
+    for (int64_t i = 0; i < all.size(); ++i) (i % 2 == 0 ? testRows : trainRows).push_back(i);
+    const auto train = selectRows(all, trainRows);
+    const auto test = selectRows(all, testRows);
+    const auto draws = realAgainstReal(train, test, 100, 3, 7, true, nullptr);
+    QCOMPARE(draws.size(), size_t(3));
+    for (const auto& q : draws) {
+      QCOMPARE(q.samples, int64_t(100));
+      QCOMPARE(q.reference, test.size());
+      QVERIFY(std::isnan(q.fd));
+      QCOMPARE(q.kmerJsPerK.size(), size_t(6));
+      QVERIFY(q.kmerJs > 0.01);
+      for (size_t k = 1; k < 6; ++k) QVERIFY(q.kmerJsPerK[k] > q.kmerJsPerK[k - 1]);
+    }
+    QVERIFY(draws[0].kmerJs != draws[1].kmerJs);  // different subsets
+    QCOMPARE(realAgainstReal(train, test, 100, 1, 8, true, nullptr)[0].kmerJs, draws[1].kmerJs);
+    QCOMPARE(realAgainstReal(test, test, test.size(), 1, 1, true, nullptr)[0].kmerJs, 0.0);
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             realAgainstReal(train, test, train.size() + 1, 1, 1, true, nullptr));
+  }
+  void cliFloorAtARunsCounts() {
+    // quality floor --config: the run's own split (757 windows, 15 % held out), its
+    // quality_samples real windows per draw; too many asked for is exit code 2.
+    const QString cli = QString(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+    const QString config = QDir::tempPath() + "/noisescope_quality_floor.json";
+    {
+      std::ofstream f(config.toStdString());
+      f << nlohmann::json{{"dataset",
+                           {{"path", sampleFile("dna/lambda_phage.fa")},
+                            {"fasta_window", 64},
+                            {"fasta_stride", 64},
+                            {"test_fraction", 0.15}}},
+                          {"optim", {{"seed", 2}}},
+                          {"eval", {{"quality_samples", 256}}}}
+               .dump();
+    }
+    QProcess floor;
+    floor.start(cli, {"quality", "floor", "--config", config, "--repeats", "2", "--json"});
+    QVERIFY(floor.waitForFinished(120000));
+    QCOMPARE(floor.exitCode(), 0);
+    const auto q = nlohmann::json::parse(floor.readAllStandardOutput().toStdString());
+    QCOMPARE(q["count"].get<int>(), 256);
+    QCOMPARE(q["reference"].get<int>(), 114);
+    QCOMPARE(q["train_samples"].get<int>(), 643);
+    QCOMPARE(q["seed"].get<int>(), 2000);
+    QCOMPARE(q["kmer_js"].size(), size_t(2));
+    QCOMPARE(q["kmer_js_per_k"][0].size(), size_t(6));
+    QVERIFY(q["kmer_js"][0].get<double>() > 0.01 && q["kmer_js"][0].get<double>() < 0.2);
+    QVERIFY(!q.contains("fd"));
+
+    QProcess tooMany;
+    tooMany.start(cli, {"quality", "floor", "--config", config, "--count", "644"});
+    QVERIFY(tooMany.waitForFinished(60000));
+    QCOMPARE(tooMany.exitCode(), 2);
+    QVERIFY(tooMany.readAllStandardError().contains("643"));
   }
   void trainerRecordsSampleQuality() {
     // A short DNA run with a feature network: every eval event carries fd, kmer_js, the feature
