@@ -11,6 +11,7 @@
 #include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/gaussian_profile.h"
+#include "hadamard_rows.h"
 #include "io/profile_io.h"
 #include "schedule/entropic.h"
 #include "tensor/device.h"
@@ -29,27 +30,6 @@ Dataset makeDataset(int64_t n, int64_t d, std::vector<float> values) {
   data.values = std::move(values);
   Q_ASSERT(static_cast<int64_t>(data.values.size()) == n * d);
   return data;
-}
-
-// Rows ±s·h_i of a Sylvester–Hadamard matrix H (d = 2^k): the 2d rows have mean 0 and
-// (1/N) Σ x xᵀ = s²·HᵀH/d = s²·I exactly, so the sample covariance is isotropic, in floats too
-// (s a power of two keeps every value exact).
-Dataset hadamardRows(int64_t d, float s) {
-  std::vector<int> h(static_cast<size_t>(d * d), 1);
-  for (int64_t size = 1; size < d; size *= 2)
-    for (int64_t r = 0; r < size; ++r)
-      for (int64_t c = 0; c < size; ++c) {
-        const int v = h[static_cast<size_t>(r * d + c)];
-        h[static_cast<size_t>(r * d + c + size)] = v;
-        h[static_cast<size_t>((r + size) * d + c)] = v;
-        h[static_cast<size_t>((r + size) * d + c + size)] = -v;
-      }
-  std::vector<float> values;
-  for (int sign : {1, -1})
-    for (int64_t r = 0; r < d; ++r)
-      for (int64_t c = 0; c < d; ++c)
-        values.push_back(static_cast<float>(sign * h[static_cast<size_t>(r * d + c)]) * s);
-  return makeDataset(2 * d, d, std::move(values));
 }
 
 Dataset gaussianSample(int64_t n, int64_t d, double s, uint32_t seed) {

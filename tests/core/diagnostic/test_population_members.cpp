@@ -14,6 +14,7 @@
 #include "diagnostic/patch_wiener.h"
 #include "diagnostic/population_bound.h"
 #include "diagnostic/queries.h"
+#include "hadamard_rows.h"
 #include "util/error.h"
 #include "util/student_t.h"
 
@@ -36,26 +37,10 @@ Dataset randomRows(int64_t n, std::vector<int64_t> shape, SampleKind kind, uint6
   return d;
 }
 
-// ±s·h_i of a 16×16 Sylvester–Hadamard matrix, as 1×4×4 images: mean 0 and second moment s²·I
-// exactly, so every patch filter is the scalar s²/(s² + σ²) at its centre.
+// 1×4×4 images from a 16×16 Hadamard matrix: mean 0 and second moment s²·I exactly, so every
+// patch filter is the scalar s²/(s² + σ²) at its centre.
 Dataset hadamardImages(float s) {
-  const int64_t d = 16;
-  std::vector<int> h(static_cast<size_t>(d * d), 1);
-  for (int64_t size = 1; size < d; size *= 2)
-    for (int64_t r = 0; r < size; ++r)
-      for (int64_t c = 0; c < size; ++c) {
-        const int v = h[static_cast<size_t>(r * d + c)];
-        h[static_cast<size_t>(r * d + c + size)] = v;
-        h[static_cast<size_t>((r + size) * d + c)] = v;
-        h[static_cast<size_t>((r + size) * d + c + size)] = -v;
-      }
-  Dataset out;
-  out.name = out.source = "hadamard";
-  out.kind = SampleKind::Image;
-  out.sampleShape = {1, 4, 4};
-  for (int sign : {1, -1})
-    for (int v : h) out.values.push_back(static_cast<float>(sign * v) * s);
-  return out;
+  return hadamardRows(16, s, {1, 4, 4}, SampleKind::Image);
 }
 
 HeldOutColumns allColumns(int64_t n) {
