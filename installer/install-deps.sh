@@ -8,6 +8,8 @@ packages=(
   cmake g++ make ccache pkg-config git
   # coverage-guided fuzzing of the readers (tests/fuzz/run.sh): clang 14 with libFuzzer
   clang libfuzzer-14-dev
+  # injected I/O faults (tests/core/io/test_injected_write_faults): libfiu and its POSIX preload
+  libfiu-dev fiu-utils
   # core libraries
   libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "io/schedule_io.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope {
@@ -65,10 +66,15 @@ void writeScheduleHdf5(const std::string& path, const schedule::Schedule& s,
                        const nlohmann::json& provenance) {
   QuietErrors quiet;
   const nlohmann::json j = scheduleToJson(s, provenance);
-  const std::string temporary = path + ".tmp";
+  // The file is built in memory (HDF5's core driver, no backing store) and its image written by
+  // the one atomic writer: a full disk or a failing write then leaves the old file or the new
+  // one, never a torn one, and the error names the system error like every other writer.
+  auto access = own(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (id(access) < 0 || H5Pset_fapl_core(id(access), 1 << 16, 0) < 0)
+    throw InputError(path, "cannot set up an in-memory HDF5 file");
+  std::string image;
   {
-    auto file =
-        own(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+    auto file = own(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, id(access)), H5Fclose);
     if (id(file) < 0) throw InputError(path, "cannot create the HDF5 file");
     writeStringAttribute(id(file), "format", kScheduleFormat, path);
     writeStringAttribute(id(file), "json", j.dump(), path);
@@ -85,11 +91,15 @@ void writeScheduleHdf5(const std::string& path, const schedule::Schedule& s,
                                "loss_weight_values", "allocation"})
         writeArray(id(file), name, j.at(name).get<std::vector<double>>(), path);
     }
+    if (H5Fflush(id(file), H5F_SCOPE_GLOBAL) < 0)
+      throw InputError(path, "cannot finish the HDF5 file in memory");
+    const ssize_t size = H5Fget_file_image(id(file), nullptr, 0);
+    if (size <= 0) throw InputError(path, "cannot take the HDF5 file's image");
+    image.resize(static_cast<size_t>(size));
+    if (H5Fget_file_image(id(file), image.data(), image.size()) != size)
+      throw InputError(path, "cannot take the HDF5 file's image");
   }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw InputError(path, "cannot move the finished HDF5 file into place");
-  }
+  writeFileAtomically(path, image);
 }
 
 schedule::Schedule readScheduleHdf5(const std::string& path) {
