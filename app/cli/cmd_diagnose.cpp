@@ -16,6 +16,7 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "pipeline/bracket_job.h"
+#include "pipeline/defaults.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"
@@ -34,7 +35,7 @@ struct DiagnoseArgs {
   std::string checkpoint;
   std::string prediction = "x0";
   std::string evalData;
-  double holdout = 0.1;
+  double holdout = pipeline::defaults::kHeldOutShare;
   bool holdoutGiven = false;
   std::string kind = "empirical";
   std::string queriesFrom;
