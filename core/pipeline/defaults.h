@@ -12,7 +12,7 @@
 
 namespace noisescope::pipeline::defaults {
 
-// The σ grid (THEORY §2): its ends and the log-σ bins of schedules and of their comparison.
+// The σ grid (THEORY §5): its ends and the log-σ bins of schedules and of their comparison.
 inline constexpr double kSigmaMin = 0.002;
 inline constexpr double kSigmaMax = 80.0;
 inline constexpr int kBins = 256;
