@@ -25,6 +25,7 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "pipeline/bracket_job.h"
+#include "pipeline/defaults.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "tensor/device.h"
@@ -76,12 +77,12 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   auto* form = new QFormLayout(settings);
   levels_ = new QSpinBox(settings);
   levels_->setRange(2, 1024);
-  levels_->setValue(64);
-  sigmaMin_ = sigmaSpin(settings, 0.002);
-  sigmaMax_ = sigmaSpin(settings, 80.0);
+  levels_->setValue(pipeline::defaults::kDiagnosticLevels);
+  sigmaMin_ = sigmaSpin(settings, pipeline::defaults::kSigmaMin);
+  sigmaMax_ = sigmaSpin(settings, pipeline::defaults::kSigmaMax);
   queries_ = new QSpinBox(settings);
   queries_->setRange(1, 1000000);
-  queries_->setValue(256);
+  queries_->setValue(static_cast<int>(pipeline::defaults::kDiagnosticQueries));
   queries_->setToolTip(tr("Monte Carlo queries y = x_j + σε per level; the same ones at every σ"));
   seed_ = new QSpinBox(settings);
   seed_->setRange(0, 1 << 30);
@@ -103,7 +104,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   heldOutShare_ = new QDoubleSpinBox(settings);
   heldOutShare_->setRange(1.0, 50.0);
   heldOutShare_->setDecimals(1);
-  heldOutShare_->setValue(10.0);
+  heldOutShare_->setValue(100.0 * pipeline::defaults::kHeldOutShare);
   heldOutShare_->setSuffix(tr(" %"));
   heldOutShare_->setToolTip(
       tr("The bracket's held-out queries come from the test split beside the file when there is "

@@ -21,6 +21,7 @@
 
 #include "data/load.h"
 #include "data/statistics.h"
+#include "pipeline/defaults.h"
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
@@ -182,7 +183,8 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
         workbench_->jobs()->submit(
             kStatisticsTag,
             [dataset, statistics](const Progress& progress) {
-              *statistics = computeStatistics(*dataset, 256, 1, progress);
+              *statistics =
+                  computeStatistics(*dataset, pipeline::defaults::kNeighbourQueries, 1, progress);
             },
             [this, dataset, statistics] {
               if (workbench_->dataset() == dataset) workbench_->setStatistics(*statistics);

@@ -2,6 +2,7 @@
 
 #include <QObject>
 
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "profile/profile.h"
 #include "train/train_config.h"
@@ -16,7 +17,7 @@ OfflineReference offlineReference(const train::TrainConfig& config, const Profil
   pipeline::ScheduleRecipe recipe =
       sqrt ? pipeline::sqrtEntropyRecipe(schedule::Coordinate::LogSigma)
            : pipeline::infoNoiseRecipe();
-  recipe.gateC = n.gateC.value_or(0.15);
+  recipe.gateC = n.gateC.value_or(pipeline::defaults::kGateC);
   recipe.gateN = n.gateN;
   recipe.weight.kind = schedule::lossWeightKindFromString(n.lossWeight, "noise.loss_weight");
   recipe.weight.gamma = n.minSnrGamma;

@@ -30,6 +30,7 @@
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
+#include "pipeline/defaults.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/allocation.h"
 #include "schedule/compare.h"
@@ -98,11 +99,11 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   // The common grid every schedule is discretised on and compared over.
   auto* gridBox = new QGroupBox(tr("Grid"), this);
   auto* gridForm = new QFormLayout(gridBox);
-  sigmaMin_ = numberSpin(gridBox, 1e-4, 1e3, 0.002);
-  sigmaMax_ = numberSpin(gridBox, 1e-3, 1e4, 80.0);
+  sigmaMin_ = numberSpin(gridBox, 1e-4, 1e3, pipeline::defaults::kSigmaMin);
+  sigmaMax_ = numberSpin(gridBox, 1e-3, 1e4, pipeline::defaults::kSigmaMax);
   bins_ = new QSpinBox(gridBox);
   bins_->setRange(8, 4096);
-  bins_->setValue(256);
+  bins_->setValue(pipeline::defaults::kBins);
   gridForm->addRow(tr("σ m&in:"), sigmaMin_);
   gridForm->addRow(tr("σ m&ax:"), sigmaMax_);
   gridForm->addRow(tr("&Bins (log σ):"), bins_);
@@ -511,8 +512,10 @@ void SchedulePanel::showEditor() {
       addNumber(
           tr("Gate c (0: off):"), 0.0, 100.0, recipe.gateC,
           [&recipe](double v) { recipe.gateC = v; },
-          tr("Low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). ≈0.15 for CIFAR-like images, 0.2 for DNA "
-             "and other discrete data; an offline empirical profile needs none."));
+          tr("Low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). ≈%1 for CIFAR-like images, %2 for DNA "
+             "and other discrete data; an offline empirical profile needs none.")
+              .arg(pipeline::defaults::autoGateC(false))
+              .arg(pipeline::defaults::autoGateC(true)));
       addNumber(tr("Gate n:"), 0.5, 20.0, recipe.gateN, [&recipe](double v) { recipe.gateN = v; });
       addNumber(
           tr("Smoothing (log σ):"), 0.0, 5.0, recipe.smoothing,
@@ -744,7 +747,7 @@ void SchedulePanel::updateMetrics() {
     try {
       rates = rateProfileFrom(*profile, profileName.toStdString());
       options.profile = &rates;
-      options.bandGateC = profile->kind == "empirical" ? 0.0 : 0.15;
+      options.bandGateC = pipeline::defaults::comparisonBandGateC(profile->kind);
     } catch (const std::exception&) {
       options.profile = nullptr;
     }

@@ -1,7 +1,9 @@
 #pragma once
-// A noise-level control on a log scale (σ from 0.002 to 80 by default): a slider for dragging and
-// a spin box for typing an exact value, kept in step.
+// A noise-level control on a log scale (σ over the default grid of pipeline/defaults.h): a slider
+// for dragging and a spin box for typing an exact value, kept in step.
 #include <QWidget>
+
+#include "pipeline/defaults.h"
 
 class QSlider;
 class QDoubleSpinBox;
@@ -13,7 +15,8 @@ class SigmaControl : public QWidget {
   Q_OBJECT
 
  public:
-  explicit SigmaControl(QWidget* parent = nullptr, double sigmaMin = 0.002, double sigmaMax = 80.0);
+  explicit SigmaControl(QWidget* parent = nullptr, double sigmaMin = pipeline::defaults::kSigmaMin,
+                        double sigmaMax = pipeline::defaults::kSigmaMax);
 
   double sigma() const { return sigma_; }
   void setSigma(double sigma);

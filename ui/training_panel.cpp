@@ -32,6 +32,7 @@
 
 #include "data/dataset.h"
 #include "io/run_progress.h"
+#include "pipeline/defaults.h"
 #include "profile/profile.h"
 #include "schedule/families.h"
 #include "tensor/device.h"
@@ -135,20 +136,23 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   layout->addRow(tr("Refresh every (steps):"), refresh_);
   bins_ = intSpin(form, 4, 1024, static_cast<int>(defaults.noise.bins));
   layout->addRow(tr("log-σ bins K:"), bins_);
-  // gate_c: "auto" (0.15, or 0.2 for discrete data) or a number, 0 meaning no gate (THEORY §6).
+  // gate_c: "auto" (pipeline/defaults.h: by the kind of data) or a number, 0 meaning no gate
+  // (THEORY §6).
   auto* gateRow = new QWidget(form);
   auto* gateLayout = new QHBoxLayout(gateRow);
   gateLayout->setContentsMargins(0, 0, 0, 0);
   gateAuto_ = new QCheckBox(tr("auto"), gateRow);
   gateAuto_->setToolTip(
-      tr("auto: c = 0.15 for continuous data, 0.2 for discrete data (DNA, binarised images). "
-         "Off: the value on the right; 0 means no gate."));
+      tr("auto: c = %1 for continuous data, %2 for discrete data (DNA, binarised images). "
+         "Off: the value on the right; 0 means no gate.")
+          .arg(pipeline::defaults::autoGateC(false))
+          .arg(pipeline::defaults::autoGateC(true)));
   gateAuto_->setChecked(!defaults.noise.gateC.has_value());
   gateC_ = new QDoubleSpinBox(gateRow);
   gateC_->setRange(0.0, 10.0);
   gateC_->setDecimals(3);
   gateC_->setSingleStep(0.05);
-  gateC_->setValue(defaults.noise.gateC.value_or(0.15));
+  gateC_->setValue(defaults.noise.gateC.value_or(pipeline::defaults::kGateC));
   gateC_->setSpecialValueText(tr("0 (no gate)"));
   gateC_->setEnabled(!gateAuto_->isChecked());
   connect(gateAuto_, &QCheckBox::toggled, gateC_, [this](bool on) { gateC_->setEnabled(!on); });

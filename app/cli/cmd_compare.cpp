@@ -3,9 +3,11 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "command.h"
 #include "io/profile_io.h"
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "schedule/chart.h"
 #include "schedule/compare.h"
@@ -24,14 +26,14 @@ struct CompareArgs {
   std::string profile;
   bool withEntropic = false;
   std::string sqrtCoordinate = "log-sigma";
-  double gateC = 0.15;
+  std::optional<double> gateC;  // default: the band's rule and InfoNoise's own c
   std::string entropicWeight = "edm";
   int reference = 0;
   std::string coordinate = "log-sigma", curve = "phi";
   std::vector<std::string> charts;
   std::string csv;
-  double sigmaMin = 0.002, sigmaMax = 80.0;
-  int bins = 128;
+  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
+  int bins = defaults::kBins;
 };
 
 int run(const CompareArgs& a) {
@@ -56,7 +58,7 @@ int run(const CompareArgs& a) {
     if (!haveProfile) throw InputError("--with-entropic", "needs --profile");
     const LossWeight::Kind weight = lossWeightKindFromString(a.entropicWeight, "--entropic-weight");
     ScheduleRecipe info = infoNoiseRecipe();
-    info.gateC = a.gateC;
+    if (a.gateC) info.gateC = *a.gateC;
     info.weight.kind = weight;
     schedules.push_back(buildSchedule(info, grid, context).schedule);
     ScheduleRecipe sqrt =
@@ -69,7 +71,9 @@ int run(const CompareArgs& a) {
   options.grid = grid;
   options.reference = a.reference;
   options.profile = haveProfile ? &profile : nullptr;
-  options.bandGateC = a.gateC;
+  // The band's gate: given, else the pipeline's rule for the profile's kind (as in the workbench).
+  if (haveProfile)
+    options.bandGateC = a.gateC.value_or(defaults::comparisonBandGateC(profileData.kind));
   const Comparison comparison = compareSchedules(schedules, options);
   std::cout << formatComparisonTable(comparison);
   if (!a.csv.empty()) {
@@ -101,7 +105,10 @@ const CommandRegistration registration("compare", [](CLI::App& app) -> std::func
                "Add the InfoNoise and √-entropy schedules of --profile");
   app.add_option("--sqrt-coordinate", a->sqrtCoordinate, "Coordinate of the √-entropy schedule")
       ->capture_default_str();
-  app.add_option("--gate-c", a->gateC, "Gate c of ρ (band and InfoNoise)")->capture_default_str();
+  app.add_option("--gate-c", a->gateC,
+                 "Gate c of ρ (band and InfoNoise); default " +
+                     defaults::formatDefault(defaults::kGateC) +
+                     ", but 0 for the band of an empirical profile");
   app.add_option("--entropic-weight", a->entropicWeight,
                  "Loss weight of the added entropic schedules")
       ->capture_default_str();

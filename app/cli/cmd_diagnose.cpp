@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <numeric>
-#include <random>
 
 #include "command.h"
 #include "data/dataset.h"
@@ -18,11 +16,13 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "pipeline/bracket_job.h"
+#include "pipeline/defaults.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"
 #include "progress_bar.h"
 #include "util/error.h"
+#include "util/seeded_split.h"
 
 namespace noisescope::cli {
 namespace {
@@ -35,7 +35,7 @@ struct DiagnoseArgs {
   std::string checkpoint;
   std::string prediction = "x0";
   std::string evalData;
-  double holdout = 0.1;
+  double holdout = pipeline::defaults::kHeldOutShare;
   bool holdoutGiven = false;
   std::string kind = "empirical";
   std::string queriesFrom;
@@ -76,22 +76,15 @@ Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& desc
     description = "test split (" + given.source + ")";
     return given;
   }
-  if (!(args.holdout > 0.0 && args.holdout <= 1.0))
-    throw InputError("--holdout", "must be in (0, 1]");
-  const int64_t n = given.size();
-  const int64_t keep = std::max<int64_t>(1, static_cast<int64_t>(std::llround(args.holdout * n)));
-  std::vector<int64_t> rows(static_cast<size_t>(n));
-  std::iota(rows.begin(), rows.end(), 0);
-  std::mt19937_64 rng(args.options.seed + 0x9e3779b97f4a7c15ULL);
-  std::shuffle(rows.begin(), rows.end(), rng);
-  rows.resize(static_cast<size_t>(keep));
-  std::sort(rows.begin(), rows.end());
+  // The engine's one seeded split; the seed is offset so these rows are not the query draw's.
+  const int64_t keep = heldOutCount(given.size(), args.holdout, "--holdout");
+  const RowSplit rows = seededSplit(given.size(), keep, args.options.seed + 0x9e3779b97f4a7c15ULL);
   char share[32];
   std::snprintf(share, sizeof share, "%.3g%%", 100.0 * args.holdout);
   description = std::string("held-out part: a seeded random ") + share + " (" +
                 std::to_string(keep) + " samples) of " + given.source + " (split: " + given.split +
                 "); the model may have been trained on it — pass --eval-data for a test split";
-  return selectRows(given, rows);
+  return selectRows(given, rows.held);
 }
 
 // The held-out query set of --kind held-out / bracket (pipeline/held_out_queries): --queries-from,

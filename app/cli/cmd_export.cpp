@@ -6,6 +6,7 @@
 
 #include "command.h"
 #include "io/schedule_io.h"
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "schedule/allocation.h"
 #include "util/atomic_file.h"
@@ -19,8 +20,8 @@ using namespace noisescope::schedule;
 struct ExportArgs {
   std::string input, output, curves;
   std::string coordinate = "log-sigma";
-  double sigmaMin = 0.002, sigmaMax = 80.0;
-  int bins = 256;
+  double sigmaMin = pipeline::defaults::kSigmaMin, sigmaMax = pipeline::defaults::kSigmaMax;
+  int bins = pipeline::defaults::kBins;
 };
 
 std::string curvesCsv(const CurveTable& t) {

@@ -17,6 +17,7 @@
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "progress_bar.h"
@@ -38,8 +39,8 @@ struct ScheduleArgs {
   bool atomic = false, list = false;
   std::vector<std::string> params;  // key=value
   // Grid.
-  double sigmaMin = 0.002, sigmaMax = 80.0;
-  int bins = 256;
+  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
+  int bins = defaults::kBins;
   // Loss weight (default: the preset's, else the method's). σ_data: given, else measured.
   std::string weight;
   std::optional<double> sigmaData;
@@ -47,7 +48,7 @@ struct ScheduleArgs {
   // Entropic.
   std::string method = "infonoise";
   std::optional<double> gateC;
-  double gateN = 3.0, smoothing = 0.0;
+  double gateN = defaults::kGateN, smoothing = 0.0;
   std::string sqrtCoordinate = "log-sigma";
   DiagnosticOptions profileOptions;  // --profile-dataset: levels and queries (σ range: the grid's)
   std::string tableCoordinate = "sigma";
@@ -190,7 +191,8 @@ AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeC
       given.maxIterations != full.maxIterations || given.mergeSpacing != full.mergeSpacing)
     request.settings.name = "custom";
   request.seed = a.seed;
-  request.trainingWeight = makeLossWeight(a.weight.empty() ? "uniform" : a.weight, 0.5, a.gamma);
+  request.trainingWeight = makeLossWeight(a.weight.empty() ? "uniform" : a.weight,
+                                          defaults::kSigmaDataFallback, a.gamma);
   if (a.criterion == "A")
     request.criterion = DesignCriterion::A;
   else if (a.criterion == "D")
@@ -311,7 +313,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--method", a->method, "With a profile: infonoise or sqrt-entropy")
       ->capture_default_str();
   app.add_option("--gate-c", a->gateC,
-                 "Low-noise gate c (InfoNoise default 0.15; √-entropy default 0 = off)");
+                 "Low-noise gate c (InfoNoise default " +
+                     defaults::formatDefault(defaults::kGateC) + "; √-entropy default 0 = off)");
   app.add_option("--gate-n", a->gateN, "Gate exponent n")->capture_default_str();
   app.add_option("--sqrt-coordinate", a->sqrtCoordinate,
                  "u of π(u) ∝ √(dH/du): sigma, log-sigma, lambda")
@@ -356,7 +359,9 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
                  "Loss weight: edm, uniform, epsilon, v, min-snr, flow-v, elbo");
   app.add_option("--sigma-data", a->sigmaData,
                  "σ_d of the EDM weight (default: measured from --dataset or recorded in the "
-                 "profile, else 0.5; the file records which)");
+                 "profile, else " +
+                     defaults::formatDefault(defaults::kSigmaDataFallback) +
+                     "; the file records which)");
   app.add_option("--gamma", a->gamma, "γ of min-SNR-γ")->capture_default_str();
   app.add_option("-o,--output", a->output, "Write the schedule (.json, .csv, .h5)");
   app.add_option("--steps", a->steps, "Entropic-time sampling grid with this many σ steps");

@@ -8,12 +8,10 @@
 #include <numeric>
 
 #include "data/prior_rows.h"
-#include "data/random_source.h"
 #include "util/error.h"
+#include "util/random_source.h"
 
 namespace noisescope {
-
-using namespace data_detail;
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "data/input_file.h"
-#include "data/random_source.h"
 #include "util/error.h"
+#include "util/random_source.h"
 #include "util/spec_string.h"
 
 namespace noisescope {

@@ -20,7 +20,7 @@ struct SyntheticSpec {
   uint64_t seed = 1;
 };
 
-// What each kind draws (all with the seed's own uniform / normal draws, see random_source.h):
+// What each kind draws (all with the seed's own uniform / normal draws, see util/random_source.h):
 //   dirac-mixture  K atoms uniform in [−scale, scale]^d; each sample is a uniformly chosen atom,
 //                  labelled with its index (duplicates are the point: an exactly discrete prior)
 //   gaussian       scale · N(0, I_d)

@@ -2,14 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
-#include "data/random_source.h"
 #include "util/error.h"
+#include "util/seeded_split.h"
 
 namespace noisescope {
-
-using namespace data_detail;
 
 namespace {
 
@@ -17,16 +14,6 @@ std::string formatNumber(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", value);
   return text;
-}
-
-// A seeded Fisher–Yates permutation of 0..n−1.
-std::vector<int64_t> permutation(int64_t n, uint64_t seed) {
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  RandomSource random(seed);
-  for (int64_t i = n - 1; i > 0; --i)
-    std::swap(order[i], order[static_cast<int64_t>(random.below(static_cast<uint64_t>(i) + 1))]);
-  return order;
 }
 
 }  // namespace
@@ -70,7 +57,7 @@ Dataset binarize(const Dataset& dataset, float threshold) {
 
 Dataset randomSubset(const Dataset& dataset, int64_t n, uint64_t seed) {
   if (n < 1) throw InputError("subset size", "must be at least 1 (got " + std::to_string(n) + ")");
-  std::vector<int64_t> rows = permutation(dataset.size(), seed);
+  std::vector<int64_t> rows = seededPermutation(dataset.size(), seed);
   if (n < dataset.size()) rows.resize(static_cast<size_t>(n));
   Dataset out = selectRows(dataset, rows);
   out.transforms.push_back("random subset of " + std::to_string(rows.size()) + " from " +
@@ -85,12 +72,8 @@ std::pair<Dataset, Dataset> trainTestSplit(const Dataset& dataset, double testFr
                      "must lie strictly between 0 and 1 (got " + formatNumber(testFraction) + ")");
   const int64_t n = dataset.size();
   if (n < 2) throw InputError(dataset.source, "has fewer than 2 samples; cannot split it");
-  const int64_t testCount =
-      std::clamp<int64_t>(std::llround(testFraction * static_cast<double>(n)), 1, n - 1);
-  const std::vector<int64_t> order = permutation(n, seed);
-  const std::vector<int64_t> testRows(order.begin(), order.begin() + testCount);
-  const std::vector<int64_t> trainRows(order.begin() + testCount, order.end());
-  Dataset train = selectRows(dataset, trainRows), test = selectRows(dataset, testRows);
+  const RowSplit rows = seededSplit(n, heldOutCount(n, testFraction, "test fraction"), seed);
+  Dataset train = selectRows(dataset, rows.kept), test = selectRows(dataset, rows.held);
   const std::string what =
       "split " + formatNumber(testFraction) + " test (seed " + std::to_string(seed) + "): ";
   train.split = "train";

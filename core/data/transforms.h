@@ -12,9 +12,11 @@ namespace noisescope {
 Dataset scaleToSymmetricUnit(const Dataset& dataset);
 // Values above the threshold (after scaling to [−1, 1]) become +1, the rest −1.
 Dataset binarize(const Dataset& dataset, float threshold = 0.0f);
-// A seeded random subset of n samples (n >= N returns a shuffled copy).
+// A seeded random subset of n samples, in the order of seededPermutation (util/seeded_split.h);
+// n >= N returns a shuffled copy.
 Dataset randomSubset(const Dataset& dataset, int64_t n, uint64_t seed);
-// Seeded split into (train, test) with the given test fraction in (0, 1).
+// Seeded split into (train, test) with the given test fraction in (0, 1): seededSplit of
+// util/seeded_split.h, each part in row order.
 std::pair<Dataset, Dataset> trainTestSplit(const Dataset& dataset, double testFraction,
                                            uint64_t seed);
 

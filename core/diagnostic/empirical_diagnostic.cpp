@@ -4,8 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <numeric>
-#include <random>
 
 #include <ATen/ATen.h>
 
@@ -16,6 +14,7 @@
 #include "io/provenance.h"
 #include "tensor/communicator.h"
 #include "util/error.h"
+#include "util/seeded_split.h"
 
 namespace noisescope {
 
@@ -300,20 +299,11 @@ HeldOutSplit splitHeldOut(const Dataset& dataset, double share, uint64_t seed) {
     throw InputError("--holdout", "the held-out share must lie strictly between 0 and 1");
   const int64_t n = dataset.size();
   if (n < 2) throw InputError(nameOf(dataset), "a held-out split needs at least two samples");
-  const int64_t held = std::clamp<int64_t>(
-      static_cast<int64_t>(std::llround(share * static_cast<double>(n))), 1, n - 1);
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  std::iota(order.begin(), order.end(), int64_t{0});
-  std::mt19937_64 rng(seed);
-  std::shuffle(order.begin(), order.end(), rng);
-  std::vector<int64_t> heldRows(order.begin(), order.begin() + held);
-  std::vector<int64_t> priorRows(order.begin() + held, order.end());
-  std::sort(heldRows.begin(), heldRows.end());
-  std::sort(priorRows.begin(), priorRows.end());
+  const RowSplit rows = seededSplit(n, heldOutCount(n, share, "--holdout"), seed);
   char spec[96];
   std::snprintf(spec, sizeof spec, "held-out split share=%g seed=%llu", share,
                 static_cast<unsigned long long>(seed));
-  HeldOutSplit out{selectRows(dataset, priorRows), selectRows(dataset, heldRows)};
+  HeldOutSplit out{selectRows(dataset, rows.kept), selectRows(dataset, rows.held)};
   out.prior.transforms.push_back(std::string(spec) + " part=prior");
   out.heldOut.transforms.push_back(std::string(spec) + " part=held-out");
   out.heldOut.split = "held-out";

@@ -61,8 +61,9 @@ Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
                               const DiagnosticOptions& options, const Progress& progress = {},
                               const LevelObserver& onLevel = {}, PointRisks* perPoint = nullptr);
 
-// A seeded random split for data without a test split: round(share·N) rows (at least 1, at most
-// N − 1) become the held-out set, the rest the prior, each in the original order. Each part
+// A seeded random split for data without a test split (seededSplit of util/seeded_split.h):
+// round(share·N) rows (at least 1, at most N − 1) become the held-out set, the rest the prior,
+// each in the original order. Each part
 // records "held-out split share=… seed=…" (part "prior" or "held-out") in its transforms.
 // Throws InputError("--holdout", …) unless 0 < share < 1 and N ≥ 2.
 struct HeldOutSplit {

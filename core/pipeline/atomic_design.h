@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "schedule/atomic.h"
 #include "tensor/prediction.h"
@@ -39,7 +40,7 @@ struct AtomicRequest {
   std::string parameter;    // checkpoint weight (empty: the information model's default)
   Prediction prediction = Prediction::X0;  // what the checkpoint predicts (x0/ε/v adapter)
   std::string device = "auto";
-  double sigmaMin = 0.002, sigmaMax = 80.0;
+  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
   AtomicSettings settings;
   uint64_t seed = 1;
   schedule::LossWeight trainingWeight;  // kind and γ; σ_data as below

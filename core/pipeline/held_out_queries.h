@@ -8,13 +8,14 @@
 #include "data/dataset.h"
 #include "data/load.h"
 #include "data/prior_rows.h"
+#include "pipeline/defaults.h"
 
 namespace noisescope::pipeline {
 
 struct HeldOutRequest {
   std::string queriesFrom;       // a file of held-out samples (CLI --queries-from); "" = none
   bool lookForTestSplit = true;  // false when the user asked for a share (CLI --holdout)
-  double share = 0.1;            // of the dataset, held out when no file is used
+  double share = defaults::kHeldOutShare;  // of the dataset, held out when no file is used
   uint64_t seed = 0;
   LoadOptions load;  // how the query file is read (HDF5 dataset, FASTA options, progress)
 };

@@ -18,6 +18,7 @@
 #include "io/sigma_steps_io.h"
 #include "pipeline/bracket_job.h"
 #include "pipeline/caveats.h"
+#include "pipeline/defaults.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
@@ -201,7 +202,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     out.stem = fileStem(d, i);
     const std::string& stem = out.stem;
 
-    const DatasetStatistics stats = computeStatistics(d, 256, 1);
+    const DatasetStatistics stats = computeStatistics(d, defaults::kNeighbourQueries, 1);
     writePng((folder / (stem + "-samples.png")).string(), noiseLadder(d, request));
     out.files.push_back(stem + "-samples.png");
 
@@ -258,6 +259,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     compare.grid = grid;
     compare.reference = 0;
     compare.profile = &rates;
+    compare.bandGateC = defaults::comparisonBandGateC(profile.kind);
     const Comparison comparison = compareSchedules(schedules, compare);
     writeFileAtomically((folder / (stem + "-comparison.csv")).string(),
                         comparisonToCsv(comparison));

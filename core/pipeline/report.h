@@ -16,6 +16,7 @@
 
 #include "data/load.h"
 #include "diagnostic/diagnostic_options.h"
+#include "pipeline/defaults.h"
 #include "util/progress.h"
 
 namespace noisescope::pipeline {
@@ -29,7 +30,7 @@ struct ReportRequest {
   std::vector<double> ladderSigmas = {0.0, 0.05, 0.2, 0.5, 1.0, 2.0, 5.0};
   // The diagnostic: sized so that the bundled sample data profiles in seconds on two cores.
   DiagnosticOptions profile = quickProfileOptions();
-  int scheduleBins = 256;  // log-σ bins of the schedules and of the comparison
+  int scheduleBins = defaults::kBins;  // log-σ bins of the schedules and of the comparison
   int sigmaSteps = 32;     // steps of the exported inference σ-steps
 
   static DiagnosticOptions quickProfileOptions();

@@ -16,6 +16,10 @@ namespace noisescope::pipeline {
 using namespace noisescope::schedule;
 using nlohmann::json;
 
+std::string fallbackSigmaDataSource() {
+  return "default " + defaults::formatDefault(defaults::kSigmaDataFallback) + " (no data known)";
+}
+
 SigmaDataChoice defaultSigmaData() {
   return {};
 }
@@ -216,7 +220,7 @@ ScheduleRecipe infoNoiseRecipe(const std::string& profileName) {
   recipe.kind = ScheduleRecipe::Kind::InfoNoise;
   recipe.name = profileName.empty() ? "InfoNoise" : "InfoNoise (" + profileName + ")";
   recipe.profileName = profileName;
-  recipe.gateC = 0.15;
+  recipe.gateC = defaults::kGateC;
   recipe.weight = LossWeight{LossWeight::Kind::Edm};
   return recipe;
 }

@@ -10,14 +10,16 @@
 //   context.profile = &profile;              // entropic recipes: the profile ...
 //   context.profileSource = "profile.json";  // ... and where it came from (recorded)
 //   context.datasetSigmaData = measuredSigmaData(dataset, "cifar10");  // when a dataset is known
-//   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
+//   using namespace defaults;  // pipeline/defaults.h
+//   const LogSigmaGrid grid = LogSigmaGrid::uniform(kSigmaMin, kSigmaMax, kBins);
 //   BuiltSchedule edm = buildSchedule(presetRecipe("edm"), grid, context);
 //   BuiltSchedule info = buildSchedule(infoNoiseRecipe(), grid, context);
 //   BuiltSchedule sqrt = buildSchedule(sqrtEntropyRecipe(Coordinate::LogSigma), grid, context);
 //   writeSchedule(path, info.schedule, scheduleProvenance(info, "noisescope-cli report"));
 //   writeSigmaSteps(stepsPath, sigmaSteps(info, 18), ...);  // see pipeline/sigma_steps.h
 // σ_data (the EDM weight's σ_d): a value given in the recipe wins; else an entropic recipe's
-// profile's recorded σ_data; else the context's measured dataset σ_data; else 0.5, and the
+// profile's recorded σ_data; else the context's measured dataset σ_data; else
+// defaults::kSigmaDataFallback, and the
 // schedule's notes say which ("sigma_data_source").
 #include <nlohmann/json.hpp>
 
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "pipeline/defaults.h"
 #include "schedule/coordinates.h"
 #include "schedule/families.h"
 #include "schedule/loss_weight.h"
@@ -38,10 +41,13 @@ struct Profile;
 
 namespace noisescope::pipeline {
 
+// "default 0.5 (no data known)": the source recorded with defaults::kSigmaDataFallback.
+std::string fallbackSigmaDataSource();
+
 // A σ_data value and where it came from, as written into the schedule file.
 struct SigmaDataChoice {
-  double value = 0.5;
-  std::string source = "default 0.5 (no data known)";
+  double value = defaults::kSigmaDataFallback;
+  std::string source = fallbackSigmaDataSource();
 };
 SigmaDataChoice defaultSigmaData();
 SigmaDataChoice givenSigmaData(double value);  // "given"; InputError unless finite and > 0
@@ -72,7 +78,7 @@ struct ScheduleRecipe {
   // Entropic: the panel's name for the profile (the CLI leaves it empty; the context's profile is
   // used), and the rule's settings. Gate c = 0 turns the gate off.
   std::string profileName;
-  double gateC = 0.15, gateN = 3.0, smoothing = 0.0;
+  double gateC = defaults::kGateC, gateN = defaults::kGateN, smoothing = 0.0;
   schedule::Coordinate sqrtCoordinate = schedule::Coordinate::LogSigma;
 
   // Table and File: the path; Table: the coordinate of the table's density (a density_<coordinate>
@@ -124,7 +130,7 @@ nlohmann::json scheduleProvenance(const BuiltSchedule& built, const std::string&
 ScheduleRecipe presetRecipe(const std::string& preset);  // the preset's loss weight
 ScheduleRecipe familyRecipe(const std::string& family,
                             const schedule::ParameterValues& parameters = {});  // uniform weight
-ScheduleRecipe infoNoiseRecipe(const std::string& profileName = {});  // EDM weight, c = 0.15
+ScheduleRecipe infoNoiseRecipe(const std::string& profileName = {});  // EDM weight, kGateC
 ScheduleRecipe sqrtEntropyRecipe(schedule::Coordinate coordinate = schedule::Coordinate::LogSigma,
                                  const std::string& profileName = {});  // uniform weight, no gate
 ScheduleRecipe tableRecipe(const std::string& path, schedule::Coordinate coordinate);

@@ -32,6 +32,13 @@ check "unknown synthetic kind rejected" test $? -eq 2
 msg=$("$cli" info "$images" --window -3 2>&1 >/dev/null)
 check "bad flag rejected" test $? -ne 0
 
+# The table of defaults: JSON with the grid, the gate rule and every preset; the text form too.
+out=$("$cli" defaults --json 2>/dev/null)
+check "defaults --json exits 0" test $? -eq 0
+check "defaults --json holds the table" python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["format"]=="noisescope.defaults/1" and d["grid"]["sigma_min"]==0.002 and d["gate"]["comparison_band"]["empirical"]==0 and any(p["name"]=="edm" for p in d["presets"]), d' "$out"
+text=$("$cli" defaults 2>/dev/null)
+check "defaults as text" grep -q "^held_out.share  *0.1" <<<"$text"
+
 # The headless report: a folder with a summary and one PNG per dataset.
 "$cli" report "$images" "synthetic:circle?n=300" --out "$work/report" >/dev/null 2>&1
 check "report exits 0" test $? -eq 0

@@ -1,9 +1,11 @@
 // One recipe, one file: `noisescope-cli schedule` and the Schedules panel's export write the same
 // schedule (and σ-steps) JSON for the same recipe — a preset, and entropic schedules from a
-// profile file in JSON and in CSV — apart from the provenance's producer and time stamp.
+// profile file in JSON and in CSV — apart from the provenance's producer and time stamp; and
+// `compare` and the panel's table gate the informative band alike.
 #include <QListWidget>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -15,6 +17,7 @@
 #include "io/profile_io.h"
 #include "pipeline/schedule_recipe.h"
 #include "ui/main_window.h"
+#include "ui/profile_choice.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
 
@@ -45,6 +48,19 @@ int cliExitCode(const QStringList& arguments, QByteArray* errors = nullptr) {
   if (!cli.waitForFinished(120000) || cli.exitStatus() != QProcess::NormalExit) return -1;
   if (errors) *errors = cli.readAllStandardError();
   return cli.exitCode();
+}
+
+// The mass_in_band column of the first schedule in a `compare --csv` file.
+double massInBand(const QString& path) {
+  std::ifstream in(path.toStdString());
+  std::string header, row;
+  std::getline(in, header);
+  std::getline(in, row);
+  const QStringList names = QString::fromStdString(header).split(',');
+  const QStringList values = QString::fromStdString(row).split(',');
+  const qsizetype column = names.indexOf("mass_in_band");
+  if (column < 0 || column >= values.size()) return -1.0;
+  return values[column].toDouble();
 }
 
 void runCli(const QStringList& arguments) {
@@ -141,6 +157,37 @@ class TestGuiCliSchedules : public QObject {
     const json steps = comparable(cliSteps);
     QCOMPARE(steps["curve"].get<std::string>(), std::string("rho"));
     QVERIFY(steps == comparable(guiSteps));
+  }
+
+  // The comparison's informative band is gated by one rule (pipeline/defaults.h): the workbench
+  // and `compare` give an empirical profile's band the same gate, so the same mass lies in it.
+  void comparisonBandGateAgrees() {
+    const QString profile = dir_.filePath("profile.json");
+    const QString csv = dir_.filePath("compare.csv"), gated = dir_.filePath("compare-gated.csv");
+    // log-uniform carries the uniform weight, so σ_data (the CLI's from the profile, the panel's
+    // the default) does not enter its φ.
+    runCli({"compare", "log-uniform", "--profile", profile, "--csv", csv});
+    runCli({"compare", "log-uniform", "--profile", profile, "--gate-c", "0.15", "--csv", gated});
+
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    QCOMPARE(panel->loadProfileFile(profile), QString());
+    const QString name = window.workbench()->profiles().back().name;
+    QCOMPARE(panel->bandProfileBox()->profileName(), name);
+    const pipeline::ScheduleRecipe recipe = pipeline::presetRecipe("log-uniform");
+    panel->addRecipe(recipe);
+    const QTableWidget* table = panel->metricsTable();
+    double gui = -1.0;
+    for (int row = 0; row < table->rowCount(); ++row)
+      if (table->item(row, 0)->text() == QString::fromStdString(recipe.name))
+        gui = table->item(row, 6)->text().toDouble();  // "mass in band", 4 digits
+    QVERIFY(gui >= 0.0);
+    const double cli = massInBand(csv), cliGated = massInBand(gated);
+    QVERIFY2(std::abs(gui - cli) <= 1e-3 * cli,
+             qPrintable(QString("GUI %1, CLI %2").arg(gui).arg(cli)));
+    // The gate matters for this profile, so the agreement above is the rule's, not chance.
+    QVERIFY2(std::abs(cliGated - cli) > 1e-2 * cli,
+             qPrintable(QString("gated %1, ungated %2").arg(cliGated).arg(cli)));
   }
 
   void cliRecordsWhereSigmaDataCameFrom() {

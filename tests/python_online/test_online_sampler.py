@@ -11,7 +11,7 @@ from unittest import mock
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "integrations", "python"))
 import torch  # noqa: E402
 
-from noisescope import OnlineSampler  # noqa: E402
+from noisescope import OnlineSampler, binned, defaults  # noqa: E402
 from noisescope.loss_weights import integral_over_log_sigma  # noqa: E402
 from noisescope.refresh import gate  # noqa: E402
 
@@ -50,6 +50,20 @@ class Defaults(unittest.TestCase):
         self.assertEqual(OnlineSampler(gate_c=0).settings["gate_c"], 0.0)
         self.assertEqual(OnlineSampler(gate_c=0).gate_setting, "off")
         self.assertEqual(gate(1e-3, 0.0, 3.0), 1.0)  # c = 0: no gate at all
+
+    def test_presets_and_defaults_are_the_engines_table(self):
+        # noisescope/defaults.json is `noisescope-cli defaults --json` (test_python_defaults_json).
+        table = defaults.TABLE
+        self.assertEqual(table["format"], "noisescope.defaults/1")
+        s = OnlineSampler().settings
+        self.assertEqual((s["sigma_min"], s["sigma_max"]), (table["grid"]["sigma_min"], table["grid"]["sigma_max"]))
+        self.assertEqual(s["sigma_data"], table["sigma_data_fallback"])
+        self.assertEqual(s["gate_c"], table["gate"]["auto"]["continuous"])
+        self.assertEqual(OnlineSampler(discrete=True).settings["gate_c"], table["gate"]["auto"]["discrete"])
+        engine = {p["name"]: p["parameters"] for p in table["presets"]}
+        self.assertIn("sd3", binned.PRESETS)
+        for name, (_, values) in binned.PRESETS.items():
+            self.assertEqual(values, engine[name], name)
 
     def test_warm_up_draws_follow_the_edm_log_normal(self):
         sampler = OnlineSampler()

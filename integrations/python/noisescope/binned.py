@@ -11,6 +11,8 @@ import math
 
 import torch
 
+from . import defaults
+
 
 def uniform_edges(sigma_min, sigma_max, bins):
     """`bins` equal bins in ℓ on [log σ_min, log σ_max] (LogSigmaGrid::uniform)."""
@@ -149,16 +151,12 @@ def _logit_normal(m, s, shift):
             lambda ell: _normal_cdf(-(ell - m - math.log(shift)) / s))
 
 
-# preset: (family, default parameters) as in families.cpp's presets().
-PRESETS = {
-    "edm": (_edm, {"p_mean": -1.2, "p_std": 1.2}),
-    "edm2-img512": (_edm, {"p_mean": -0.4, "p_std": 1.0}),
-    "edm2-img64": (_edm, {"p_mean": -0.8, "p_std": 1.6}),
-    "log-uniform": (_log_uniform, {"sigma_low": 0.002, "sigma_high": 80.0}),
-    "cosine": (_cosine, {"shift": 1.0}),
-    "sd3": (_logit_normal, {"m": 0.0, "s": 1.0, "shift": 3.0}),
-    "logit-normal": (_logit_normal, {"m": 0.0, "s": 1.0, "shift": 1.0}),
-}
+# The families written here; the presets and their parameters are the engine's (defaults.json).
+_FAMILIES = {"edm": _edm, "log-uniform": _log_uniform, "cosine": _cosine,
+             "logit-normal": _logit_normal}
+# preset: (family, default parameters), for the presets whose family is written here.
+PRESETS = {name: (_FAMILIES[family], values) for name, (family, values) in defaults.PRESETS.items()
+           if family in _FAMILIES}
 
 
 def preset_schedule(name, edges, params=None):

@@ -14,7 +14,7 @@ docs/training.md "Noise samplers"): warm-up on a base schedule (EDM log-normal, 
 K log-σ bins of unweighted x0 errors, a refresh every R steps after the warm-up with an EMA of the
 per-bin means (a bin with fewer than min_bin_count samples keeps accumulating and keeps its old
 estimate), gap filling and [¼ ½ ¼] smoothing on log m̂, the gated rate r_g = m̂/σ²·g(σ) with
-g = σⁿ/(σⁿ+cⁿ) (c = 0: no gate; "auto": 0.15, or 0.2 for discrete data), InfoNoise π ∝ ρ/w with
+g = σⁿ/(σⁿ+cⁿ) (c = 0: no gate; "auto": c by the kind of data, defaults.py), InfoNoise π ∝ ρ/w with
 ρ ∝ r_g, √-entropy π ∝ √r_g in log σ, and σ drawn by linear inverse CDF inside a bin.
 
 Between refreshes nothing leaves the device: draws, bin indices and the per-bin sums and counts
@@ -30,7 +30,7 @@ import time
 import torch
 import torch.distributed as dist
 
-from . import __version__
+from . import __version__, defaults
 from .binned import BinnedSchedule, preset_schedule, uniform_edges
 from .loss_weights import parameterisation as _parameterisation
 from .loss_weights import weight_at, weight_for_parameterisation, weight_kind, weight_label, x0_error
@@ -58,9 +58,10 @@ def measure_sigma_data(x):
 class OnlineSampler:
     """Adaptive σ sampler with the settings of the C++ trainer's `noise` section."""
 
-    def __init__(self, method="infonoise", sigma_min=0.002, sigma_max=80.0, bins=64,
-                 warmup_steps=1000, refresh_every=200, loss_weight="edm", sigma_data=0.5,
-                 gate_c="auto", gate_n=3.0, stat_decay=0.9, smoothing_passes=1, min_bin_count=16,
+    def __init__(self, method="infonoise", sigma_min=defaults.SIGMA_MIN,
+                 sigma_max=defaults.SIGMA_MAX, bins=64, warmup_steps=1000, refresh_every=200,
+                 loss_weight="edm", sigma_data=defaults.SIGMA_DATA, gate_c="auto",
+                 gate_n=defaults.GATE_N, stat_decay=0.9, smoothing_passes=1, min_bin_count=16,
                  uniform_mix=0.0, min_snr_gamma=5.0, schedule="edm", schedule_params=None,
                  discrete=False, parameterisation="x0", run_dir=None, total_steps=0,
                  run_info=None, process_group=None):
@@ -79,7 +80,7 @@ class OnlineSampler:
         kind = weight_kind(loss_weight, "OnlineSampler: loss_weight")
         _check(kind != "elbo", "loss_weight", "'elbo' depends on π and cannot be a training weight")
         if gate_c == "auto":
-            gate_value = 0.2 if discrete else 0.15  # the published choices (THEORY §6)
+            gate_value = defaults.auto_gate_c(discrete)  # the published choices (THEORY §6)
         else:
             _check(isinstance(gate_c, (int, float)) and 0.0 <= gate_c <= 1e6, "gate_c",
                    "must be 'auto' or a number in [0, 1e6] (0: no gate)")

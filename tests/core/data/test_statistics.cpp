@@ -7,10 +7,10 @@
 #include <cmath>
 #include <memory>
 
-#include "data/random_source.h"
 #include "data/statistics.h"
 #include "data/synthetic.h"
 #include "fixtures.h"
+#include "util/random_source.h"
 
 using namespace noisescope;
 
@@ -81,7 +81,7 @@ class TestStatistics : public QObject {
   void sigmaDataIgnoresAConstantShift() {
     // Values on a 1/16 grid, shifted by 1024: every shifted value is exact in float, so the two
     // sets differ only by the constant. σ_data leaves the mean out; E‖x‖²/D does not.
-    data_detail::RandomSource random(5);
+    RandomSource random(5);
     Dataset centred, shifted;
     centred.sampleShape = shifted.sampleShape = {3};
     for (int i = 0; i < 3000; ++i) {
@@ -109,7 +109,7 @@ class TestStatistics : public QObject {
     // Non-centred data with a large offset (a one-pass Σx² − Nμ² loses every digit here), over
     // more rows than one chunk, and a centred set: DatasetStatistics::sigmaData is the same
     // number as measureSigmaData, to 1e-9 relative.
-    data_detail::RandomSource random(9);
+    RandomSource random(9);
     Dataset offset;
     offset.sampleShape = {2};
     for (int i = 0; i < 2 * 5000; ++i)
@@ -138,7 +138,7 @@ class TestStatistics : public QObject {
     // The same queries as the implementation: a partial Fisher–Yates with the same seed.
     std::vector<int64_t> rows(static_cast<size_t>(d.size()));
     for (int64_t i = 0; i < d.size(); ++i) rows[i] = i;
-    data_detail::RandomSource random(11);
+    RandomSource random(11);
     std::vector<double> distances;
     for (int64_t i = 0; i < 41; ++i) {
       std::swap(rows[i], rows[i + static_cast<int64_t>(random.below(d.size() - i))]);

@@ -1,12 +1,10 @@
-// Synthetic sets: the random source is the standard's mt19937_64 with our own variates, every
-// kind has the structure it claims, the same seed gives the same set, and specs parse strictly.
+// Synthetic sets: every kind has the structure it claims (the random source itself is tested in
+// tests/core/util), the same seed gives the same set, and specs parse strictly.
 #include <QtTest>
 
 #include <cmath>
-#include <random>
 #include <set>
 
-#include "data/random_source.h"
 #include "data/synthetic.h"
 #include "fixtures.h"
 
@@ -16,34 +14,6 @@ class TestSynthetic : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
-  void randomSourceIsPinnedToTheStandardEngine() {
-    // The C++ standard fixes mt19937_64's 10000th output for the default seed 5489.
-    std::mt19937_64 engine(5489u);
-    engine.discard(9999);
-    QCOMPARE(static_cast<unsigned long long>(engine()), 9981545732273789042ull);
-    // Our uniform is that raw output's top 53 bits.
-    data_detail::RandomSource random(5489u);
-    std::mt19937_64 reference(5489u);
-    for (int i = 0; i < 100; ++i)
-      QCOMPARE(random.uniform(), static_cast<double>(reference() >> 11) * 0x1.0p-53);
-  }
-
-  void normalAndBelowHaveTheRightMoments() {
-    data_detail::RandomSource random(7);
-    double sum = 0, squares = 0;
-    const int n = 200000;
-    for (int i = 0; i < n; ++i) {
-      const double z = random.normal();
-      sum += z;
-      squares += z * z;
-    }
-    QVERIFY(std::abs(sum / n) < 0.01);
-    QVERIFY(std::abs(squares / n - 1.0) < 0.01);
-    std::vector<int> counts(3, 0);
-    for (int i = 0; i < 30000; ++i) ++counts[random.below(3)];
-    for (int c : counts) QVERIFY(std::abs(c - 10000) < 400);
-  }
-
   void sameSeedSameSetOtherSeedOtherSet() {
     SyntheticSpec spec;
     spec.kind = "gaussian";

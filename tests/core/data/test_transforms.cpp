@@ -6,6 +6,7 @@
 
 #include "data/transforms.h"
 #include "fixtures.h"
+#include "util/seeded_split.h"
 
 using namespace noisescope;
 
@@ -79,6 +80,10 @@ class TestTransforms : public QObject {
       QCOMPARE(a.labels[i], row % 3);  // labels follow their rows
     }
     QCOMPARE(rows.size(), size_t{30});
+    // The subset is the first rows of the one seeded permutation, in its order.
+    std::vector<int64_t> first = seededPermutation(100, 9);
+    first.resize(30);
+    QCOMPARE(a.values, selectRows(d, first).values);
     const Dataset all = randomSubset(d, 1000, 1);
     QCOMPARE(all.size(), int64_t{100});
     QVERIFY(all.values != d.values);  // a shuffled copy
@@ -99,6 +104,10 @@ class TestTransforms : public QObject {
     QCOMPARE(rows.size(), size_t{50});
     const auto again = trainTestSplit(d, 0.2, 3);
     QCOMPARE(again.second.values, test.values);
+    // The parts are the engine's one seeded split (util/seeded_split.h), row for row.
+    const RowSplit split = seededSplit(50, 10, 3);
+    QCOMPARE(test.values, selectRows(d, split.held).values);
+    QCOMPARE(train.values, selectRows(d, split.kept).values);
     EXPECT_INPUT_ERROR(trainTestSplit(d, 0.0, 1), "fraction");
     EXPECT_INPUT_ERROR(trainTestSplit(d, 1.0, 1), "fraction");
     EXPECT_INPUT_ERROR(trainTestSplit(indexed(1), 0.5, 1), "memory");

@@ -16,6 +16,7 @@
 #include "schedule/entropic.h"
 #include "tensor/device.h"
 #include "util/error.h"
+#include "util/seeded_split.h"
 
 using namespace noisescope;
 
@@ -300,6 +301,10 @@ class TestBracketProfiles : public QObject {
     QCOMPARE(a.heldOut.size(), int64_t{20});
     QCOMPARE(a.prior.size(), int64_t{80});
     QCOMPARE(a.heldOut.values, b.heldOut.values);
+    // The parts are the engine's one seeded split (util/seeded_split.h), row for row.
+    const RowSplit rows = seededSplit(100, 20, 9);
+    QCOMPARE(a.heldOut.values, selectRows(data, rows.held).values);
+    QCOMPARE(a.prior.values, selectRows(data, rows.kept).values);
     for (int64_t i = 0; i < a.heldOut.size(); ++i)
       for (int64_t j = 0; j < a.prior.size(); ++j)
         QVERIFY(!std::equal(a.heldOut.sample(i), a.heldOut.sample(i) + 3, a.prior.sample(j)));

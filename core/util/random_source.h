@@ -1,14 +1,14 @@
 #pragma once
-// Internal to noisescope_data: used by its readers and white-box tests, not part of its API.
-// Seeded random draws for the data layer. Uniform and normal variates are computed here from
-// std::mt19937_64's raw output (whose sequence the C++ standard fixes), not with the standard
-// library's distributions (whose algorithms differ between implementations), so the same seed
-// gives the same dataset everywhere.
+// The engine's one seeded random source, for every draw that must come out the same on every
+// platform: synthetic datasets, query rows, held-out splits (util/seeded_split.h). Uniform and
+// normal variates are computed here from std::mt19937_64's raw output (whose sequence the C++
+// standard fixes), not with the standard library's distributions (whose algorithms differ between
+// implementations), so the same seed gives the same draws everywhere.
 #include <cmath>
 #include <cstdint>
 #include <random>
 
-namespace noisescope::data_detail {
+namespace noisescope {
 
 class RandomSource {
  public:
@@ -49,4 +49,4 @@ class RandomSource {
   bool haveSpare_ = false;
 };
 
-}  // namespace noisescope::data_detail
+}  // namespace noisescope

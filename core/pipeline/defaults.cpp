@@ -1,0 +1,49 @@
+#include "pipeline/defaults.h"
+
+#include <cstdio>
+
+#include "schedule/families.h"
+
+namespace noisescope::pipeline::defaults {
+
+std::string formatDefault(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+double autoGateC(bool discreteData) {
+  return discreteData ? kGateCDiscrete : kGateC;
+}
+
+double comparisonBandGateC(const std::string& profileKind) {
+  return profileKind == "empirical" ? 0.0 : kGateC;
+}
+
+nlohmann::json defaultsJson() {
+  using nlohmann::json;
+  json presets = json::array();
+  for (const schedule::Preset& p : schedule::presets())
+    presets.push_back({{"name", p.name},
+                       {"family", p.family},
+                       {"label", p.label},
+                       // Complete: the family's defaults filled in where the preset keeps them.
+                       {"parameters", schedule::completeParameters(schedule::family(p.family),
+                                                                   p.parameters, p.name)},
+                       {"loss_weight", schedule::presetLossWeight(p.name).name()}});
+  return {
+      {"format", "noisescope.defaults/1"},
+      {"grid", {{"sigma_min", kSigmaMin}, {"sigma_max", kSigmaMax}, {"bins", kBins}}},
+      {"diagnostic", {{"levels", kDiagnosticLevels}, {"queries", kDiagnosticQueries}}},
+      {"statistics", {{"neighbour_queries", kNeighbourQueries}}},
+      {"gate",
+       {{"c", kGateC},
+        {"n", kGateN},
+        {"auto", {{"continuous", autoGateC(false)}, {"discrete", autoGateC(true)}}},
+        {"comparison_band", {{"empirical", comparisonBandGateC("empirical")}, {"other", kGateC}}}}},
+      {"sigma_data_fallback", kSigmaDataFallback},
+      {"held_out", {{"share", kHeldOutShare}}},
+      {"presets", presets}};
+}
+
+}  // namespace noisescope::pipeline::defaults
