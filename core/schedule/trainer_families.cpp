@@ -107,8 +107,8 @@ double fluxShiftMu(const TrainerSettings& settings, double maxShift) {
   return 0.5 + slope * (tokens - 256.0);
 }
 
-double familyDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
-                             const std::vector<double>& p, double logSigma) {
+double trainerDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
+                              const std::vector<double>& p, double logSigma) {
   const double jacobian = trainerUnitsPerLogSigma(logSigma, tool.coordinate);
   if (!(jacobian > 0.0)) return 0.0;
   const double u = trainerCoordinate(std::exp(logSigma), tool.coordinate);
@@ -116,7 +116,7 @@ double familyDensityLogSigma(const TrainerTool& tool, const TrainerFamily& famil
   return std::isfinite(d) && d > 0.0 ? d * jacobian : 0.0;
 }
 
-double familyX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma) {
+double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma) {
   return family.toolWeight(sigma) * tool.lossToX0(sigma);
 }
 

@@ -76,9 +76,9 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
                         const std::string& source = "--for");
 
 // p_ℓ(ℓ) of a family with parameters p (the family's density moved to log σ).
-double familyDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
-                             const std::vector<double>& p, double logSigma);
+double trainerDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
+                              const std::vector<double>& p, double logSigma);
 // w_x0(σ) = toolWeight(σ) · lossToX0(σ): the weight the tool's loss puts on x0-space error.
-double familyX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma);
+double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma);
 
 }  // namespace noisescope::schedule

@@ -113,8 +113,8 @@ std::vector<double> familyAllocationMasses(const TrainerTool& tool, const Traine
     double m = 0.0;
     for (int j = 0; j < kMidpoints; ++j) {
       const double ell = grid.edges[b] + (j + 0.5) * h;
-      const double d = familyDensityLogSigma(tool, family, p, ell);
-      if (d > 0.0) m += d * familyX0Weight(tool, family, std::exp(ell)) * h;
+      const double d = trainerDensityLogSigma(tool, family, p, ell);
+      if (d > 0.0) m += d * trainerX0Weight(tool, family, std::exp(ell)) * h;
     }
     masses[b] = std::isfinite(m) ? m : 0.0;
     total += masses[b];

@@ -182,9 +182,9 @@ double ksDistance(const Case& c, double* total) {
   const int points = 80001;
   const double h = (c.upper - c.lower) / (points - 1);
   std::vector<double> cdf(points, 0.0);
-  double previous = familyDensityLogSigma(tool, family, c.params, c.lower);
+  double previous = trainerDensityLogSigma(tool, family, c.params, c.lower);
   for (int i = 1; i < points; ++i) {
-    const double d = familyDensityLogSigma(tool, family, c.params, c.lower + i * h);
+    const double d = trainerDensityLogSigma(tool, family, c.params, c.lower + i * h);
     cdf[i] = cdf[i - 1] + 0.5 * (previous + d) * h;
     previous = d;
   }
