@@ -1,0 +1,74 @@
+// noisescope-cli fit: a target effective allocation (a schedule file, or a profile + entropic
+// method) → the fitted knobs of another trainer's own sampling families, with their mismatch on
+// φ and a paste-ready snippet. The fitting is core/pipeline/fit_for_tool; this only formats.
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <regex>
+
+#include "command.h"
+#include "io/profile_io.h"
+#include "pipeline/fit_for_tool.h"
+#include "profile/profile.h"
+#include "util/error.h"
+
+namespace noisescope::cli {
+namespace {
+
+struct FitArgs {
+  std::string target, profile, method, tool, resolution = "1024x1024";
+  bool json = false;
+};
+
+schedule::TrainerSettings parseResolution(const std::string& text) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d{1,6})[x×](\d{1,6}))")))
+    throw InputError("--resolution", "'" + text + "' is not WIDTHxHEIGHT in pixels, e.g. 1024x768");
+  return {std::stoi(m[1]), std::stoi(m[2])};
+}
+
+int run(const FitArgs& a) {
+  if (a.tool.empty()) throw InputError("--for", "name the tool to fit (see --help)");
+  if (a.target.empty() == a.profile.empty())
+    throw InputError("fit", "give either a schedule file TARGET or --profile P.json --method M");
+  if (!a.profile.empty() && a.method.empty())
+    throw InputError("--method", "--profile needs --method infonoise or --method sqrt-entropy");
+  if (a.profile.empty() && !a.method.empty())
+    throw InputError("--method", "--method needs --profile");
+  const auto settings = parseResolution(a.resolution);
+  pipeline::FitTarget target;
+  if (!a.profile.empty()) {
+    const Profile profile = readProfile(a.profile);
+    target = pipeline::fitTargetFromProfile(profile, a.profile, a.method);
+  } else {
+    target = pipeline::fitTargetFromScheduleFile(a.target);
+  }
+  const pipeline::ToolFit fit = pipeline::fitForTool(target, a.tool, settings);
+  if (a.json) {
+    std::cout << pipeline::toJson(fit).dump(2) << "\n";
+  } else {
+    std::printf("target: %s\n", target.source.c_str());
+    std::fputs(pipeline::formatToolFit(fit).c_str(), stdout);
+  }
+  return 0;
+}
+
+const CommandRegistration registration("fit", [](CLI::App& app) -> std::function<int()> {
+  app.description(
+      "Fit a trainer's own timestep/σ sampling families to a target effective allocation");
+  auto a = std::make_shared<FitArgs>();
+  app.add_option("target", a->target, "Target schedule file (its φ = π·w is fitted)");
+  app.add_option("--profile", a->profile, "Or: an MMSE profile, with --method");
+  app.add_option("--method", a->method, "infonoise or sqrt-entropy (with --profile)");
+  app.add_option("--for", a->tool,
+                 "diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, "
+                 "edm, edm2, k-diffusion");
+  app.add_option("--resolution", a->resolution,
+                 "Training image size WIDTHxHEIGHT for resolution-dependent shifts (flux_shift)")
+      ->capture_default_str();
+  app.add_flag("--json", a->json, "Print one JSON object");
+  return [a] { return run(*a); };
+});
+
+}  // namespace
+}  // namespace noisescope::cli

@@ -1,0 +1,84 @@
+#pragma once
+// The noise-level sampling families of other people's trainers, each written once from that
+// tool's own draw (docs/trainers.md names the source file of every one), with the tool's time
+// coordinate, its own loss weighting and what that weighting is in x0 space (THEORY §12).
+//
+// A family's density is given per unit of the tool's coordinate u (rectified-flow t, the DDPM
+// timestep fraction, or σ); densityLogSigma moves it to ℓ = log σ with the Jacobian (THEORY §1).
+// The effective allocation a tool trains with is φ(ℓ) ∝ p_ℓ(ℓ) · w_x0(σ) (THEORY §5).
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace noisescope::schedule {
+
+// The coordinate a tool draws in.
+enum class TrainerCoordinate {
+  FlowTime,  // rectified-flow t ∈ (0, 1), σ = t/(1 − t)
+  DdpmTime,  // timestep fraction u = k/1000 of SD's scaled-linear ᾱ table (1000 steps)
+  Sigma,     // σ itself (EDM, k-diffusion)
+};
+// "flow-t", "ddpm-t", "sigma".
+const char* toString(TrainerCoordinate coordinate);
+
+// σ of the value u in `coordinate`, its inverse, and |du/dℓ| at ℓ = log σ.
+double trainerSigma(double u, TrainerCoordinate coordinate);
+double trainerCoordinate(double sigma, TrainerCoordinate coordinate);
+double trainerUnitsPerLogSigma(double logSigma, TrainerCoordinate coordinate);
+// σ at the integer DDPM timestep k ∈ [0, 999]: √((1 − ᾱ_k)/ᾱ_k), betas = linspace(√0.00085,
+// √0.012, 1000)² (Stable Diffusion's "scaled_linear").
+double ddpmSigma(int step);
+
+// Where a tool's resolution-dependent rules (Flux's μ from the image's token count) read the
+// image size. Pixels; the latent is 1/8 of it and Flux packs 2×2 latent patches into a token.
+struct TrainerSettings {
+  int width = 1024;
+  int height = 1024;
+};
+// Flux's μ: linear in the token count from (256 tokens, 0.5) to (4096 tokens, maxShift); Flux's
+// own rule (sd-scripts, musubi) uses 1.15, ai-toolkit's scheduler 1.16. σ is multiplied by e^μ.
+double fluxShiftMu(const TrainerSettings& settings, double maxShift = 1.15);
+
+struct TrainerParameter {
+  std::string name;  // the tool's own spelling (flag, config key)
+  double initial = 0.0, lower = 0.0, upper = 0.0;
+  bool logScale = false;  // searched in log (a shift, a σ bound)
+};
+
+struct TrainerFamily {
+  std::string name;  // the tool's own value, e.g. "logit_normal", "shift", "LOGIT_NORMAL"
+  std::vector<TrainerParameter> parameters;
+  // Density per unit of the tool's coordinate at u, for the parameters (in `parameters` order).
+  std::function<double(double u, const std::vector<double>& p)> density;
+  // The tool's own loss weighting (in its loss space) at σ, for this family; 1 when none.
+  std::function<double(double sigma)> toolWeight;
+  // Paste-ready text in the tool's own form for these parameter values.
+  std::function<std::string(const std::vector<double>& p)> snippet;
+  std::string note;  // what is fixed or assumed (a scheduler's shift, a resolution)
+};
+
+struct TrainerTool {
+  std::string name;  // "diffusers", "sd-scripts", ...
+  TrainerCoordinate coordinate = TrainerCoordinate::FlowTime;
+  std::string lossSpace;  // "flow velocity", "epsilon", "EDM x0"
+  // Factor that turns the tool's loss (velocity, ε, …) into x0-space error at σ (THEORY §12).
+  std::function<double(double sigma)> lossToX0;
+  double sigmaMin = 0.0, sigmaMax = 0.0;  // the σ range its draw can reach (0, inf when open)
+  std::string knob;                       // where its knobs go
+  std::vector<TrainerFamily> families;
+};
+
+// The nine tools: diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, edm,
+// edm2, k-diffusion.
+std::vector<std::string> trainerToolNames();
+// Throws InputError(source, …) for an unknown name (the message lists the names).
+TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings = {},
+                        const std::string& source = "--for");
+
+// p_ℓ(ℓ) of a family with parameters p (the family's density moved to log σ).
+double trainerDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
+                              const std::vector<double>& p, double logSigma);
+// w_x0(σ) = toolWeight(σ) · lossToX0(σ): the weight the tool's loss puts on x0-space error.
+double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma);
+
+}  // namespace noisescope::schedule

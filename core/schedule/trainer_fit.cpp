@@ -1,0 +1,180 @@
+// Grid search + Nelder–Mead over a family's 0–2 parameters, in each parameter's own bounds (a
+// log-scale parameter searched in log), minimising KL(target ‖ family) on the grid.
+#include "schedule/trainer_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "util/error.h"
+
+namespace noisescope::schedule {
+namespace {
+
+constexpr int kMidpoints = 8;
+
+// Search coordinates x ∈ [0, 1] per parameter, mapped to the parameter's range.
+std::vector<double> toParameters(const TrainerFamily& family, const std::vector<double>& x) {
+  std::vector<double> p(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const auto& d = family.parameters[i];
+    const double f = std::clamp(x[i], 0.0, 1.0);
+    p[i] = d.logScale ? std::exp(std::log(d.lower) + f * (std::log(d.upper) - std::log(d.lower)))
+                      : d.lower + f * (d.upper - d.lower);
+  }
+  return p;
+}
+
+struct Objective {
+  const TrainerTool& tool;
+  const TrainerFamily& family;
+  const LogSigmaGrid& grid;
+  const std::vector<double>& target;
+  int evaluations = 0;
+  double operator()(const std::vector<double>& x) {
+    ++evaluations;
+    return flooredKl(target, familyAllocationMasses(tool, family, toParameters(family, x), grid));
+  }
+};
+
+// Nelder–Mead in the unit box (points clamped into it), from `start` with step `step`.
+std::vector<double> nelderMead(Objective& f, std::vector<double> start, double step) {
+  const std::size_t n = start.size();
+  std::vector<std::vector<double>> simplex{start};
+  for (std::size_t i = 0; i < n; ++i) {
+    auto v = start;
+    v[i] = std::clamp(v[i] + (v[i] + step <= 1.0 ? step : -step), 0.0, 1.0);
+    simplex.push_back(v);
+  }
+  std::vector<double> values;
+  for (auto& v : simplex) values.push_back(f(v));
+  auto clampBox = [](std::vector<double> v) {
+    for (auto& c : v) c = std::clamp(c, 0.0, 1.0);
+    return v;
+  };
+  for (int iteration = 0; iteration < 400; ++iteration) {
+    std::vector<std::size_t> order(n + 1);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return values[a] < values[b]; });
+    const auto best = order.front(), worst = order.back(), second = order[n - 1];
+    double spread = 0.0;
+    for (const auto& v : simplex)
+      for (std::size_t i = 0; i < n; ++i)
+        spread = std::max(spread, std::abs(v[i] - simplex[best][i]));
+    if (spread < 1e-7) break;
+    std::vector<double> centroid(n, 0.0);
+    for (auto k : order)
+      if (k != worst)
+        for (std::size_t i = 0; i < n; ++i) centroid[i] += simplex[k][i] / n;
+    auto along = [&](double a) {
+      std::vector<double> v(n);
+      for (std::size_t i = 0; i < n; ++i)
+        v[i] = centroid[i] + a * (simplex[worst][i] - centroid[i]);
+      return clampBox(v);
+    };
+    const auto reflected = along(-1.0);
+    const double fr = f(reflected);
+    if (fr < values[best]) {
+      const auto expanded = along(-2.0);
+      const double fe = f(expanded);
+      if (fe < fr)
+        simplex[worst] = expanded, values[worst] = fe;
+      else
+        simplex[worst] = reflected, values[worst] = fr;
+    } else if (fr < values[second]) {
+      simplex[worst] = reflected, values[worst] = fr;
+    } else {
+      const auto contracted = along(fr < values[worst] ? -0.5 : 0.5);
+      const double fc = f(contracted);
+      if (fc < std::min(fr, values[worst])) {
+        simplex[worst] = contracted, values[worst] = fc;
+      } else {  // shrink towards the best
+        for (std::size_t k = 0; k <= n; ++k) {
+          if (k == best) continue;
+          for (std::size_t i = 0; i < n; ++i)
+            simplex[k][i] = simplex[best][i] + 0.5 * (simplex[k][i] - simplex[best][i]);
+          values[k] = f(simplex[k]);
+        }
+      }
+    }
+  }
+  const auto best = std::min_element(values.begin(), values.end()) - values.begin();
+  return simplex[best];
+}
+
+}  // namespace
+
+std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
+                                           const std::vector<double>& p, const LogSigmaGrid& grid) {
+  std::vector<double> masses(grid.bins(), 0.0);
+  double total = 0.0;
+  for (int b = 0; b < grid.bins(); ++b) {
+    const double h = grid.width(b) / kMidpoints;
+    double m = 0.0;
+    for (int j = 0; j < kMidpoints; ++j) {
+      const double ell = grid.edges[b] + (j + 0.5) * h;
+      const double d = trainerDensityLogSigma(tool, family, p, ell);
+      if (d > 0.0) m += d * trainerX0Weight(tool, family, std::exp(ell)) * h;
+    }
+    masses[b] = std::isfinite(m) ? m : 0.0;
+    total += masses[b];
+  }
+  if (total > 0.0)
+    for (auto& m : masses) m /= total;
+  return masses;
+}
+
+double flooredKl(const std::vector<double>& p, const std::vector<double>& q) {
+  double kl = 0.0;
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if (p[i] > 0.0) kl += p[i] * std::log(p[i] / std::max(q[i], kMassFloor));
+  return std::max(kl, 0.0);
+}
+
+TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& family,
+                                  const LogSigmaGrid& grid, const std::vector<double>& target) {
+  if (static_cast<int>(target.size()) != grid.bins())
+    throw InputError("fit target", "the allocation has " + std::to_string(target.size()) +
+                                       " bins, the grid " + std::to_string(grid.bins()));
+  Objective objective{tool, family, grid, target};
+  const std::size_t n = family.parameters.size();
+  std::vector<double> x(n);
+  if (n > 0) {
+    // Coarse grid over the unit box: 61 points in 1-D, 25 × 25 in 2-D.
+    const int steps = n == 1 ? 61 : 25;
+    double best = INFINITY;
+    std::vector<double> probe(n);
+    const int total = n == 1 ? steps : steps * steps;
+    for (int k = 0; k < total; ++k) {
+      probe[0] = (k % steps) / double(steps - 1);
+      if (n == 2) probe[1] = (k / steps) / double(steps - 1);
+      const double v = objective(probe);
+      if (v < best) best = v, x = probe;
+    }
+    x = nelderMead(objective, x, 0.5 / (steps - 1));
+  }
+  TrainerFamilyFit fit;
+  fit.family = family.name;
+  const auto p = toParameters(family, x);
+  for (std::size_t i = 0; i < n; ++i) fit.parameters.emplace_back(family.parameters[i].name, p[i]);
+  fit.masses = familyAllocationMasses(tool, family, p, grid);
+  fit.kl = flooredKl(target, fit.masses);
+  fit.klReverse = flooredKl(fit.masses, target);
+  for (std::size_t i = 0; i < target.size(); ++i)
+    fit.tv += 0.5 * std::abs(target[i] - fit.masses[i]);
+  fit.snippet = family.snippet(p);
+  fit.note = family.note;
+  return fit;
+}
+
+std::vector<TrainerFamilyFit> fitTrainerTool(const TrainerTool& tool, const LogSigmaGrid& grid,
+                                             const std::vector<double>& target) {
+  std::vector<TrainerFamilyFit> fits;
+  for (const auto& family : tool.families)
+    fits.push_back(fitTrainerFamily(tool, family, grid, target));
+  std::stable_sort(fits.begin(), fits.end(),
+                   [](const auto& a, const auto& b) { return a.kl < b.kl; });
+  return fits;
+}
+
+}  // namespace noisescope::schedule

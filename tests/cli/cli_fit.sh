@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# noisescope-cli fit: a logit-normal target is recovered in diffusers' own convention, each of the
+# nine tools gets fitted families and a snippet for the bundled Fashion-MNIST sample (its InfoNoise
+# schedule from a quick bound profile), the profile route gives the same answer as the schedule
+# file, and bad input ends with exit 2 and a message naming the flag or file.
+set -u
+cli="$1"
+root="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/check.sh"
+
+# diffusers draws u ~ logit-normal(logit_mean, logit_std) and indexes descending timesteps, so
+# logit t ~ N(−logit_mean, logit_std²): NoiseScope's logit-normal family with m = −0.3 (velocity loss).
+"$cli" schedule --family logit-normal --param m=-0.3 --param s=1.1 --param shift=1 --weight flow-v \
+  --output "$work/T.json" >/dev/null 2>&1
+check "target schedule written" test -s "$work/T.json"
+"$cli" fit "$work/T.json" --for diffusers --json >"$work/T.fit.json"
+check "fit --json exits 0" test $? -eq 0
+check "diffusers recovers logit-normal (0.3, 1.1)" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert set(r)=={"tool","coordinate","fits"}, r.keys()
+assert r["tool"]=="diffusers" and r["coordinate"]=="flow-t"
+best=r["fits"][0]
+assert set(best)=={"family","params","kl","kl_reverse","tv","snippet"}, best.keys()
+assert best["family"]=="logit_normal", best["family"]
+assert abs(best["params"]["logit_mean"]-0.3)<0.01 and abs(best["params"]["logit_std"]-1.1)<0.01, best
+assert best["kl"]<1e-3 and best["tv"]<0.02, best
+assert "--logit_mean 0.3" in best["snippet"], best["snippet"]
+assert all(a["kl"]<=b["kl"] for a,b in zip(r["fits"],r["fits"][1:]))
+' "$work/T.fit.json"
+
+# The Fashion-MNIST sample: a quick bound profile, its InfoNoise schedule, every tool fitted.
+train="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"
+"$cli" diagnose "$train" --kind bracket --levels 8 --queries 32 --sigma-min 0.01 --sigma-max 80 \
+  --out "$work/P.json" >/dev/null 2>&1
+check "bound profile written" test -s "$work/P.bound.json"
+"$cli" schedule --profile "$work/P.bound.json" --method infonoise --output "$work/S.json" >/dev/null 2>&1
+check "InfoNoise schedule written" test -s "$work/S.json"
+for tool in diffusers sd-scripts musubi-tuner onetrainer simpletuner ai-toolkit edm edm2 k-diffusion; do
+  "$cli" fit "$work/S.json" --for "$tool" --json >"$work/F.$tool.json"
+  check "fit --for $tool exits 0" test $? -eq 0
+  check "$tool: fitted families with snippets and finite mismatches" python3 -c '
+import json,math,sys
+r=json.load(open(sys.argv[1]))
+assert r["tool"]==sys.argv[2] and r["fits"], r
+for f in r["fits"]:
+    assert f["snippet"].strip(), f
+    assert all(math.isfinite(f[k]) and f[k]>=0 for k in ("kl","kl_reverse","tv")), f
+    assert f["tv"]<=1.0
+' "$work/F.$tool.json" "$tool"
+  out=$("$cli" fit "$work/S.json" --for "$tool")
+  check "$tool: text output names the reachable sigma range" grep -q "^reachable sigma:" <<<"$out"
+done
+"$cli" fit --profile "$work/P.bound.json" --method infonoise --for edm --json >"$work/F.profile.json"
+check "profile + method gives the schedule file's fit" python3 -c '
+import json,sys
+a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2]))
+for x,y in zip(a["fits"],b["fits"]):
+    assert x["family"]==y["family"] and abs(x["kl"]-y["kl"])<1e-9, (x,y)
+    assert all(abs(x["params"][k]-y["params"][k])<1e-9 for k in x["params"])
+' "$work/F.edm.json" "$work/F.profile.json"
+
+# Bad input: exit 2, the flag or file named.
+msg=$("$cli" fit "$work/missing.json" --for edm 2>&1)
+check "missing target exits 2" test $? -eq 2
+check "missing target named" grep -q "missing.json" <<<"$msg"
+msg=$("$cli" fit "$work/S.json" --for kohya 2>&1)
+check "unknown tool exits 2" test $? -eq 2
+check "unknown tool names --for" grep -q -- "--for: unknown tool 'kohya'" <<<"$msg"
+msg=$("$cli" fit --profile "$work/P.bound.json" --method wild --for edm 2>&1)
+check "unknown method exits 2" test $? -eq 2
+check "unknown method names --method" grep -q -- "--method" <<<"$msg"
+msg=$("$cli" fit "$work/S.json" --for sd-scripts --resolution 1024 2>&1)
+check "bad resolution exits 2" test $? -eq 2
+check "bad resolution names --resolution" grep -q -- "--resolution" <<<"$msg"
+msg=$("$cli" fit --for edm 2>&1)
+check "no target exits 2" test $? -eq 2
+finish

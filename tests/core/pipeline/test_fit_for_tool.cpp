@@ -1,0 +1,72 @@
+// The fit pipeline: a target φ from an in-memory schedule, the JSON shape the CLI prints, and
+// clear errors naming the flag.
+#include <QtTest>
+
+#include <set>
+
+#include "pipeline/fit_for_tool.h"
+#include "schedule/allocation.h"
+#include "schedule/families.h"
+#include "util/error.h"
+
+using namespace noisescope;
+using namespace noisescope::pipeline;
+using namespace noisescope::schedule;
+
+class TestFitForTool : public QObject {
+  Q_OBJECT
+ private Q_SLOTS:
+  void edmTargetIsRecoveredAndPrintedInTheContractShape() {
+    // EDM's own φ: log-normal (−0.8, 1.4) under EDM's weight (σ_d = 0.5).
+    Schedule s = makeFamilySchedule("edm", {{"p_mean", -0.8}, {"p_std", 1.4}},
+                                    LogSigmaGrid::uniform(0.002, 80.0, 256));
+    s.lossWeight = makeLossWeight("edm", 0.5);
+    const ToolFit fit = fitForTool({effectiveAllocation(s), "edm(-0.8, 1.4)"}, "edm");
+    QCOMPARE(fit.coordinate, std::string("sigma"));
+    QCOMPARE(fit.fits.size(), std::size_t(1));
+    QVERIFY(std::abs(fit.fits[0].parameters[0].second + 0.8) < 0.01);
+    QVERIFY(std::abs(fit.fits[0].parameters[1].second - 1.4) < 0.01);
+    QVERIFY(fit.fits[0].tv < 0.01);
+    QCOMPARE(fit.targetMassReachable, 1.0);
+
+    const auto j = toJson(fit);
+    std::set<std::string> keys;
+    for (const auto& [k, v] : j.items()) keys.insert(k);
+    QVERIFY((keys == std::set<std::string>{"tool", "coordinate", "fits"}));
+    keys.clear();
+    for (const auto& [k, v] : j["fits"][0].items()) keys.insert(k);
+    QVERIFY(
+        (keys == std::set<std::string>{"family", "params", "kl", "kl_reverse", "tv", "snippet"}));
+    QVERIFY(j["fits"][0]["snippet"].get<std::string>().find("P_mean=-0.8") != std::string::npos);
+    QVERIFY(QString::fromStdString(formatToolFit(fit)).contains("reachable sigma"));
+  }
+
+  void onetrainerSaysWhatItCannotReach() {
+    // Log-uniform over 0.002 … 80: the DDPM table stops at σ ≈ 0.029 and ≈ 14.6.
+    Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 256));
+    const ToolFit fit = fitForTool({effectiveAllocation(s), "log-uniform"}, "onetrainer");
+    QVERIFY(fit.targetMassReachable > 0.5 && fit.targetMassReachable < 0.75);
+    for (const auto& f : fit.fits) QVERIFY(f.tv > 1.0 - fit.targetMassReachable - 1e-9);
+  }
+
+  void badInputNamesTheFlag() {
+    Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 64));
+    try {
+      fitForTool({effectiveAllocation(s), "x"}, "kohya");
+      QFAIL("no error for an unknown tool");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString("--for"));
+    }
+    try {
+      TrainerSettings tiny;
+      tiny.width = 8;
+      fitForTool({effectiveAllocation(s), "x"}, "sd-scripts", tiny);
+      QFAIL("no error for a tiny resolution");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString("--resolution"));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestFitForTool)
+#include "test_fit_for_tool.moc"
