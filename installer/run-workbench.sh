@@ -29,5 +29,5 @@ fi
 out="${NOISESCOPE_REPORT_DIR:-$root/report}"
 echo "noisescope: no display found; writing the headless report instead." >&2
 "$build/app/noisescope-cli" report "${samples[@]}" --out "$out"
-echo "noisescope: open $out/README.md: per dataset the samples across σ, the diagnostic profile, the" >&2
-echo "noisescope: schedules built from it compared with EDM and log-uniform, and an exported schedule." >&2
+echo "noisescope: open $out/README.md: per dataset the samples across σ, the bracket (the sample's profile and the population bound), the" >&2
+echo "noisescope: schedules built from the bound compared with EDM and log-uniform, and an exported schedule." >&2
