@@ -59,6 +59,8 @@ Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
                          "member, two to score it)");
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
+  // The same seeded order computeHeldOutProfile draws its queries in: a point has one position,
+  // hence one half, in every member (population_bound.h).
   const std::vector<int64_t> order = heldOutOrder(heldOut.size(), options.seed);
   const HeldOutColumns columns = leadingColumns(order, bracket.closedFormPoints);
 
