@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include "render/palette.h"
 #include "ui/chart_export.h"
 
 namespace noisescope::ui {
@@ -61,10 +62,8 @@ CurveChart::CurveChart(QWidget* parent) : QChartView(new QChart(), parent) {
 }
 
 QColor CurveChart::paletteColor(int index) {
-  static const QColor colors[] = {QColor(31, 111, 235),  QColor(207, 34, 46),  QColor(46, 160, 67),
-                                  QColor(214, 150, 0),   QColor(130, 80, 223), QColor(0, 150, 160),
-                                  QColor(120, 120, 120), QColor(230, 100, 170)};
-  return colors[index % 8];
+  const render::Rgb c = render::seriesColour(index);
+  return QColor(c.r, c.g, c.b);
 }
 
 void CurveChart::setTitle(const QString& title) {

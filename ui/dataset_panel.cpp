@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <random>
 
-#include "data/render.h"
+#include "render/sample_image.h"
 #include "ui/image_view.h"
 #include "ui/scatter_view.h"
 #include "ui/sigma_control.h"

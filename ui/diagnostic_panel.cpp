@@ -26,9 +26,9 @@
 #include "io/profile_io.h"
 #include "pipeline/bracket_job.h"
 #include "pipeline/defaults.h"
+#include "pipeline/environment.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
-#include "tensor/device.h"
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
 #include "ui/workbench.h"
@@ -87,7 +87,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   seed_ = new QSpinBox(settings);
   seed_->setRange(0, 1 << 30);
   device_ = new QComboBox(settings);
-  for (const std::string& name : availableDeviceNames())
+  for (const std::string& name : pipeline::deviceNames())
     device_->addItem(QString::fromStdString(name));
   memory_ = new QSpinBox(settings);
   memory_->setRange(16, 1 << 20);

@@ -4,7 +4,7 @@
 #include <QImage>
 #include <QWidget>
 
-#include "data/render.h"
+#include "render/sample_image.h"
 
 namespace noisescope::ui {
 

@@ -10,8 +10,8 @@
 
 #include <cmath>
 
-#include "data/render.h"
 #include "diagnostic/posterior_probe.h"
+#include "render/sample_image.h"
 #include "ui/chart_export.h"
 #include "ui/image_view.h"
 #include "ui/workbench.h"

@@ -30,10 +30,10 @@
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
+#include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/allocation.h"
-#include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/profile_choice.h"
@@ -737,24 +737,20 @@ void SchedulePanel::updateMetrics() {
     rows.push_back(row);
   }
   if (schedules.empty()) return;
-  ComparisonOptions options;
-  options.grid = grid();
+  pipeline::ComparisonRequest request;
+  request.schedules = schedules;
+  request.grid = grid();
   const auto selected = std::find(rows.begin(), rows.end(), list_->currentRow());
-  options.reference = selected == rows.end() ? 0 : static_cast<int>(selected - rows.begin());
-  RateProfile rates;
+  request.reference = selected == rows.end() ? 0 : static_cast<int>(selected - rows.begin());
   const QString profileName = bandProfile_->profileName();
-  if (const auto profile = workbench_->profile(profileName)) {
-    try {
-      rates = rateProfileFrom(*profile, profileName.toStdString());
-      options.profile = &rates;
-      options.bandGateC = pipeline::defaults::comparisonBandGateC(profile->kind);
-    } catch (const std::exception&) {
-      options.profile = nullptr;
-    }
+  const auto profile = workbench_->profile(profileName);
+  if (profile) {
+    request.profile = profile.get();
+    request.profileSource = profileName.toStdString();
   }
   Comparison comparison;
   try {
-    comparison = compareSchedules(schedules, options);
+    comparison = pipeline::compareSchedules(request);
   } catch (const std::exception& e) {
     metricsNote_->setText(QString::fromStdString(e.what()));
     return;
@@ -762,7 +758,7 @@ void SchedulePanel::updateMetrics() {
   QString note = tr("Divergences of each effective allocation φ from the selected schedule's "
                     "(“%1”), on %2 log-σ bins; σ quantiles under φ.")
                      .arg(QString::fromStdString(comparison.labels[comparison.reference]))
-                     .arg(options.grid.bins());
+                     .arg(request.grid.bins());
   if (comparison.hasProfile)
     note += tr(" Informative band (central 90% of the rate of “%1”): σ ∈ [%2, %3].")
                 .arg(profileName)

@@ -33,9 +33,10 @@
 #include "data/dataset.h"
 #include "io/run_progress.h"
 #include "pipeline/defaults.h"
+#include "pipeline/environment.h"
+#include "pipeline/train_config_file.h"
 #include "profile/profile.h"
 #include "schedule/families.h"
-#include "tensor/device.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/feature_network_finder.h"
@@ -43,7 +44,6 @@
 #include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
 #include "ui/workbench.h"
-#include "util/atomic_file.h"
 
 namespace noisescope::ui {
 
@@ -164,7 +164,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   checkpointEvery_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.checkpoint.every), 100);
   layout->addRow(tr("Checkpoint every:"), checkpointEvery_);
   device_ = new QComboBox(form);
-  for (const std::string& name : availableDeviceNames())
+  for (const std::string& name : pipeline::deviceNames())
     device_->addItem(QString::fromStdString(name));
   layout->addRow(tr("De&vice:"), device_);
   // Sample quality for the race (THEORY §11): without a feature network images are scored by the
@@ -393,13 +393,10 @@ QString TrainingPanel::launch(const QString& samplerOverride, int threads, int r
   const QString directory = QDir(runsFolder_->text()).filePath(stamp + QLatin1Char('-') + sampler);
   const QString configPath = directory + QStringLiteral(".config.json");
   try {
-    // Validate here first, so a bad setting is reported at once, naming the setting.
-    const nlohmann::json json = train::toJson(config);
-    train::parseTrainConfig(json, "training settings");
     if (!QDir().mkpath(runsFolder_->text()))
       throw std::runtime_error(
           tr("cannot create the runs folder %1").arg(runsFolder_->text()).toStdString());
-    writeFileAtomically(configPath.toStdString(), json.dump(2) + "\n");
+    pipeline::writeTrainConfigFile(configPath.toStdString(), config);
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Cannot start training"), QString::fromStdString(e.what()));
     return {};

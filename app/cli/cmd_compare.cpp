@@ -7,18 +7,18 @@
 
 #include "command.h"
 #include "io/profile_io.h"
+#include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
-#include "schedule/chart.h"
-#include "schedule/compare.h"
+#include "render/chart.h"
 #include "schedule/entropic.h"
-#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
 namespace {
 
 using namespace noisescope::schedule;
+using namespace noisescope::render;
 using namespace noisescope::pipeline;
 
 struct CompareArgs {
@@ -52,8 +52,6 @@ int run(const CompareArgs& a) {
   std::vector<Schedule> schedules;
   for (const auto& spec : a.schedules)
     schedules.push_back(buildSchedule(recipeFromSpec(spec), grid, context).schedule);
-  RateProfile profile;
-  if (haveProfile) profile = rateProfileFrom(profileData, a.profile);
   if (a.withEntropic) {
     if (!haveProfile) throw InputError("--with-entropic", "needs --profile");
     const LossWeight::Kind weight = lossWeightKindFromString(a.entropicWeight, "--entropic-weight");
@@ -66,18 +64,19 @@ int run(const CompareArgs& a) {
     sqrt.weight.kind = weight;
     schedules.push_back(buildSchedule(sqrt, grid, context).schedule);
   }
-  if (schedules.empty()) throw InputError("compare", "give at least one schedule");
-  ComparisonOptions options;
-  options.grid = grid;
-  options.reference = a.reference;
-  options.profile = haveProfile ? &profile : nullptr;
-  // The band's gate: given, else the pipeline's rule for the profile's kind (as in the workbench).
-  if (haveProfile)
-    options.bandGateC = a.gateC.value_or(defaults::comparisonBandGateC(profileData.kind));
-  const Comparison comparison = compareSchedules(schedules, options);
-  std::cout << formatComparisonTable(comparison);
+  ComparisonRequest request;
+  request.schedules = schedules;
+  request.grid = grid;
+  request.reference = a.reference;
+  if (haveProfile) {
+    request.profile = &profileData;
+    request.profileSource = a.profile;
+    request.bandGateC = a.gateC;  // unset: the pipeline's rule for the profile's kind
+  }
+  const Comparison comparison = pipeline::compareSchedules(request);
+  std::cout << comparisonTable(comparison);
   if (!a.csv.empty()) {
-    writeFileAtomically(a.csv, comparisonToCsv(comparison));
+    writeComparisonCsv(a.csv, comparison);
     std::fprintf(stderr, "wrote %s\n", a.csv.c_str());
   }
   const Coordinate coordinate = coordinateFromString(a.coordinate, "--coordinate");

@@ -42,7 +42,7 @@ struct DiagnoseArgs {
   int64_t rank = 512;
   std::vector<int> patchSizes;
   int bootstrap = 8;
-  int64_t batch = 256;
+  int64_t batch = CheckpointOptions{}.batchSize;
   std::string out;
   std::string csv;
   std::string stream = "auto";

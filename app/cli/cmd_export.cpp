@@ -2,14 +2,12 @@
 // (π, w, φ, CDF) evaluated on a grid in a chosen coordinate.
 #include <cstdio>
 #include <memory>
-#include <sstream>
 
 #include "command.h"
 #include "io/schedule_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "schedule/allocation.h"
-#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -23,18 +21,6 @@ struct ExportArgs {
   double sigmaMin = pipeline::defaults::kSigmaMin, sigmaMax = pipeline::defaults::kSigmaMax;
   int bins = pipeline::defaults::kBins;
 };
-
-std::string curvesCsv(const CurveTable& t) {
-  std::ostringstream out;
-  out.precision(12);
-  const std::string c = toString(t.coordinate);
-  out << "# densities are per unit " << c << "; phi is normalised on this grid\n";
-  out << "sigma," << c << ",pi,w,phi,cdf,phi_cdf\n";
-  for (std::size_t i = 0; i < t.sigma.size(); ++i)
-    out << t.sigma[i] << ',' << t.coordinateValue[i] << ',' << t.sampling[i] << ',' << t.weight[i]
-        << ',' << t.allocation[i] << ',' << t.cdf[i] << ',' << t.allocationCdf[i] << '\n';
-  return out.str();
-}
 
 int run(const ExportArgs& a) {
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
@@ -50,7 +36,7 @@ int run(const ExportArgs& a) {
   if (!a.curves.empty()) {
     const CurveTable t =
         evaluateCurves(s, grid, coordinateFromString(a.coordinate, "--coordinate"));
-    writeFileAtomically(a.curves, curvesCsv(t));
+    writeCurvesCsv(a.curves, t);
     std::fprintf(stderr, "wrote %s\n", a.curves.c_str());
   }
   return 0;

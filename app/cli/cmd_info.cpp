@@ -8,6 +8,7 @@
 #include "data/load.h"
 #include "data/statistics.h"
 #include "dataset_options.h"
+#include "pipeline/defaults.h"
 
 namespace noisescope::cli {
 namespace {
@@ -15,7 +16,7 @@ namespace {
 struct InfoArgs {
   DatasetArgs dataset;
   bool json = false;
-  int64_t nnQueries = 64;
+  int64_t nnQueries = pipeline::defaults::kNeighbourQueries;
 };
 
 nlohmann::json describe(const Dataset& d, const DatasetStatistics& s) {

@@ -22,6 +22,7 @@
 #include "data/load.h"
 #include "data/transforms.h"
 #include "dataset_options.h"
+#include "pipeline/defaults.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
@@ -44,7 +45,7 @@ struct QualityArgs {
   uint64_t seed = 1;
   std::string features, samples, checkpoint;
   int64_t count = 500, steps = 18;
-  double sigmaMin = 0.002, sigmaMax = 80.0;
+  double sigmaMin = pipeline::defaults::kSigmaMin, sigmaMax = pipeline::defaults::kSigmaMax;
   bool json = false;
   std::string config;      // floor: the training config whose split and counts it uses
   int64_t floorCount = 0;  // floor: real samples per draw (0: the config's eval.quality_samples)

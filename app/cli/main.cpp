@@ -4,7 +4,7 @@
 #include <map>
 
 #include "command.h"
-#include "tensor/device.h"
+#include "pipeline/environment.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    initTorchThreads(threads);
+    pipeline::initComputeThreads(threads);
     for (auto& [sub, run] : runners) {
       if (sub->parsed()) return run();
     }

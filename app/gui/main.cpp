@@ -5,8 +5,8 @@
 #include <QFileInfo>
 #include <QIcon>
 
+#include "pipeline/environment.h"
 #include "ui/main_window.h"
-#include "tensor/device.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   parser.addOption(threads);
   parser.process(app);
 
-  noisescope::initTorchThreads(parser.value(threads).toInt());
+  noisescope::pipeline::initComputeThreads(parser.value(threads).toInt());
   QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/noisescope.svg")));
   noisescope::ui::MainWindow window;
   window.show();

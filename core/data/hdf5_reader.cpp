@@ -121,10 +121,6 @@ std::string describeList(const std::vector<Hdf5DatasetInfo>& datasets) {
 
 }  // namespace
 
-bool hasHdf5Magic(const unsigned char* bytes, size_t size) {
-  return size >= 8 && std::memcmp(bytes, "\x89HDF\r\n\x1a\n", 8) == 0;
-}
-
 std::vector<Hdf5DatasetInfo> listHdf5Datasets(const std::string& path) {
   SilenceHdf5Errors silence;
   Handle file = openFile(path);

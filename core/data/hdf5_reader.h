@@ -16,7 +16,4 @@ namespace noisescope {
 Dataset readHdf5(const std::string& path, const std::string& datasetPath,
                  const Progress& progress = {}, const ScaleReference* scaleLike = nullptr);
 
-// True when the bytes start with the HDF5 signature (files without a user block).
-bool hasHdf5Magic(const unsigned char* bytes, size_t size);
-
 }  // namespace noisescope

@@ -401,4 +401,17 @@ Schedule readScheduleHdf5(const std::string& path) {
 }
 #endif
 
+void writeCurvesCsv(const std::string& path, const schedule::CurveTable& table) {
+  std::ostringstream out;
+  out.precision(12);
+  const std::string c = schedule::toString(table.coordinate);
+  out << "# densities are per unit " << c << "; phi is normalised on this grid\n";
+  out << "sigma," << c << ",pi,w,phi,cdf,phi_cdf\n";
+  for (std::size_t i = 0; i < table.sigma.size(); ++i)
+    out << table.sigma[i] << ',' << table.coordinateValue[i] << ',' << table.sampling[i] << ','
+        << table.weight[i] << ',' << table.allocation[i] << ',' << table.cdf[i] << ','
+        << table.allocationCdf[i] << '\n';
+  writeFileAtomically(path, out.str());
+}
+
 }  // namespace noisescope

@@ -14,6 +14,7 @@
 
 #include <string>
 
+#include "schedule/allocation.h"
 #include "schedule/entropic.h"
 #include "schedule/schedule.h"
 
@@ -39,6 +40,10 @@ void writeSchedule(const std::string& path, const schedule::Schedule& schedule,
                    const nlohmann::json& provenance = nlohmann::json::object());
 // Reads any of the three formats (JSON also when the extension is unknown but the content is JSON).
 schedule::Schedule readSchedule(const std::string& path);
+
+// A schedule's curves evaluated on a grid (schedule/allocation.h: σ, the coordinate, π, w, φ and
+// the two CDFs) as CSV with a header, written atomically: `noisescope-cli export --curves`.
+void writeCurvesCsv(const std::string& path, const schedule::CurveTable& table);
 
 // HDF5 (throws InputError when HDF5 support is not built).
 void writeScheduleHdf5(const std::string& path, const schedule::Schedule& schedule,

@@ -2,7 +2,7 @@
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_information.h"
-#include "schedule/information.h"
+#include "diagnostic/random_feature_information.h"
 #include "util/error.h"
 #include "util/log_grid.h"
 

@@ -8,8 +8,6 @@
 #include <filesystem>
 #include <sstream>
 
-#include "data/png_writer.h"
-#include "data/render.h"
 #include "data/statistics.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
@@ -22,7 +20,9 @@
 #include "pipeline/held_out_queries.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
-#include "schedule/chart.h"
+#include "render/chart.h"
+#include "render/png_writer.h"
+#include "render/sample_image.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "util/atomic_file.h"
@@ -31,6 +31,7 @@
 namespace noisescope::pipeline {
 
 using namespace noisescope::schedule;
+using namespace noisescope::render;
 using nlohmann::json;
 namespace fs = std::filesystem;
 

@@ -31,7 +31,7 @@ struct ReportRequest {
   // The diagnostic: sized so that the bundled sample data profiles in seconds on two cores.
   DiagnosticOptions profile = quickProfileOptions();
   int scheduleBins = defaults::kBins;  // log-σ bins of the schedules and of the comparison
-  int sigmaSteps = 32;     // steps of the exported inference σ-steps
+  int sigmaSteps = 32;                 // steps of the exported inference σ-steps
 
   static DiagnosticOptions quickProfileOptions();
 };

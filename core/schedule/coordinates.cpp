@@ -115,8 +115,4 @@ double logSigmaPerUnit(double logSigma, Coordinate coordinate, const VpParameter
   return 1.0;
 }
 
-bool increasesWithSigma(Coordinate coordinate) {
-  return coordinate != Coordinate::Lambda;
-}
-
 }  // namespace noisescope::schedule

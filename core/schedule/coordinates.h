@@ -38,7 +38,4 @@ inline double densityIn(Coordinate coordinate, double densityLogSigma, double lo
                         const VpParameters& vp = {}) {
   return densityLogSigma * logSigmaPerUnit(logSigma, coordinate, vp);
 }
-// True when u grows with σ (σ, ℓ, both times); false for λ.
-bool increasesWithSigma(Coordinate coordinate);
-
 }  // namespace noisescope::schedule

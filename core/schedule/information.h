@@ -12,18 +12,16 @@
 //    Carlo over y = x + σ·ε with the same (x, ε) at every level. The Hessian of a model linear in
 //    its parameters does not depend on the fitted readout (the Fisher regime needs no fit).
 //  * A TorchScript checkpoint's output layer (diagnostic/checkpoint_information.h: it needs torch).
+//
+// This header holds only the matrices, the input of the design (schedule/atomic.h); the
+// measurements on data live with the other diagnostics (diagnostic/random_feature_information.h
+// and diagnostic/checkpoint_information.h).
 #include <Eigen/Dense>
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "util/progress.h"
-
-namespace noisescope {
-struct Dataset;
-}
 
 namespace noisescope::schedule {
 
@@ -35,19 +33,5 @@ struct InformationMatrices {
   std::vector<std::pair<std::string, double>> parameters;
   std::vector<std::pair<std::string, std::string>> notes;
 };
-
-struct RandomFeatureOptions {
-  int features = 128;           // F (a constant feature is added: F + 1 parameters per output)
-  int embedding = 16;           // Fourier components of the σ embedding
-  int samples = 2048;           // Monte Carlo (x, ε) pairs per level
-  double sigmaData = 0.0;       // σ_d of the preconditioning; ≤ 0: measureSigmaData(data)
-  bool preconditioning = true;  // false: c_in = c_out = 1, c_skip = 0
-  uint64_t seed = 1;
-  Progress progress;
-};
-
-// Throws InputError when the dataset is empty or the options are out of range.
-InformationMatrices randomFeatureInformation(const Dataset& data, const std::vector<double>& sigma,
-                                             const RandomFeatureOptions& options = {});
 
 }  // namespace noisescope::schedule

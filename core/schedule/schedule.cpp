@@ -127,15 +127,6 @@ Schedule Schedule::fromBinMasses(LogSigmaGrid grid, std::vector<double> masses) 
   return s;
 }
 
-Schedule Schedule::fromLogSigmaDensity(LogSigmaGrid grid, const std::vector<double>& density) {
-  grid.validate("schedule grid");
-  if (static_cast<int>(density.size()) != grid.bins())
-    throw InputError("schedule", "need one density value per grid bin");
-  std::vector<double> masses(density.size());
-  for (int b = 0; b < grid.bins(); ++b) masses[b] = density[b] * grid.width(b);
-  return fromBinMasses(std::move(grid), std::move(masses));
-}
-
 Schedule Schedule::fromAtoms(std::vector<Atom> atoms, double sigmaMin, double sigmaMax) {
   if (atoms.empty()) throw InputError("schedule", "an atomic schedule needs at least one atom");
   if (!(sigmaMin > 0.0) || !(sigmaMax >= sigmaMin) || !std::isfinite(sigmaMax))
@@ -309,16 +300,6 @@ Schedule Schedule::truncated(double sigmaMin, double sigmaMax, double* lostMass)
   result.info.truncatedMass = 1.0 - (1.0 - info.truncatedMass) * (1.0 - lost);
   if (lostMass) *lostMass = lost;
   return result;
-}
-
-double Schedule::meanLogSigma() const {
-  double mean = 0.0;
-  if (atomic_) {
-    for (const Atom& a : atoms_) mean += a.weight * std::log(a.sigma);
-  } else {
-    for (int b = 0; b < grid_.bins(); ++b) mean += masses_[b] * grid_.center(b);
-  }
-  return mean;
 }
 
 }  // namespace noisescope::schedule

@@ -71,8 +71,6 @@ class Schedule {
 
   // Binned schedule from bin probabilities (≥ 0, finite, positive sum; renormalised to 1).
   static Schedule fromBinMasses(LogSigmaGrid grid, std::vector<double> masses);
-  // Binned schedule from a per-bin density in ℓ (mass = density · width; renormalised).
-  static Schedule fromLogSigmaDensity(LogSigmaGrid grid, const std::vector<double>& density);
   // Atomic schedule from atoms (σ > 0, weight ≥ 0, positive total; renormalised). Atoms are sorted
   // by σ and equal σ merged. The range [σ_min, σ_max] must contain every atom.
   static Schedule fromAtoms(std::vector<Atom> atoms, double sigmaMin, double sigmaMax);
@@ -115,9 +113,6 @@ class Schedule {
   // This schedule restricted to [σ_min, σ_max] and renormalised; `lostMass` receives the mass that
   // fell outside. Binned schedules keep their edges inside the range plus the two cut points.
   Schedule truncated(double sigmaMin, double sigmaMax, double* lostMass = nullptr) const;
-
-  // Mean of ℓ = log σ under the schedule (quantiles: quantileSigma).
-  double meanLogSigma() const;
 
   ScheduleInfo info;
   // The loss weight this schedule is meant to be trained with (its effective allocation is π·w).

@@ -119,15 +119,6 @@ void Communicator::fail(const char* what, const std::exception& e) const {
                          std::to_string(timeoutSeconds_) + " s): " + reason(e));
 }
 
-std::string Communicator::backendFor(const at::Tensor& tensor) const {
-#ifdef NOISESCOPE_WITH_NCCL
-  if (tensor.is_cuda()) return "nccl";
-#else
-  (void)tensor;
-#endif
-  return "gloo";
-}
-
 void Communicator::allReduce(at::Tensor& tensor, int op, const char* what) {
   bytes_ += tensor.numel() * static_cast<int64_t>(tensor.element_size());
   c10d::AllreduceOptions options;

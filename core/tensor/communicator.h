@@ -51,9 +51,6 @@ class Communicator {
   int rank() const { return env_.rank; }
   int worldSize() const { return env_.worldSize; }
   const DistributedEnvironment& environment() const { return env_; }
-  // "gloo" or "nccl" for a tensor on this device.
-  std::string backendFor(const at::Tensor& tensor) const;
-
   // In place: every rank ends with the element-wise sum (max) over ranks.
   void allReduceSum(at::Tensor& tensor);
   void allReduceMax(at::Tensor& tensor);

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "data/dataset.h"
+#include "diagnostic/random_feature_information.h"
 #include "schedule/atomic.h"
 #include "schedule/families.h"
 #include "util/error.h"

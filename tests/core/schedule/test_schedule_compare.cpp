@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "io/schedule_spec.h"
-#include "schedule/chart.h"
+#include "render/chart.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "schedule/families.h"
@@ -13,6 +13,7 @@
 
 using namespace noisescope;
 using namespace noisescope::schedule;
+using namespace noisescope::render;
 
 namespace {
 std::vector<double> logSpaced(double lo, double hi, int n) {

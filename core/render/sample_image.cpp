@@ -1,4 +1,4 @@
-#include "data/render.h"
+#include "render/sample_image.h"
 
 #include <algorithm>
 #include <cmath>

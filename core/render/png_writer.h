@@ -2,7 +2,7 @@
 // PNG encoding of rendered images, for reports and chart files written without a GUI.
 #include <string>
 
-#include "data/render.h"
+#include "render/sample_image.h"
 
 namespace noisescope {
 

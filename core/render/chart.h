@@ -7,7 +7,12 @@
 #include "schedule/allocation.h"
 #include "schedule/schedule.h"
 
-namespace noisescope::schedule {
+namespace noisescope::render {
+
+using schedule::Coordinate;
+using schedule::Curve;
+using schedule::LogSigmaGrid;
+using schedule::Schedule;
 
 struct ChartSeries {
   std::string label;
@@ -49,4 +54,4 @@ ChartSpec scheduleChart(const std::vector<Schedule>& schedules,
 // Writes SVG or PNG by the path's extension (.svg / .png), atomically; InputError otherwise.
 void writeChart(const std::string& path, const ChartSpec& chart);
 
-}  // namespace noisescope::schedule
+}  // namespace noisescope::render

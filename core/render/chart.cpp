@@ -1,33 +1,29 @@
-#include "schedule/chart.h"
+#include "render/chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "data/png_writer.h"
-#include "data/render.h"
+#include "render/palette.h"
+#include "render/png_writer.h"
+#include "render/sample_image.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
-namespace noisescope::schedule {
+namespace noisescope::render {
+
+using namespace schedule;
 
 namespace {
 
-struct Colour {
-  uint8_t r, g, b;
-};
-const Colour kPalette[] = {{31, 119, 180},  {214, 39, 40}, {44, 160, 44},   {255, 127, 14},
-                           {148, 103, 189}, {140, 86, 75}, {227, 119, 194}, {127, 127, 127},
-                           {188, 189, 34},  {23, 190, 207}};
+using Colour = render::Rgb;
 Colour colourOf(std::size_t i) {
-  return kPalette[i % (sizeof kPalette / sizeof kPalette[0])];
+  return render::seriesColour(static_cast<int>(i));
 }
-
-// The colour blended 80 % towards white: interval bands behind their line.
+// Interval bands behind their line.
 Colour paler(Colour c) {
-  auto mix = [](uint8_t v) { return static_cast<uint8_t>(v + (255 - v) * 0.8); };
-  return {mix(c.r), mix(c.g), mix(c.b)};
+  return render::paler(c, 0.8);
 }
 
 std::string hex(Colour c) {
@@ -311,23 +307,25 @@ std::string renderSvg(const ChartSpec& chart) {
   for (const auto& band : chart.bands) {
     const double a = l.px(band.x0), b = l.px(band.x1);
     o << "<rect x=\"" << std::min(a, b) << "\" y=\"" << l.top << "\" width=\"" << std::abs(b - a)
-      << "\" height=\"" << l.bottom - l.top << "\" fill=\"#f2e6a0\" fill-opacity=\"0.5\"/>\n"
+      << "\" height=\"" << l.bottom - l.top << "\" fill=\"" << hex(render::kBandFill)
+      << "\" fill-opacity=\"0.5\"/>\n"
       << "<text x=\"" << (a + b) / 2 << "\" y=\"" << l.top + 14
-      << "\" text-anchor=\"middle\" fill=\"#8a7a20\">" << escape(band.label) << "</text>\n";
+      << "\" text-anchor=\"middle\" fill=\"" << hex(render::kBandText) << "\">"
+      << escape(band.label) << "</text>\n";
   }
   // Grid, ticks and labels.
   for (double t : l.xTicks) {
     const double x = l.px(t);
     o << "<line x1=\"" << x << "\" y1=\"" << l.top << "\" x2=\"" << x << "\" y2=\"" << l.bottom
-      << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << x << "\" y=\"" << l.bottom + 18
-      << "\" text-anchor=\"middle\">" << tickLabel(t) << "</text>\n";
+      << "\" stroke=\"" << hex(render::kGridLine) << "\"/>\n<text x=\"" << x << "\" y=\""
+      << l.bottom + 18 << "\" text-anchor=\"middle\">" << tickLabel(t) << "</text>\n";
   }
   if (l.hasLines)
     for (double t : l.yTicks) {
       const double y = l.py(t);
       o << "<line x1=\"" << l.left << "\" y1=\"" << y << "\" x2=\"" << l.right << "\" y2=\"" << y
-        << "\" stroke=\"#e6e6e6\"/>\n<text x=\"" << l.left - 6 << "\" y=\"" << y + 4
-        << "\" text-anchor=\"end\">" << tickLabel(t) << "</text>\n";
+        << "\" stroke=\"" << hex(render::kGridLine) << "\"/>\n<text x=\"" << l.left - 6 << "\" y=\""
+        << y + 4 << "\" text-anchor=\"end\">" << tickLabel(t) << "</text>\n";
     }
   if (l.hasStems)
     for (double t : l.wTicks)
@@ -389,7 +387,8 @@ void renderPng(const ChartSpec& chart, const std::string& path) {
   const Layout l = layoutOf(chart);
   Raster r;
   r.image = RgbImage(chart.width, chart.height, 255);
-  const Colour ink{40, 40, 40}, grid{230, 230, 230}, band{247, 239, 196};
+  const Colour ink{40, 40, 40}, grid = render::kGridLine,
+                                band = render::paler(render::kBandFill, 0.5);
   r.text(chart.title, chart.width / 2.0, 30, ink, 1, 2);
   for (const auto& b : chart.bands) {
     r.fill(l.px(b.x0), l.top, l.px(b.x1), l.bottom, band);
@@ -501,4 +500,4 @@ void writeChart(const std::string& path, const ChartSpec& chart) {
   }
 }
 
-}  // namespace noisescope::schedule
+}  // namespace noisescope::render

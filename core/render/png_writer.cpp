@@ -1,4 +1,4 @@
-#include "data/png_writer.h"
+#include "render/png_writer.h"
 
 #ifdef NOISESCOPE_WITH_IMAGE_FILES
 #include <png.h>

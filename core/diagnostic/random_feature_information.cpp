@@ -1,4 +1,4 @@
-#include "schedule/information.h"
+#include "diagnostic/random_feature_information.h"
 
 #include <cmath>
 #include <random>

@@ -1,0 +1,31 @@
+#include "pipeline/compare_job.h"
+
+#include "pipeline/defaults.h"
+#include "schedule/entropic.h"
+#include "util/atomic_file.h"
+
+namespace noisescope::pipeline {
+
+schedule::Comparison compareSchedules(const ComparisonRequest& request) {
+  schedule::ComparisonOptions options;
+  options.grid = request.grid;
+  options.reference = request.reference;
+  schedule::RateProfile rates;
+  if (request.profile) {
+    rates = schedule::rateProfileFrom(*request.profile, request.profileSource);
+    options.profile = &rates;
+    options.bandGateC =
+        request.bandGateC.value_or(defaults::comparisonBandGateC(request.profile->kind));
+  }
+  return schedule::compareSchedules(request.schedules, options);
+}
+
+std::string comparisonTable(const schedule::Comparison& comparison) {
+  return schedule::formatComparisonTable(comparison);
+}
+
+void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison) {
+  writeFileAtomically(path, schedule::comparisonToCsv(comparison));
+}
+
+}  // namespace noisescope::pipeline

@@ -1,0 +1,33 @@
+#pragma once
+// Comparing schedules as one job: the Schedules panel's table and `noisescope-cli compare` ask
+// for a comparison here, so both gate the informative band by the same rule (defaults.h) and
+// read a profile's rate the same way.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "profile/profile.h"
+#include "schedule/compare.h"
+#include "schedule/schedule.h"
+
+namespace noisescope::pipeline {
+
+struct ComparisonRequest {
+  std::vector<schedule::Schedule> schedules;  // each labelled by its info.label
+  schedule::LogSigmaGrid grid;
+  int reference = 0;                 // index of the schedule the divergences are measured against
+  const Profile* profile = nullptr;  // optional: adds the informative band and low-rate columns
+  std::string profileSource;         // names the profile in errors
+  std::optional<double> bandGateC;   // the band's gate c; unset: comparisonBandGateC(kind)
+};
+
+// The comparison of the request's schedules on its grid (schedule/compare.h). InputError when
+// there is no schedule, the reference is out of range, or the profile has no usable rate (naming
+// profileSource).
+schedule::Comparison compareSchedules(const ComparisonRequest& request);
+
+// The comparison as the text table the CLI prints, and as the CSV both faces write.
+std::string comparisonTable(const schedule::Comparison& comparison);
+void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison);
+
+}  // namespace noisescope::pipeline
