@@ -7,6 +7,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTextEdit>
 #include <QVBoxLayout>
 
 #include "pipeline/defaults.h"
@@ -59,13 +60,18 @@ SamplingGridDialog::SamplingGridDialog(Build build, const QString& scheduleName,
   form->addRow(tr("&Levels N:"), steps_);
   layout->addLayout(form);
 
-  preview_ = new QLabel(this);
-  preview_->setWordWrap(true);
-  preview_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  warnings_ = new QLabel(this);
-  warnings_->setWordWrap(true);
+  const int line = fontMetrics().lineSpacing();
+  preview_ = new QTextEdit(this);
+  preview_->setReadOnly(true);
+  preview_->setMinimumHeight(7 * line);
+  preview_->setAccessibleName(tr("Grid preview"));
+  warnings_ = new QTextEdit(this);
+  warnings_->setReadOnly(true);
+  warnings_->setMinimumHeight(4 * line);
+  warnings_->setMaximumHeight(6 * line);
+  warnings_->setAccessibleName(tr("Step warnings"));
   warnings_->setStyleSheet(QStringLiteral("color: #b00020"));
-  layout->addWidget(preview_);
+  layout->addWidget(preview_, 1);
   layout->addWidget(warnings_);
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
@@ -83,7 +89,7 @@ SamplingGridDialog::SamplingGridDialog(Build build, const QString& scheduleName,
   connect(spec_, &QLineEdit::textChanged, this, [this] { refresh(); });
   connect(steps_, &QSpinBox::valueChanged, this, [this] { refresh(); });
   refresh();
-  resize(640, sizeHint().height());
+  resize(680, sizeHint().height());
 }
 
 QString SamplingGridDialog::spec() const {
@@ -99,10 +105,10 @@ void SamplingGridDialog::setSteps(int steps) {
   steps_->setValue(steps);
 }
 QString SamplingGridDialog::previewText() const {
-  return preview_->text();
+  return preview_->toPlainText();
 }
 QString SamplingGridDialog::warningText() const {
-  return warnings_->text();
+  return warnings_->toPlainText();
 }
 bool SamplingGridDialog::acceptable() const {
   return ok_;
@@ -116,7 +122,7 @@ void SamplingGridDialog::refresh() {
     for (auto it = s.exports.kdiffusionSigmas.begin(); it != s.exports.kdiffusionSigmas.end(); ++it)
       levels +=
           (levels.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(*it, 'g', 4);
-    preview_->setText(tr("<b>%1</b> (%2)<br>Rule: %3<br>σ: %4<br>Largest step ×%5, limit ×%6")
+    preview_->setHtml(tr("<b>%1</b> (%2)<br>Rule: %3<br>σ: %4<br>Largest step ×%5, limit ×%6")
                           .arg(QString::fromStdString(s.label).toHtmlEscaped(),
                                QString::fromStdString(s.grid).toHtmlEscaped(),
                                QString::fromStdString(s.rule).toHtmlEscaped(), levels)
@@ -124,7 +130,7 @@ void SamplingGridDialog::refresh() {
                           .arg(s.ratioLimit, 0, 'g', 4));
     QStringList warnings;
     for (const auto& w : s.warnings) warnings << QString::fromStdString(w);
-    warnings_->setText(warnings.join(QStringLiteral("\n")));
+    warnings_->setPlainText(warnings.isEmpty() ? QString() : warnings.join(QStringLiteral("\n")));
     ok_ = true;
     // Follow a typed spec in the family box without resetting the text.
     const QString head = spec().section(QLatin1Char('?'), 0, 0);
@@ -134,8 +140,8 @@ void SamplingGridDialog::refresh() {
       family_->setCurrentIndex(index);
     }
   } catch (const std::exception& e) {
-    preview_->setText(tr("Cannot build this grid."));
-    warnings_->setText(QString::fromStdString(e.what()));
+    preview_->setPlainText(tr("Cannot build this grid."));
+    warnings_->setPlainText(QString::fromStdString(e.what()));
   }
   save_->setEnabled(ok_);
 }

@@ -12,6 +12,7 @@
 
 class QComboBox;
 class QLabel;
+class QTextEdit;
 class QLineEdit;
 class QSpinBox;
 class QPushButton;
@@ -40,8 +41,8 @@ class SamplingGridDialog : public QDialog {
   QComboBox* family_;
   QLineEdit* spec_;
   QSpinBox* steps_;
-  QLabel* preview_;
-  QLabel* warnings_;
+  QTextEdit* preview_;   // scrolls: N levels and their rule can run long
+  QTextEdit* warnings_;  // one line per step over the limit
   QPushButton* save_;
   bool ok_ = false;
 };
