@@ -240,6 +240,9 @@ int run(const ScheduleArgs& a) {
     throw InputError("--profile", "give --profile or --profile-dataset, not both");
   if (a.atomic && a.dataset.empty())
     throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
+  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : defaults::kSamplingSteps;
+  if (levels == 0 && a.grid != defaults::kSamplingGrid)
+    throw InputError("--grid", "a sampling grid needs --steps N or --steps-output FILE");
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
 
   // A known dataset gives every schedule its measured σ_data.
@@ -276,7 +279,6 @@ int run(const ScheduleArgs& a) {
     writeSchedule(a.output, s, provenance);
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
-  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : defaults::kSamplingSteps;
   if (levels > 0) {
     const SigmaSteps steps =
         sigmaSteps(built, levels, a.grid, profile ? &*profile : nullptr, context.profileSource);

@@ -124,4 +124,8 @@ check "a missing run is named" grep -q nowhere "$work/bad3.err"
 rc=$?
 check "entropic without a profile exits 2" test $rc -eq 2
 check "entropic without a profile says so" grep -q "needs a profile" "$work/bad4.err"
+"$cli" schedule --preset edm --grid "flow?shift=3" >/dev/null 2>"$work/bad5.err"
+rc=$?
+check "a grid without --steps exits 2" test $rc -eq 2
+check "a grid without --steps says what it needs" grep -q "needs --steps" "$work/bad5.err"
 finish
