@@ -37,7 +37,9 @@
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/profile_choice.h"
+#include "ui/sampling_grid_dialog.h"
 #include "ui/workbench.h"
+#include "util/error.h"
 
 namespace noisescope::ui {
 
@@ -119,7 +121,8 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   export_->setToolTip(tr("Write the selected schedule as JSON, CSV or HDF5 (by extension)"));
   samplingGrid_ = new QPushButton(tr("Sampling &grid…"), listBox);
   samplingGrid_->setToolTip(
-      tr("Entropic time: N inference steps σ_k at equal quantiles of the selected allocation φ"));
+      tr("Inference σ steps to sample with: Karras ρ = 7 by default, or DDPM, flow, entropic or "
+         "quantile grids, checked against the step-ratio limit"));
   auto* listButtons = new QHBoxLayout();
   for (QPushButton* b : {add_, remove_, export_, samplingGrid_}) listButtons->addWidget(b);
   listLayout->addWidget(list_, 1);
@@ -698,11 +701,27 @@ QString SchedulePanel::exportCurrent(const QString& path) {
   }
 }
 
-QString SchedulePanel::exportSigmaSteps(const QString& path, int steps) {
+SigmaSteps SchedulePanel::currentSigmaSteps(int steps, const std::string& grid) const {
+  const int row = list_->currentRow();
+  const BuiltSchedule* current = builtAt(row);
+  if (!current) throw InputError("Sampling grid", "select a schedule without errors first");
+  // An entropic schedule's profile is the entropic grid's, unless the spec names a file.
+  std::shared_ptr<const Profile> profile;
+  std::string source;
+  const std::string& name = entries_[row].recipe.profileName;
+  if (!name.empty()) {
+    profile = workbench_->profile(QString::fromStdString(name));
+    const auto file = profileFiles_.find(QString::fromStdString(name));
+    source = file != profileFiles_.end() ? file->second : "workbench profile " + name;
+  }
+  return sigmaSteps(*current, steps, grid, profile.get(), source);
+}
+
+QString SchedulePanel::exportSigmaSteps(const QString& path, int steps, const QString& grid) {
   const BuiltSchedule* current = builtAt(list_->currentRow());
   if (!current) return tr("Select a schedule without errors first.");
   try {
-    writeSigmaSteps(path.toStdString(), sigmaSteps(*current, steps),
+    writeSigmaSteps(path.toStdString(), currentSigmaSteps(steps, grid.toStdString()),
                     scheduleProvenance(*current, kProducer));
     return {};
   } catch (const std::exception& e) {
@@ -712,15 +731,16 @@ QString SchedulePanel::exportSigmaSteps(const QString& path, int steps) {
 
 void SchedulePanel::exportSamplingGrid() {
   if (!builtAt(list_->currentRow())) return;
-  bool ok = false;
-  const int steps = QInputDialog::getInt(this, tr("Sampling grid"),
-                                         tr("Number of inference steps N:"), 18, 2, 10000, 1, &ok);
-  if (!ok) return;
-  const QString path =
-      QFileDialog::getSaveFileName(this, tr("Save σ steps"), QStringLiteral("sigma-steps.json"),
-                                   tr("σ-steps JSON (*.json);;One σ per line (*.txt)"));
+  SamplingGridDialog dialog(
+      [this](const std::string& spec, int steps) { return currentSigmaSteps(steps, spec); },
+      list_->currentItem() ? list_->currentItem()->text() : QString(), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save σ steps"), QStringLiteral("sigma-steps.json"),
+      tr("σ-steps JSON with diffusers and k-diffusion exports (*.json);;Python lists (*.py);;One σ "
+         "per line (*.txt)"));
   if (path.isEmpty()) return;
-  const QString error = exportSigmaSteps(path, steps);
+  const QString error = exportSigmaSteps(path, dialog.steps(), dialog.spec());
   if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
 }
 

@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "io/sigma_steps_io.h"
 #include "pipeline/schedule_recipe.h"
 
 class QListWidget;
@@ -54,8 +55,13 @@ class SchedulePanel : public QWidget {
   // Writes the current schedule with the pipeline's provenance; the extension picks the format.
   // Returns an error message.
   QString exportCurrent(const QString& path);
-  // Writes the current schedule's N inference σ-steps (io/sigma_steps_io.h). Error message.
-  QString exportSigmaSteps(const QString& path, int steps);
+  // Writes N inference σ-steps of the sampling grid `grid` (pipeline/sigma_steps.h) beside the
+  // current schedule: its π for "quantiles", its profile for "entropic". Error message.
+  QString exportSigmaSteps(
+      const QString& path, int steps,
+      const QString& grid = QString::fromUtf8(pipeline::defaults::kSamplingGrid));
+  // The same grid without writing it (throws InputError); what the dialog previews.
+  SigmaSteps currentSigmaSteps(int steps, const std::string& grid) const;
 
   int scheduleCount() const { return static_cast<int>(entries_.size()); }
   const schedule::Schedule* scheduleAt(int row) const;
@@ -88,6 +94,7 @@ class SchedulePanel : public QWidget {
   void showEditor();
   void addMenuActions();
   schedule::LogSigmaGrid grid() const;
+  // Opens the Sampling grid dialog (ui/sampling_grid_dialog.h), then a file dialog.
   void exportSamplingGrid();
   void updateMetrics();
 

@@ -18,6 +18,7 @@
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
 #include "pipeline/defaults.h"
+#include "pipeline/sampling_grids.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "progress_bar.h"
@@ -62,6 +63,7 @@ struct ScheduleArgs {
   std::string output, stepsOutput, saveProfile;
   std::vector<std::string> compareRisk;  // atomic: R of these schedules relative to the optimum
   int steps = 0;
+  std::string grid = defaults::kSamplingGrid;
   bool json = false;
 };
 
@@ -88,6 +90,14 @@ void listFamilies() {
     for (const auto& [k, v] : p.parameters) values += " " + k + "=" + std::to_string(v);
     std::printf("  %-13s %-34s family %s,%s; weight %s\n", p.name.c_str(), p.label.c_str(),
                 p.family.c_str(), values.c_str(), presetLossWeight(p.name).name().c_str());
+  }
+  std::printf("Sampling grids (--steps N --grid NAME?key=value; default %s):\n",
+              defaults::kSamplingGrid);
+  for (const auto& g : pipeline::samplingGridFamilyList()) {
+    std::printf("  %-15s %s: %s\n", g.name.c_str(), g.label.c_str(), g.rule.c_str());
+    for (const auto& p : g.parameters)
+      std::printf("      %-15s default %-14s %s\n", p.name.c_str(),
+                  p.defaultValue.empty() ? "-" : p.defaultValue.c_str(), p.help.c_str());
   }
   std::printf("Loss weights (--weight): ");
   for (const auto& w : lossWeightNames()) std::printf("%s ", w.c_str());
@@ -230,6 +240,9 @@ int run(const ScheduleArgs& a) {
     throw InputError("--profile", "give --profile or --profile-dataset, not both");
   if (a.atomic && a.dataset.empty())
     throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
+  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : defaults::kSamplingSteps;
+  if (levels == 0 && a.grid != defaults::kSamplingGrid)
+    throw InputError("--grid", "a sampling grid needs --steps N or --steps-output FILE");
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
 
   // A known dataset gives every schedule its measured σ_data.
@@ -240,11 +253,11 @@ int run(const ScheduleArgs& a) {
     context.datasetSigmaData = measuredSigmaData(*data, a.dataset);
   }
   BuiltSchedule built;
+  std::optional<Profile> profile;
   if (a.atomic) {
     built = runAtomic(a, *data, context, grid).built;
   } else {
     const ScheduleRecipe recipe = recipeFromFlags(a);
-    std::optional<Profile> profile;
     if (!a.profile.empty() || !a.profileDataset.empty()) {
       profile = loadProfile(a, context);
       context.profile = &*profile;
@@ -266,15 +279,20 @@ int run(const ScheduleArgs& a) {
     writeSchedule(a.output, s, provenance);
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
-  if (a.steps > 0) {
-    const SigmaSteps steps = sigmaSteps(built, a.steps);
+  if (levels > 0) {
+    const SigmaSteps steps =
+        sigmaSteps(built, levels, a.grid, profile ? &*profile : nullptr, context.profileSource);
+    // The rule the grid follows and every step the sampler may not integrate, on stderr.
+    std::fprintf(stderr, "sampling grid: %s (%s); largest step ×%.4g, limit ×%.4g\n",
+                 steps.label.c_str(), steps.grid.c_str(), steps.largestRatio, steps.ratioLimit);
+    for (const std::string& warning : steps.warnings)
+      std::fprintf(stderr, "warning: %s\n", warning.c_str());
     if (!a.stepsOutput.empty()) {
       writeSigmaSteps(a.stepsOutput, steps, provenance);
       std::fprintf(stderr, "wrote %s\n", a.stepsOutput.c_str());
     } else {
-      std::printf("entropic-time grid (%d steps, ascending σ, quantiles of %s):", a.steps,
-                  steps.curve.c_str());
-      for (double v : steps.sigma) std::printf(" %.5g", v);
+      std::printf("sampling grid %s, %d levels, descending, then 0:", steps.label.c_str(), levels);
+      for (double v : steps.exports.kdiffusionSigmas) std::printf(" %.5g", v);
       std::printf("\n");
     }
   }
@@ -364,9 +382,17 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
                      "; the file records which)");
   app.add_option("--gamma", a->gamma, "γ of min-SNR-γ")->capture_default_str();
   app.add_option("-o,--output", a->output, "Write the schedule (.json, .csv, .h5)");
-  app.add_option("--steps", a->steps, "Entropic-time sampling grid with this many σ steps");
+  app.add_option("--steps", a->steps,
+                 "Inference σ steps: N levels of the --grid sampling grid (with --steps-output: " +
+                     std::to_string(defaults::kSamplingSteps) + " unless given)");
+  app.add_option("--grid", a->grid,
+                 "Sampling grid: karras, uniform-sigma, log-sigma, ddpm, flow, entropic, quantiles "
+                 "with ?key=value (docs/file-formats.md; entropic uses --profile, quantiles this "
+                 "schedule unless they name a file)")
+      ->capture_default_str();
   app.add_option("--steps-output", a->stepsOutput,
-                 "Write the σ steps (.json: noisescope.sigma-steps/1; else one per line)");
+                 "Write the σ steps (.json: noisescope.sigma-steps/2 with the diffusers and "
+                 "k-diffusion exports; .py: the same as Python lists; else one σ per line)");
   app.add_flag("--json", a->json, "Print the schedule as JSON instead of a summary");
   return [a] { return run(*a); };
 });

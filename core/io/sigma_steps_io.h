@@ -1,34 +1,52 @@
 #pragma once
-// Inference σ-steps files, the one format both faces write: "noisescope.sigma-steps/1" JSON
-//   format, schedule (its label), curve ("phi" or "rho"), rule, steps (N), sigma[N] (ascending),
-//   provenance{...}
-// or, for any other extension, plain text with one σ per line (ascending, full precision). The
-// steps are σ_k = u⁻¹(k/(N−1)), k = 0..N−1, u the CDF of the curve named (docs/file-formats.md).
+// Inference σ-steps files, the one format both faces write (docs/file-formats.md):
+//  * ".json": "noisescope.sigma-steps/2": the grid's spec, label and rule, the N levels (`sigma`,
+//    ascending), the step-ratio check (largest step, the limit, warnings) and the grid as the
+//    samplers take it: k-diffusion's `sigmas` (descending, final 0) and diffusers' `sigmas=` /
+//    `timesteps=` (EulerDiscreteScheduler) and flow `sigmas=` (FlowMatchEulerDiscreteScheduler).
+//    "noisescope.sigma-steps/1" (quantiles of a schedule's φ or ρ, earlier builds) still reads.
+//  * ".py": the same lists as Python assignments, to paste into a sampling script (write only).
+//  * anything else: plain text with one σ per line (ascending, full precision).
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
+#include "schedule/sampling_grid.h"
+
 namespace noisescope {
 
-inline constexpr const char* kSigmaStepsFormat = "noisescope.sigma-steps/1";
+inline constexpr const char* kSigmaStepsFormat = "noisescope.sigma-steps/2";
+inline constexpr const char* kSigmaStepsFormatV1 = "noisescope.sigma-steps/1";
 
 struct SigmaSteps {
-  std::vector<double> sigma;  // ascending (ties only where the CDF jumps: atoms), ≥ 2, > 0
-  std::string schedule;       // label of the schedule they come from
-  std::string curve;          // "phi" (effective allocation π·w) or "rho" (entropic allocation)
+  std::vector<double> sigma;  // the N levels, ascending, ≥ 2, > 0 (ties only in /1 files: atoms)
+  std::string schedule;       // label of the schedule they were exported with ("" for none)
+  std::string curve;          // /1 files only: "phi" or "rho"; "" otherwise
+  // /2
+  std::string grid;    // canonical spec string (schedule/sampling_grid.h)
+  std::string label;   // "Karras ρ=7"
+  std::string rule;    // how the levels were chosen, in words and formula
+  std::string source;  // the profile, run or schedule a data-driven grid follows ("" none)
+  double largestRatio = 0.0, ratioLimit = 0.0, ratioMargin = 0.0;
+  std::vector<std::string> warnings;
+  schedule::GridExports exports;
 };
 
 nlohmann::json sigmaStepsToJson(const SigmaSteps& steps,
                                 const nlohmann::json& provenance = nlohmann::json::object());
 // InputError(source, …) for a wrong format, a missing or mistyped field, fewer than 2 steps,
-// σ not positive or descending, or steps ≠ the number of σ values.
+// σ not positive or descending, steps ≠ the number of σ values, or export lists whose lengths or
+// order disagree with `sigma`.
 SigmaSteps sigmaStepsFromJson(const nlohmann::json& json, const std::string& source);
+// The ".py" form.
+std::string sigmaStepsToPython(const SigmaSteps& steps);
 
-// ".json": the JSON form; anything else: one σ per line. Written atomically.
+// ".json": the JSON form; ".py": Python; anything else: one σ per line. Written atomically.
 void writeSigmaSteps(const std::string& path, const SigmaSteps& steps,
                      const nlohmann::json& provenance = nlohmann::json::object());
-// Either form, by extension (the text form has no schedule label or curve).
+// The JSON or the text form, by extension (the text form has no label, rule or exports; a ".py"
+// file is refused: it is written for Python, the ".json" beside it is the one to read).
 SigmaSteps readSigmaSteps(const std::string& path);
 
 }  // namespace noisescope

@@ -275,8 +275,9 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     const json provenance = scheduleProvenance(exported, request.producer);
     writeSchedule((folder / (stem + "-infonoise.schedule.json")).string(), exported.schedule,
                   provenance);
-    writeSigmaSteps((folder / (stem + "-infonoise.sigma-steps.json")).string(),
-                    sigmaSteps(exported, request.sigmaSteps), provenance);
+    // The default sampling grid, not the schedule's quantiles (pipeline/sigma_steps.h).
+    const SigmaSteps steps = sigmaSteps(exported, request.sigmaSteps);
+    writeSigmaSteps((folder / (stem + "-infonoise.sigma-steps.json")).string(), steps, provenance);
     out.files.push_back(stem + "-infonoise.schedule.json");
     out.files.push_back(stem + "-infonoise.sigma-steps.json");
 
@@ -320,8 +321,10 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
       md << "| " << m.label << " | " << number(m.klToReference) << " | " << number(m.totalVariation)
          << " | " << number(m.massInBand) << " | " << number(m.sigmaQ05) << " | "
          << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
-    md << "\nExported: `" << stem << "-infonoise.schedule.json` and its " << request.sigmaSteps
-       << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json`.\n\n";
+    md << "\nExported: `" << stem << "-infonoise.schedule.json` and " << request.sigmaSteps
+       << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json` on the default sampling "
+       << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
+       << number(steps.ratioLimit) << ").\n\n";
     for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
 
     json files = out.files;

@@ -65,8 +65,11 @@ check "report schedule carries provenance and measured sigma_data" python3 -c '
 import json,sys; s=json.load(open(sys.argv[1])); pv=s["provenance"]; assert pv["producer"]=="noisescope-cli report"
 src=pv["parameters"]["sigma_data_source"]; assert "profile" in src or "measured" in src, src
 assert s["notes"]["profile-kind"]=="bound", s["notes"]' "$r1-infonoise.schedule.json"
-check "report sigma-steps ascending" python3 -c '
-import json,sys; s=json.load(open(sys.argv[1])); v=s["sigma"]; assert s["format"]=="noisescope.sigma-steps/1" and len(v)==32 and v==sorted(v)' "$r1-infonoise.sigma-steps.json"
+check "report sigma-steps: the default grid (Karras rho=7), ascending, with its exports" python3 -c '
+import json,sys; s=json.load(open(sys.argv[1])); v=s["sigma"]
+assert s["format"]=="noisescope.sigma-steps/2" and len(v)==32 and v==sorted(v)
+assert s["grid"].startswith("karras?rho=7") and s["warnings"]==[] and s["step_ratio"]["largest"]<=s["step_ratio"]["limit"]
+assert s["k_diffusion"]["sigmas"]==v[::-1]+[0]' "$r1-infonoise.sigma-steps.json"
 check "report README names the memorisation caveat" grep -q "memoris" "$work/report/README.md"
 check "report mmse chart has a band" grep -q "<polygon" "$r1-mmse.svg"
 check "report mmse chart shows the empirical curve and the bound" bash -c "grep -q 'empirical (' '$r1-mmse.svg' && grep -q 'bound (' '$r1-mmse.svg'"

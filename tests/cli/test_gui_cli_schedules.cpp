@@ -128,9 +128,19 @@ class TestGuiCliSchedules : public QObject {
     const QString tag = QString::number(QTest::currentDataTag()[0] == 'I' ? 1 : 2) + profileFile;
     const QString cliOut = dir_.filePath("cli-" + method + tag + ".json");
     const QString cliSteps = dir_.filePath("cli-steps-" + method + tag + ".json");
-    QStringList arguments = {"schedule", "--profile",      profile, "--method",
-                             method,     "--output",       cliOut,  "--steps",
-                             "12",       "--steps-output", cliSteps};
+    QStringList arguments = {"schedule",
+                             "--profile",
+                             profile,
+                             "--method",
+                             method,
+                             "--output",
+                             cliOut,
+                             "--steps",
+                             "12",
+                             "--steps-output",
+                             cliSteps,
+                             "--grid",
+                             "entropic?increment=sqrt-rate"};
     if (method == "sqrt-entropy")
       arguments << "--sqrt-coordinate"
                 << "lambda";
@@ -147,7 +157,7 @@ class TestGuiCliSchedules : public QObject {
     const QString guiOut = dir_.filePath("gui-" + method + tag + ".json");
     const QString guiSteps = dir_.filePath("gui-steps-" + method + tag + ".json");
     QCOMPARE(panel->exportCurrent(guiOut), QString());
-    QCOMPARE(panel->exportSigmaSteps(guiSteps, 12), QString());
+    QCOMPARE(panel->exportSigmaSteps(guiSteps, 12, "entropic?increment=sqrt-rate"), QString());
 
     const json cli = comparable(cliOut);
     const json& parameters = cli["provenance"]["parameters"];
@@ -155,7 +165,9 @@ class TestGuiCliSchedules : public QObject {
     QVERIFY(parameters["sigma_data_source"].get<std::string>().rfind("from profile ", 0) == 0);
     QVERIFY(cli == comparable(guiOut));
     const json steps = comparable(cliSteps);
-    QCOMPARE(steps["curve"].get<std::string>(), std::string("rho"));
+    // The entropic grid follows the schedule's own profile in both faces.
+    QVERIFY(steps["grid"].get<std::string>().rfind("entropic?increment=sqrt-rate", 0) == 0);
+    QCOMPARE(steps["source"].get<std::string>(), profile.toStdString());
     QVERIFY(steps == comparable(guiSteps));
   }
 

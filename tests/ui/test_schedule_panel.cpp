@@ -22,6 +22,7 @@
 #include "screenshot.h"
 #include "ui/curve_chart.h"
 #include "ui/main_window.h"
+#include "ui/sampling_grid_dialog.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
 
@@ -169,12 +170,41 @@ class TestSchedulePanel : public QObject {
     const QString error = panel->loadProfileFile(broken.fileName());
     QVERIFY(error.contains("broken.csv") && error.contains("mmse"));
 
-    // The σ-steps file: the io format, quantiles of ρ for the entropic schedule.
+    // The σ-steps file: the default grid (Karras ρ = 7) with its rule; the entropic grid takes
+    // the schedule's own profile; quantiles its π.
     const QString steps = dir.filePath("steps.json");
     QCOMPARE(panel->exportSigmaSteps(steps, 10), QString());
     const SigmaSteps back = readSigmaSteps(steps.toStdString());
-    QCOMPARE(back.curve, std::string("rho"));
+    QVERIFY(back.grid.rfind("karras?rho=7", 0) == 0);
+    QVERIFY(back.warnings.empty());
     QCOMPARE(back.sigma.size(), size_t{10});
+    const SigmaSteps entropic = panel->currentSigmaSteps(10, "entropic?gate_c=0.15");
+    QCOMPARE(entropic.source, csv.toStdString());
+    QVERIFY(entropic.largestRatio > 1.0);
+    const SigmaSteps quantiles = panel->currentSigmaSteps(10, "quantiles");
+    QCOMPARE(quantiles.source, panel->builtAt(row)->schedule.info.label);
+    QVERIFY(panel->exportSigmaSteps(steps, 10, "karras?rho=-1").contains("rho"));
+
+    // The dialog starts on the default, previews the rule, and flags long steps.
+    SamplingGridDialog dialog(
+        [&](const std::string& spec, int n) { return panel->currentSigmaSteps(n, spec); },
+        QStringLiteral("InfoNoise"));
+    QCOMPARE(dialog.spec(), QString::fromUtf8(pipeline::defaults::kSamplingGrid));
+    QCOMPARE(dialog.steps(), pipeline::defaults::kSamplingSteps);
+    QVERIFY(dialog.acceptable());
+    QVERIFY(dialog.previewText().contains("Karras"));
+    QVERIFY(dialog.warningText().isEmpty());
+    dialog.show();
+    saveScreenshot(&dialog, "sampling-grid-default");
+    dialog.setSpec(QStringLiteral("uniform-sigma"));
+    QVERIFY(dialog.acceptable());
+    QVERIFY(dialog.warningText().contains("above the limit"));
+    saveScreenshot(&dialog, "sampling-grid-warning");
+    dialog.setSpec(QStringLiteral("uniform-sigma?guard=cap"));
+    QVERIFY(dialog.warningText().isEmpty());
+    dialog.setSpec(QStringLiteral("no-such-grid"));
+    QVERIFY(!dialog.acceptable());
+    QVERIFY(dialog.warningText().contains("no-such-grid"));
   }
 };
 

@@ -182,37 +182,81 @@ class TestSchedulePipeline : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, recipeFromSpec("no-such-preset"));
   }
 
-  void sigmaStepsAreQuantilesOfPhiOrRho() {
+  void sigmaStepsDefaultToKarrasAndNameTheirRule() {
     const BuiltSchedule edm = buildSchedule(presetRecipe("edm"), kGrid);
     const SigmaSteps steps = sigmaSteps(edm, 9);
-    QCOMPARE(steps.curve, std::string("phi"));
-    QCOMPARE(steps.sigma, entropicTimeGrid(effectiveAllocation(edm.schedule), 9));
+    QVERIFY(steps.grid.rfind(defaults::kSamplingGrid, 0) == 0);
+    QCOMPARE(steps.label, std::string("Karras ρ=7"));
+    QVERIFY(steps.rule.find("rho = 7") != std::string::npos);
     QVERIFY(std::is_sorted(steps.sigma.begin(), steps.sigma.end()));
+    QCOMPARE(steps.sigma.front(), defaults::kSigmaMin);
+    QCOMPARE(steps.sigma.back(), defaults::kSigmaMax);
+    QVERIFY(steps.warnings.empty());
+    QVERIFY(steps.largestRatio <= steps.ratioLimit);
+    QCOMPARE(steps.schedule, edm.schedule.info.label);
+    QVERIFY_THROWS_EXCEPTION(InputError, sigmaSteps(edm, 1));
 
+    // Quantiles of the schedule's φ are the old entropic-time rule, now a grid one asks for.
+    const SigmaSteps phi = sigmaSteps(edm, 9, "quantiles?of=phi");
+    QCOMPARE(phi.sigma, entropicTimeGrid(effectiveAllocation(edm.schedule), 9));
+
+    // The issue's case: the InfoNoise ρ of a profile (entropic, ∫ rate with the gate) leaves a
+    // long top step, which the file flags; guard=cap brings it under the limit at the same N.
     const Profile profile = gaussianDiagnosticProfile(1.0);
     RecipeContext context;
     context.profile = &profile;
-    const BuiltSchedule sqrt = buildSchedule(sqrtEntropyRecipe(), kGrid, context);
-    const SigmaSteps rho = sigmaSteps(sqrt, 9);
-    QCOMPARE(rho.curve, std::string("rho"));
-    QCOMPARE(rho.sigma, entropicTimeGrid(*sqrt.allocation, 9));
-    QVERIFY(rho.sigma != entropicTimeGrid(effectiveAllocation(sqrt.schedule), 9));
-    QVERIFY_THROWS_EXCEPTION(InputError, sigmaSteps(edm, 1));
+    context.profileSource = "gaussian";
+    const BuiltSchedule info = buildSchedule(infoNoiseRecipe(), kGrid, context);
+    const SigmaSteps rho = sigmaSteps(info, 18, "entropic?gate_c=0.15", &profile, "gaussian");
+    QCOMPARE(rho.source, std::string("gaussian"));
+    QVERIFY2(!rho.warnings.empty(), std::to_string(rho.largestRatio).c_str());
+    QVERIFY(rho.largestRatio > rho.ratioLimit);
+    const SigmaSteps capped =
+        sigmaSteps(info, 18, "entropic?gate_c=0.15&guard=cap", &profile, "gaussian");
+    QVERIFY(capped.warnings.empty());
+    QVERIFY(capped.largestRatio <= capped.ratioLimit * (1 + 1e-9));
+    QCOMPARE(capped.sigma.size(), size_t{18});
+    // Without a profile the entropic grid says so.
+    QVERIFY_THROWS_EXCEPTION(InputError, sigmaSteps(edm, 9, "entropic"));
   }
 
   void sigmaStepsFilesReadBack() {
     QTemporaryDir dir;
     const BuiltSchedule edm = buildSchedule(presetRecipe("edm"), kGrid);
-    const SigmaSteps steps = sigmaSteps(edm, 12);
+    const SigmaSteps steps = sigmaSteps(edm, 12, "ddpm?spacing=leading&steps_offset=1");
     const std::string json = dir.filePath("steps.json").toStdString();
     writeSigmaSteps(json, steps, scheduleProvenance(edm, "test"));
     const SigmaSteps back = readSigmaSteps(json);
     QCOMPARE(back.sigma, steps.sigma);
-    QCOMPARE(back.curve, std::string("phi"));
     QCOMPARE(back.schedule, edm.schedule.info.label);
+    QCOMPARE(back.grid, steps.grid);
+    QCOMPARE(back.label, steps.label);
+    QCOMPARE(back.rule, steps.rule);
+    QCOMPARE(back.warnings, steps.warnings);
+    QCOMPARE(back.largestRatio, steps.largestRatio);
+    QCOMPARE(back.ratioLimit, steps.ratioLimit);
+    QCOMPARE(back.exports.kdiffusionSigmas, steps.exports.kdiffusionSigmas);
+    QCOMPARE(back.exports.diffusersSigmas, steps.exports.diffusersSigmas);
+    QCOMPARE(back.exports.diffusersTimesteps, steps.exports.diffusersTimesteps);
+    QCOMPARE(back.exports.diffusersTimesteps.front(), 11.0 * (1000 / 12) + 1);
+    QCOMPARE(back.exports.flowSigmas, steps.exports.flowSigmas);
+    QCOMPARE(back.exports.flowTimesteps, steps.exports.flowTimesteps);
+    QCOMPARE(back.exports.timestepsTable, steps.exports.timestepsTable);
     const std::string text = dir.filePath("steps.txt").toStdString();
     writeSigmaSteps(text, steps);
     QCOMPARE(readSigmaSteps(text).sigma, steps.sigma);  // full precision in text too
+    const std::string py = dir.filePath("steps.py").toStdString();
+    writeSigmaSteps(py, steps);
+    QVERIFY_THROWS_EXCEPTION(InputError, readSigmaSteps(py));
+    // Earlier builds' files still read.
+    {
+      std::ofstream(dir.filePath("v1.json").toStdString())
+          << R"({"format": "noisescope.sigma-steps/1", "schedule": "s", "curve": "rho",
+                 "steps": 2, "sigma": [0.1, 1]})";
+      const SigmaSteps v1 = readSigmaSteps(dir.filePath("v1.json").toStdString());
+      QCOMPARE(v1.curve, std::string("rho"));
+      QCOMPARE(v1.sigma, (std::vector<double>{0.1, 1.0}));
+    }
 
     auto refused = [&](const char* name, const std::string& content, const char* problem) {
       const std::string path = dir.filePath(name).toStdString();
@@ -229,7 +273,7 @@ class TestSchedulePipeline : public QObject {
     refused("word.txt", "0.1\nabc\n", "line 2");
     refused("one.txt", "0.1\n", "at least 2");
     refused("format.json", R"({"format": "noisescope.sigma-grid/1"})",
-            "not noisescope.sigma-steps/1");
+            "not noisescope.sigma-steps/2");
     refused("count.json",
             R"({"format": "noisescope.sigma-steps/1", "schedule": "s", "curve": "phi",
                 "steps": 3, "sigma": [0.1, 1]})",
@@ -238,6 +282,20 @@ class TestSchedulePipeline : public QObject {
             R"({"format": "noisescope.sigma-steps/1", "schedule": "s", "curve": "pi",
                 "steps": 2, "sigma": [0.1, 1]})",
             "curve");
+    // A /2 file whose exports disagree with its levels, or that lacks them.
+    nlohmann::json good = sigmaStepsToJson(steps);
+    nlohmann::json edited = good;
+    edited["k_diffusion"]["sigmas"][0] = 79.0;
+    refused("edited.json", edited.dump(), "k_diffusion.sigmas");
+    nlohmann::json shorter = good;
+    shorter["diffusers"]["timesteps"].erase(0);
+    refused("short.json", shorter.dump(), "diffusers.timesteps");
+    nlohmann::json noRatio = good;
+    noRatio.erase("step_ratio");
+    refused("ratio.json", noRatio.dump(), "step_ratio");
+    nlohmann::json tie = good;
+    tie["sigma"][1] = tie["sigma"][0];
+    refused("tie.json", tie.dump(), "strictly ascending");
   }
 
   void atomicDesignRecordsItsSettingsAndMeasuredSigmaData() {
