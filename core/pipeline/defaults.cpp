@@ -43,6 +43,10 @@ nlohmann::json defaultsJson() {
         {"comparison_band", {{"empirical", comparisonBandGateC("empirical")}, {"other", kGateC}}}}},
       {"sigma_data_fallback", kSigmaDataFallback},
       {"held_out", {{"share", kHeldOutShare}}},
+      {"sampling_grid",
+       {{"spec", kSamplingGrid},
+        {"steps", kSamplingSteps},
+        {"ratio_margin", kSamplingRatioMargin}}},
       {"presets", presets}};
 }
 

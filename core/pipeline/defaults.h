@@ -35,6 +35,14 @@ inline constexpr double kSigmaDataFallback = 0.5;
 // The held-out rule: without a test split, a seeded share of the data (util/seeded_split.h).
 inline constexpr double kHeldOutShare = 0.1;
 
+// Inference σ steps (pipeline/sampling_grids.h): the grid every exported σ-steps file and the
+// Schedules tab's Sampling grid… dialog start from — Karras ρ = 7, the grid EDM's Heun sampler was
+// tuned on, until `sample-race` finds a grid that beats it — its number of levels N, and the
+// margin of the step-ratio limit (margin × Karras ρ = 7's largest step at the same N and ends).
+inline constexpr const char* kSamplingGrid = "karras?rho=7";
+inline constexpr int kSamplingSteps = 18;
+inline constexpr double kSamplingRatioMargin = 2.0;
+
 // A default as the faces show it in help and tooltips ("%g": 0.15, 80).
 std::string formatDefault(double value);
 

@@ -15,6 +15,7 @@
 #include "schedule/entropic.h"
 #include "schedule/families.h"
 #include "schedule/loss_weight.h"
+#include "schedule/sampling_grid.h"
 #include "train/noise_sampler.h"
 #include "train/train_config.h"
 
@@ -41,6 +42,14 @@ class TestDefaults : public QObject {
     QCOMPARE(j["gate"]["comparison_band"]["other"].get<double>(), d::kGateC);
     QCOMPARE(j["sigma_data_fallback"].get<double>(), d::kSigmaDataFallback);
     QCOMPARE(j["held_out"]["share"].get<double>(), d::kHeldOutShare);
+    QCOMPARE(j["sampling_grid"]["spec"].get<std::string>(), std::string(d::kSamplingGrid));
+    QCOMPARE(j["sampling_grid"]["steps"].get<int>(), d::kSamplingSteps);
+    QCOMPARE(j["sampling_grid"]["ratio_margin"].get<double>(), d::kSamplingRatioMargin);
+    // The grid library's own defaults are this table's.
+    const schedule::SamplingGridSpec grid = schedule::parseSamplingGridSpec(d::kSamplingGrid);
+    QCOMPARE(grid.margin, d::kSamplingRatioMargin);
+    QCOMPARE(grid.sigmaMin, d::kSigmaMin);
+    QCOMPARE(grid.sigmaMax, d::kSigmaMax);
     // Every preset of the schedule library, with its family, all its parameters and its weight.
     const auto& presets = schedule::presets();
     QCOMPARE(j["presets"].size(), presets.size());

@@ -1,0 +1,126 @@
+#include "pipeline/sampling_grids.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+
+#include "io/profile_io.h"
+#include "io/run_events.h"
+#include "io/schedule_io.h"
+#include "schedule/entropic.h"
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+
+using namespace noisescope::schedule;
+
+namespace {
+
+std::string number(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+// The last schedule event of a run's events.jsonl, as a binned schedule.
+std::optional<Schedule> lastScheduleEvent(const std::string& events) {
+  RunEventsFollower follower(events);
+  std::optional<Schedule> last;
+  for (int64_t before = -1; follower.offset() != before;) {
+    before = follower.offset();
+    const RunEventsFollower::Batch batch = follower.poll();
+    for (const RunEvent& e : batch.events) {
+      if (e.kind != RunEvent::Kind::Schedule || e.pi.empty() ||
+          e.logSigmaEdges.size() != e.pi.size() + 1)
+        continue;
+      last = Schedule::fromBinMasses(LogSigmaGrid{e.logSigmaEdges}, e.pi);
+      last->info.kind = "run";
+      last->info.label = e.sampler + " π at step " + std::to_string(e.step);
+    }
+  }
+  return last;
+}
+
+}  // namespace
+
+Schedule runFinalSchedule(const std::string& runDirectory, std::string* from) {
+  namespace fs = std::filesystem;
+  const fs::path run(runDirectory);
+  if (!fs::is_directory(run))
+    throw InputError(runDirectory, "is not a run directory (no such folder)");
+  for (const char* name : {"final.schedule.json", "latest.schedule.json"}) {
+    const fs::path file = run / "schedules" / name;
+    if (fs::exists(file)) {
+      if (from) *from = file.string();
+      return readSchedule(file.string());
+    }
+  }
+  const fs::path events = run / "events.jsonl";
+  if (fs::exists(events)) {
+    if (auto last = lastScheduleEvent(events.string())) {
+      if (from) *from = events.string();
+      return *last;
+    }
+  }
+  throw InputError(runDirectory,
+                   "holds no training schedule (schedules/final.schedule.json, "
+                   "schedules/latest.schedule.json or a schedule event in events.jsonl)");
+}
+
+SamplingGridResult samplingGrid(const std::string& specText, int steps,
+                                const GridSources& sources) {
+  SamplingGridResult r;
+  r.spec = parseSamplingGridSpec(specText);
+  SamplingGridInputs inputs;
+  std::optional<Profile> profileFile;
+  std::optional<RateProfile> rate;
+  std::optional<Schedule> scheduleFile;
+  if (r.spec.family == GridFamily::Entropic) {
+    const Profile* profile = sources.profile;
+    r.source = sources.profileSource;
+    if (!r.spec.profile.empty()) {
+      profileFile = readProfile(r.spec.profile);
+      profile = &*profileFile;
+      r.source = r.spec.profile;
+    }
+    if (!profile)
+      throw InputError(specText, "the entropic grid needs a profile: profile=FILE (or --profile)");
+    rate = rateProfileFrom(*profile, r.source);
+    inputs.profile = &*rate;
+  } else if (r.spec.family == GridFamily::Quantiles) {
+    inputs.schedule = sources.schedule;
+    r.source = sources.scheduleLabel;
+    if (!r.spec.run.empty()) {
+      std::string from;
+      scheduleFile = runFinalSchedule(r.spec.run, &from);
+      r.source = from;
+    } else if (!r.spec.schedule.empty()) {
+      scheduleFile = readSchedule(r.spec.schedule);
+      r.source = r.spec.schedule;
+    }
+    if (scheduleFile) inputs.schedule = &*scheduleFile;
+    if (!inputs.schedule)
+      throw InputError(specText,
+                       "the quantile grid needs a schedule: run=DIR or schedule=FILE (or a "
+                       "selected schedule)");
+  }
+  r.sigma = buildSamplingGrid(r.spec, steps, inputs);
+  r.steps = steps;
+  r.canonical = canonicalSpec(r.spec);
+  r.label = gridLabel(r.spec);
+  r.rule = gridRule(r.spec);
+  r.largestRatio = largestStepRatio(r.sigma);
+  const double top = r.sigma.front(), bottom = r.sigma[steps - 1];
+  r.ratioLimit = ratioLimit(steps, bottom, top, r.spec.margin);
+  for (int i : stepsOverRatio(r.sigma, r.ratioLimit))
+    r.warnings.push_back("step " + std::to_string(i + 1) + " goes from σ = " + number(r.sigma[i]) +
+                         " to " + number(r.sigma[i + 1]) + ", a ratio of " +
+                         number(r.sigma[i] / r.sigma[i + 1]) + ", above the limit " +
+                         number(r.ratioLimit) + " (" + number(r.spec.margin) +
+                         " × Karras ρ=7's largest step at N = " + std::to_string(steps) +
+                         "); the sampler's error there is unchecked (guard=cap reshapes the grid)");
+  r.exports = gridExports(r.spec, r.sigma);
+  return r;
+}
+
+}  // namespace noisescope::pipeline
