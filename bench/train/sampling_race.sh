@@ -84,12 +84,18 @@ train_lane() {  # dataset
 }
 
 race_lane() {  # dataset
-  local dataset=$1
+  local dataset=$1 data
+  # DATA only fixes the shape: a run's checkpoint is scored on the run's own held-out data.
+  if [ "$dataset" = fashion ]; then data=("$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz")
+  else data=("$repo/sample_data/dna/lambda_phage.fa" --window 64 --stride 64); fi
   for sampler in static infonoise sqrt-entropy; do
     local name="$dataset-$sampler"
+    # The profile the entropic grids follow: the model's own MMSE on its run's held-out data.
+    nice -n 10 "$cli" --threads 1 diagnose "${data[@]}" --checkpoint "$out/$name" --levels 32 \
+      --queries 128 --device cpu --out "$out/profile-$name.json" 2> "$out/profile-$name.log"
     # shellcheck disable=SC2086
-    nice -n 10 "$cli" --threads 1 sample-race "$out/$name" --seeds $sample_seeds \
-      --json "$out/race-$name.json" --chart "$out/race-$name.svg" \
+    nice -n 10 "$cli" --threads 1 sample-race "$out/$name" --profile "$out/profile-$name.json" \
+      --seeds $sample_seeds --json "$out/race-$name.json" --chart "$out/race-$name.svg" \
       > "$out/race-$name.txt" 2> "$out/race-$name.log"
   done
 }

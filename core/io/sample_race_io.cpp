@@ -17,7 +17,8 @@ const char* const kMeasureOrder[] = {"fd", "kmer_js", "elbo"};
 std::string measureTitle(const std::string& m) {
   if (m == "fd") return "FD in the feature network's features (lower is better)";
   if (m == "kmer_js") return "k-mer JS, bits, mean over k = 1…6 (lower is better)";
-  return "ELBO diffusion term of the grid, nats/dim (lower is better)";
+  return "ELBO of the grid's discrete-time bound, nats/dim (discrete data: with its prior and "
+         "reconstruction terms; else the diffusion term only; lower is better)";
 }
 
 std::string formatCell(const MeanInterval& m) {

@@ -109,10 +109,10 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
     r.featureNetwork = featurePath;
     r.featureAccuracy = features->info().testAccuracy;
   }
+  const RaceGridContext context{config.noise.sigmaMin, config.noise.sigmaMax,
+                                isRun ? o.model : std::string(), o.profile};
   const std::vector<RaceGrid> grids =
-      o.grids.empty() ? defaultRaceGrids({config.noise.sigmaMin, config.noise.sigmaMax,
-                                          isRun ? o.model : std::string(), o.profile})
-                      : o.grids;
+      raceGrids(o.grids.empty() ? defaultRaceGridSpecs(context) : o.grids, context);
   for (const auto& g : grids) r.grids.push_back({g.name, g.rule});
 
   // The floor first: it also fails early for data that no measure can score.
@@ -168,7 +168,12 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
       done += double(c.evaluations);
       if (elboRows > 0) {
         progress.throwIfCancelled();
-        c.values["elbo"].push_back(train::gridElbo(denoise, elboX0, elboNoise, c.sigma));
+        double elbo = train::gridElbo(denoise, elboX0, elboNoise, c.sigma);
+        // Discrete data: the end terms at the grid's own ends, so grids that end elsewhere
+        // compare as bounds on the same −log p.
+        if (data.discrete)
+          elbo += train::discreteElboEnds(elboX0, elboNoise, c.sigma[c.steps - 1], c.sigma[0]);
+        c.values["elbo"].push_back(elbo);
         done += double(c.steps);
       }
     }

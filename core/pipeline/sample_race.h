@@ -36,8 +36,15 @@ struct RaceGridContext {
   std::string profile;       // a noisescope.profile/1 file, "" for none
 };
 
-// The grids raced by default: every family that the context allows (the profile- and π-matched
-// grids only with a profile / run directory).
+// The grids of `specs` (sampling-grid spec strings, schedule/sampling_grid.h); the entropic family
+// takes the context's profile and the quantile family the run's final π unless the spec names a
+// file. InputError for a bad spec or a missing source, before anything is sampled.
+std::vector<RaceGrid> raceGrids(const std::vector<std::string>& specs,
+                                const RaceGridContext& context);
+// The grids raced by default: Karras ρ = 7 and ρ = 3, uniform σ, uniform log σ, DDPM trailing,
+// leading (steps_offset 1) and linspace on Stable Diffusion's table, flow t with shift 3; with a
+// profile the entropic ∫ rate and ∫ √rate grids; with a run that recorded its π its quantiles.
+std::vector<std::string> defaultRaceGridSpecs(const RaceGridContext& context);
 std::vector<RaceGrid> defaultRaceGrids(const RaceGridContext& context);
 
 struct SampleRaceOptions {
@@ -45,9 +52,9 @@ struct SampleRaceOptions {
   // denoiser file together with `config`, the training config whose data it was trained on.
   std::string model;
   std::string config;
-  std::string featureNetwork;   // "" : the config's eval.feature_network
-  std::string profile;          // for the profile-matched grids
-  std::vector<RaceGrid> grids;  // empty: defaultRaceGrids
+  std::string featureNetwork;      // "" : the config's eval.feature_network
+  std::string profile;             // for the profile-matched grids
+  std::vector<std::string> grids;  // spec strings; empty: defaultRaceGridSpecs
   std::vector<int64_t> nfe{8, 16, 32, 64};
   std::vector<uint64_t> seeds{1, 2, 3};
   std::string sampler = "auto";  // "auto" (Euler for a flow-v model, else Heun) or a name

@@ -230,6 +230,16 @@ double gridElbo(const DenoiseFunction& denoiser, const at::Tensor& x0, const at:
   return total / dim;
 }
 
+double discreteElboEnds(const at::Tensor& x0, const at::Tensor& noise, double sigmaMin,
+                        double sigmaMax) {
+  const auto x = x0.to(at::kDouble), z = x + sigmaMin * noise.to(at::kDouble);
+  const double prior = (x.pow(2) / (2 * sigmaMax * sigmaMax)).mean().item<double>();
+  // −log sigmoid(2xz/σ²) = softplus(−2xz/σ²)
+  const double reconstruction =
+      at::softplus(-2.0 * x * z / (sigmaMin * sigmaMin)).mean().item<double>();
+  return prior + reconstruction;
+}
+
 double slicedWasserstein(const at::Tensor& a, const at::Tensor& b, const at::Tensor& directions) {
   const auto pa = std::get<0>(at::sort(at::matmul(a, directions.t()), 0));  // [N, P]
   const auto pb = std::get<0>(at::sort(at::matmul(b, directions.t()), 0));  // [M, P]

@@ -109,6 +109,12 @@ int64_t stepsForEvaluations(const std::string& sampler, int64_t nfe);
 // Excludes the prior term at σ_0 and the reconstruction term at the smallest σ.
 double gridElbo(const DenoiseFunction& denoiser, const at::Tensor& x0, const at::Tensor& noise,
                 const std::vector<double>& sigmas);
+// The two end terms that make gridElbo a bound on −log p(x0) for data in {−1, +1}^D (binarised
+// images, one-hot DNA), in nats per dimension: the prior KL(N(x0, σ_max²) ‖ N(0, σ_max²)) =
+// x0²/(2σ_max²) and the reconstruction −log p(x0 | z) at σ_min with the factorised decoder
+// p(x = ±1 | z) = sigmoid(±2z/σ_min²), z = x0 + σ_min·noise. The same x0 and noise as gridElbo.
+double discreteElboEnds(const at::Tensor& x0, const at::Tensor& noise, double sigmaMin,
+                        double sigmaMax);
 // Sliced W2 between two point sets [N, D] and [M, D] over the unit directions [P, D]:
 // √(mean over directions of W2² between the projected empirical distributions).
 double slicedWasserstein(const at::Tensor& a, const at::Tensor& b, const at::Tensor& directions);

@@ -81,7 +81,7 @@ expect_error "missing model" "$work/nothing.pt" "$work/nothing.pt"
 expect_error "TorchScript file without --config" "needs --config" "$model"
 expect_error "run without an export" "holds no exported denoiser" "$work"
 expect_error "NFE too small for Heun" "fewer than 2" "$work/run" --nfe 2 --samples 8
-expect_error "unknown grid" "unknown grid 'karras?rho=3.5x'" "$work/run" --grid 'karras?rho=3.5x'
+expect_error "bad grid spec" "rho=3.5x is not a finite number" "$work/run" --grid 'karras?rho=3.5x'
 expect_error "unknown sampler" "unknown sampler" "$work/run" --sampler dpm --samples 8
 echo "not a model" >"$work/bad.pt"
 expect_error "not TorchScript" "$work/bad.pt" "$work/bad.pt" --config "$work/run/config.json"

@@ -49,6 +49,13 @@ std::pair<double, double> landing(const at::Tensor& x) {
   return {nearest.max().item<double>(), toA};
 }
 
+// The same steps without the final one to σ = 0: the samples then show where the ODE got to at
+// σ_min, before a last denoising snaps them onto the nearer point.
+std::vector<double> withoutZero(std::vector<double> sigmas) {
+  sigmas.pop_back();
+  return sigmas;
+}
+
 }  // namespace
 
 class TestSamplers : public QObject {
@@ -57,15 +64,17 @@ class TestSamplers : public QObject {
  private Q_SLOTS:
   void heunReproducesTheTwoPoints() {
     const auto sigmas = edmSamplingSigmas(64, 0.002, 80.0, 7.0);
-    const auto x = heunSample(twoPointDenoiser(nullptr), startNoise(400, 3), sigmas);
-    const auto [far, toA] = landing(x);
-    QVERIFY2(far < 1e-2, qPrintable(QString("a sample ended %1 from both points").arg(far)));
-    // Symmetric in the start noise's law: 400 draws give ½ ± 0.075 with probability > 0.997.
-    QVERIFY2(std::abs(toA - 0.5) < 0.075, qPrintable(QString("share at a: %1").arg(toA)));
+    for (const auto& steps : {sigmas, withoutZero(sigmas)}) {
+      const auto x = heunSample(twoPointDenoiser(nullptr), startNoise(400, 3), steps);
+      const auto [far, toA] = landing(x);
+      QVERIFY2(far < 2e-2, qPrintable(QString("a sample ended %1 from both points").arg(far)));
+      // Symmetric in the start noise's law: 400 draws give ½ ± 0.075 with probability > 0.997.
+      QVERIFY2(std::abs(toA - 0.5) < 0.075, qPrintable(QString("share at a: %1").arg(toA)));
+    }
   }
 
   void eulerAndAncestralReproduceTheTwoPoints() {
-    const auto sigmas = edmSamplingSigmas(200, 0.002, 80.0, 7.0);
+    const auto sigmas = withoutZero(edmSamplingSigmas(200, 0.002, 80.0, 7.0));
     for (int kind = 0; kind < 2; ++kind) {
       const auto x = kind == 0 ? eulerSample(twoPointDenoiser(nullptr), startNoise(400, 4), sigmas)
                                : eulerAncestralSample(twoPointDenoiser(nullptr), startNoise(400, 4),
@@ -80,9 +89,9 @@ class TestSamplers : public QObject {
   }
 
   void fewStepsLeaveSamplesBetweenThePoints() {
-    // The check above is not vacuous: two Heun steps from σ = 80 do not resolve the two points.
+    // The check at σ_min is not vacuous: two Heun steps from σ = 80 do not resolve the points.
     const auto x = heunSample(twoPointDenoiser(nullptr), startNoise(400, 3),
-                              edmSamplingSigmas(2, 0.002, 80.0, 7.0));
+                              withoutZero(edmSamplingSigmas(2, 0.002, 80.0, 7.0)));
     QVERIFY(landing(x).first > 0.1);
   }
 
@@ -125,6 +134,16 @@ class TestSamplers : public QObject {
                  qPrintable(QString("%1 levels: %2 > %3").arg(n).arg(elbo).arg(previous)));
       previous = elbo;
     }
+  }
+
+  void theEndTermsOfDiscreteDataAreTheirClosedForms() {
+    // x0 ∈ {±1}: the prior KL is 1/(2σ_max²); the reconstruction vanishes as σ_min → 0 and is
+    // E softplus(−2/σ² − 2ε/σ) otherwise (here at σ = 1 with ε = 0: log(1 + e^{−2})).
+    const auto x0 = at::tensor({1.0f, -1.0f, 1.0f, -1.0f}).reshape({2, 2});
+    const auto zero = at::zeros_like(x0);
+    QVERIFY(std::abs(discreteElboEnds(x0, zero, 0.01, 2.0) - 1.0 / 8.0) < 1e-9);
+    const double atOne = discreteElboEnds(x0, zero, 1.0, 1e6);
+    QVERIFY(std::abs(atOne - std::log1p(std::exp(-2.0))) < 1e-9);
   }
 
   void cancelStopsASampler() {
