@@ -23,6 +23,7 @@
 #include "data/transforms.h"
 #include "dataset_options.h"
 #include "pipeline/defaults.h"
+#include "pipeline/quality_floor.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
@@ -178,31 +179,22 @@ int runFloor(const QualityArgs& a) {
   const std::string featurePath = a.features.empty() ? config.eval.featureNetwork : a.features;
   std::unique_ptr<train::FeatureNetwork> features;
   if (!featurePath.empty()) features = std::make_unique<train::FeatureNetwork>(featurePath);
-  // Far from the seeds of the run's split (optim.seed) and held-out subset (optim.seed + 1).
-  const uint64_t seed = a.seedGiven ? a.seed : 1000 * config.optim.seed;
-  const auto draws = train::realAgainstReal(data.train, data.test, count, a.repeats, seed,
-                                            data.discrete, features.get());
-  std::vector<double> fd, js;
-  std::vector<std::vector<double>> perK;
-  for (const auto& q : draws) {
-    if (!std::isnan(q.fd)) fd.push_back(q.fd);
-    if (!std::isnan(q.kmerJs)) {
-      js.push_back(q.kmerJs);
-      perK.push_back(q.kmerJsPerK);
-    }
-  }
-  nlohmann::json out{{"config", a.config},          {"count", count},
-                     {"reference", data.test.size()}, {"repeats", a.repeats},
-                     {"seed", seed},                  {"train_samples", data.train.size()},
-                     {"test", data.testDescription}};
+  const uint64_t seed = a.seedGiven ? a.seed : pipeline::defaultFloorSeed(config);
+  const auto floor = pipeline::qualityFloor(data, features.get(), count, a.repeats, seed);
+  const std::vector<double>& fd = floor.fd;
+  const std::vector<double>& js = floor.kmerJs;
+  nlohmann::json out{
+      {"config", a.config},          {"count", count}, {"reference", data.test.size()},
+      {"repeats", a.repeats},        {"seed", seed},   {"train_samples", data.train.size()},
+      {"test", data.testDescription}};
   if (!fd.empty()) {
     out["fd"] = fd;
     out["feature_network"] = featurePath;
-    out["feature_accuracy"] = draws.front().featureAccuracy;
+    out["feature_accuracy"] = floor.featureAccuracy;
   }
   if (!js.empty()) {
     out["kmer_js"] = js;
-    out["kmer_js_per_k"] = perK;
+    out["kmer_js_per_k"] = floor.kmerJsPerK;
   }
   if (a.json) {
     std::cout << out.dump(2) << "\n";
@@ -210,8 +202,7 @@ int runFloor(const QualityArgs& a) {
   }
   std::printf("floor: %lld draws of %lld real training samples (of %lld) against %lld held-out\n",
               static_cast<long long>(a.repeats), static_cast<long long>(count),
-              static_cast<long long>(data.train.size()),
-              static_cast<long long>(data.test.size()));
+              static_cast<long long>(data.train.size()), static_cast<long long>(data.test.size()));
   if (!fd.empty())
     std::printf("FD        %.6g mean  (features of %s)\n", meanOf(fd), featurePath.c_str());
   if (!js.empty()) std::printf("k-mer JS  %.6g bits mean (k = 1…6)\n", meanOf(js));
@@ -253,8 +244,9 @@ const CommandRegistration registration("quality", [](CLI::App& app) -> std::func
   floorApp->add_option("--config", a->config, "Training config of the run (its split and counts)")
       ->required()
       ->check(CLI::ExistingFile);
-  floorApp->add_option("--count", a->floorCount,
-                       "Real samples per draw (default: the config's eval.quality_samples)")
+  floorApp
+      ->add_option("--count", a->floorCount,
+                   "Real samples per draw (default: the config's eval.quality_samples)")
       ->check(CLI::PositiveNumber);
   floorApp->add_option("--repeats", a->repeats, "Random subsets drawn")
       ->capture_default_str()

@@ -150,10 +150,11 @@ std::vector<double> edmSamplingSigmas(int64_t steps, double sigmaMin, double sig
 }
 
 at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
-                      const std::vector<double>& sigmas) {
+                      const std::vector<double>& sigmas, const Progress& progress) {
   c10::AutoGradMode noGrad(false);
   auto x = startNoise * sigmas.front();
   for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
+    progress.throwIfCancelled();
     const double s = sigmas[i], next = sigmas[i + 1];
     const auto d = (x - denoiseChunked(denoiser, x, s)) / s;
     auto xNext = x + (next - s) * d;
@@ -162,8 +163,81 @@ at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNo
       xNext = x + (next - s) * 0.5 * (d + d2);
     }
     x = xNext;
+    progress.report(double(i + 1) / double(sigmas.size() - 1));
   }
   return x;
+}
+
+at::Tensor eulerSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
+                       const std::vector<double>& sigmas, const Progress& progress) {
+  c10::AutoGradMode noGrad(false);
+  auto x = startNoise * sigmas.front();
+  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
+    progress.throwIfCancelled();
+    const double s = sigmas[i], next = sigmas[i + 1];
+    const auto denoised = denoiseChunked(denoiser, x, s);
+    x = denoised + (next / s) * (x - denoised);
+    progress.report(double(i + 1) / double(sigmas.size() - 1));
+  }
+  return x;
+}
+
+at::Tensor eulerAncestralSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
+                                const std::vector<double>& sigmas, uint64_t seed,
+                                const Progress& progress) {
+  c10::AutoGradMode noGrad(false);
+  auto gen = at::detail::createCPUGenerator(seed);
+  auto x = startNoise * sigmas.front();
+  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
+    progress.throwIfCancelled();
+    const double s = sigmas[i], next = sigmas[i + 1];
+    const double up = std::sqrt(std::max(0.0, next * next * (s * s - next * next) / (s * s)));
+    const double down = std::sqrt(std::max(0.0, next * next - up * up));
+    const auto denoised = denoiseChunked(denoiser, x, s);
+    x = denoised + (down / s) * (x - denoised);
+    if (up > 0) x = x + up * at::randn(x.sizes(), gen, at::kFloat).to(x.device(), x.scalar_type());
+    progress.report(double(i + 1) / double(sigmas.size() - 1));
+  }
+  return x;
+}
+
+int64_t samplerEvaluations(const std::string& sampler, int64_t steps) {
+  if (sampler == "heun") return 2 * steps - 1;
+  if (sampler == "euler" || sampler == "euler-ancestral") return steps;
+  throw InputError("sampler", "unknown sampler '" + sampler + "' (heun, euler, euler-ancestral)");
+}
+
+int64_t stepsForEvaluations(const std::string& sampler, int64_t nfe) {
+  const int64_t steps = sampler == "heun" ? (nfe + 1) / 2 : nfe;
+  samplerEvaluations(sampler, steps);  // rejects an unknown name
+  return std::max<int64_t>(1, steps);
+}
+
+double gridElbo(const DenoiseFunction& denoiser, const at::Tensor& x0, const at::Tensor& noise,
+                const std::vector<double>& sigmas) {
+  c10::AutoGradMode noGrad(false);
+  std::vector<double> levels;
+  for (double s : sigmas)
+    if (s > 0) levels.push_back(s);
+  const double dim = double(x0[0].numel());
+  double total = 0;
+  for (size_t i = 0; i + 1 < levels.size(); ++i) {
+    const double s = levels[i];
+    const auto d = denoiseChunked(denoiser, x0 + s * noise, s);
+    const double err = (d - x0).pow(2).flatten(1).sum(1).mean().item<double>();
+    total += 0.5 * (1.0 / (levels[i + 1] * levels[i + 1]) - 1.0 / (s * s)) * err;
+  }
+  return total / dim;
+}
+
+double discreteElboEnds(const at::Tensor& x0, const at::Tensor& noise, double sigmaMin,
+                        double sigmaMax) {
+  const auto x = x0.to(at::kDouble), z = x + sigmaMin * noise.to(at::kDouble);
+  const double prior = (x.pow(2) / (2 * sigmaMax * sigmaMax)).mean().item<double>();
+  // −log sigmoid(2xz/σ²) = softplus(−2xz/σ²)
+  const double reconstruction =
+      at::softplus(-2.0 * x * z / (sigmaMin * sigmaMin)).mean().item<double>();
+  return prior + reconstruction;
 }
 
 double slicedWasserstein(const at::Tensor& a, const at::Tensor& b, const at::Tensor& directions) {

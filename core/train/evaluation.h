@@ -25,6 +25,7 @@
 
 #include "data/dataset.h"
 #include "train/train_config.h"
+#include "util/progress.h"
 
 namespace noisescope::train {
 
@@ -78,9 +79,42 @@ class Evaluator {
 
 // EDM's σ steps: σ_i = (σ_max^{1/ρ} + i/(N−1)·(σ_min^{1/ρ} − σ_max^{1/ρ}))^ρ, then 0.
 std::vector<double> edmSamplingSigmas(int64_t steps, double sigmaMin, double sigmaMax, double rho);
-// Deterministic Heun sampler (EDM algorithm 1 without churn) from x = σ_max·z.
+// The samplers of the probability-flow ODE dx/dσ = (x − D(x; σ))/σ, from x = σ_0·z over
+// `sigmas` (descending, ending in 0). Each polls `progress` once per step (cancel) and reports the
+// fraction of steps done.
+//  * Heun: EDM algorithm 1 without churn; a second-order correction on every step but the last
+//    (to σ = 0), so N steps cost 2N − 1 denoiser evaluations.
+//  * Euler: first order, N evaluations. Its step x' = D + (σ'/σ)(x − D) is DDIM's, and it is the
+//    same update as Euler in a rectified-flow model's time t = σ/(1 + σ) on z = x/(1 + σ), so a
+//    flow model sampled with Euler in t is this sampler on its σ grid.
+//  * Euler ancestral (k-diffusion's sample_euler_ancestral, η = 1): a step to
+//    σ↓ = √(σ'² − σ↑²) with σ↑ = √(σ'²(σ² − σ'²)/σ²), then fresh noise of size σ↑ drawn from
+//    `seed`; N evaluations.
 at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
-                      const std::vector<double>& sigmas);
+                      const std::vector<double>& sigmas, const Progress& progress = {});
+at::Tensor eulerSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
+                       const std::vector<double>& sigmas, const Progress& progress = {});
+at::Tensor eulerAncestralSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
+                                const std::vector<double>& sigmas, uint64_t seed,
+                                const Progress& progress = {});
+// Denoiser evaluations the sampler ("heun", "euler", "euler-ancestral") spends on `steps` σ
+// steps (σ values above 0), and the most steps that fit a budget of `nfe` evaluations (at
+// least 1). InputError for another sampler name.
+int64_t samplerEvaluations(const std::string& sampler, int64_t steps);
+int64_t stepsForEvaluations(const std::string& sampler, int64_t nfe);
+// The diffusion term of the discrete-time ELBO of sampling on `sigmas` (descending; a trailing 0
+// is ignored), in nats per dimension: with SNR = 1/σ², Σ_i ½ (SNR(σ_{i+1}) − SNR(σ_i)) ·
+// E‖x0 − D(x0 + σ_i ε; σ_i)‖² / D over consecutive levels (Kingma et al. 2021, the finite-T
+// bound L_T; it is the bound of ancestral sampling on that grid). x0 and noise: [N, ...].
+// Excludes the prior term at σ_0 and the reconstruction term at the smallest σ.
+double gridElbo(const DenoiseFunction& denoiser, const at::Tensor& x0, const at::Tensor& noise,
+                const std::vector<double>& sigmas);
+// The two end terms that make gridElbo a bound on −log p(x0) for data in {−1, +1}^D (binarised
+// images, one-hot DNA), in nats per dimension: the prior KL(N(x0, σ_max²) ‖ N(0, σ_max²)) =
+// x0²/(2σ_max²) and the reconstruction −log p(x0 | z) at σ_min with the factorised decoder
+// p(x = ±1 | z) = sigmoid(±2z/σ_min²), z = x0 + σ_min·noise. The same x0 and noise as gridElbo.
+double discreteElboEnds(const at::Tensor& x0, const at::Tensor& noise, double sigmaMin,
+                        double sigmaMax);
 // Sliced W2 between two point sets [N, D] and [M, D] over the unit directions [P, D]:
 // √(mean over directions of W2² between the projected empirical distributions).
 double slicedWasserstein(const at::Tensor& a, const at::Tensor& b, const at::Tensor& directions);

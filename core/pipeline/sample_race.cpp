@@ -1,0 +1,239 @@
+#include "pipeline/sample_race.h"
+
+#include <ATen/ATen.h>
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "pipeline/quality_floor.h"
+#include "pipeline/run_profile.h"
+#include "tensor/device.h"
+#include "tensor/torchscript_model.h"
+#include "train/evaluation.h"
+#include "train/feature_network.h"
+#include "train/run_directory.h"
+#include "train/sample_quality.h"
+#include "train/train_config.h"
+#include "train/training_data.h"
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+namespace {
+
+at::Tensor rowsOf(const Dataset& d, int64_t rows) {
+  std::vector<int64_t> shape{rows};
+  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
+  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
+}
+
+at::Tensor gaussian(std::vector<int64_t> shape, int64_t rows, uint64_t seed) {
+  shape.insert(shape.begin(), rows);
+  auto gen = at::detail::createCPUGenerator(seed);
+  return at::randn(shape, gen, at::kFloat);
+}
+
+std::string resolveSampler(const std::string& asked, const train::TrainConfig& config) {
+  if (asked != "auto") {
+    train::samplerEvaluations(asked, 1);  // InputError for an unknown name
+    return asked;
+  }
+  return config.noise.lossWeight == "flow-v" ? "euler" : "heun";
+}
+
+at::Tensor drawSamples(const std::string& sampler, const train::DenoiseFunction& denoise,
+                       const at::Tensor& start, const std::vector<double>& sigmas, uint64_t seed,
+                       const Progress& progress) {
+  if (sampler == "heun") return train::heunSample(denoise, start, sigmas, progress);
+  if (sampler == "euler") return train::eulerSample(denoise, start, sigmas, progress);
+  return train::eulerAncestralSample(denoise, start, sigmas, seed ^ 0xa11ce57ULL, progress);
+}
+
+void checkGridSigmas(const RaceGrid& grid, int64_t steps, const std::vector<double>& s) {
+  bool ok = int64_t(s.size()) == steps;
+  for (size_t i = 0; ok && i < s.size(); ++i)
+    ok = std::isfinite(s[i]) && s[i] > 0 && (i == 0 || s[i] <= s[i - 1]);
+  if (!ok)
+    throw InputError("grid " + grid.name,
+                     "does not give " + std::to_string(steps) + " descending positive σ steps");
+}
+
+}  // namespace
+
+SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progress) {
+  if (o.nfe.empty() || o.seeds.empty())
+    throw InputError("sample-race", "needs at least one NFE and one seed");
+  for (int64_t n : o.nfe)
+    if (n < 1) throw InputError("--nfe", "every NFE must be at least 1, not " + std::to_string(n));
+  const bool isRun = std::filesystem::is_directory(o.model);
+  std::string modelPath = o.model, configPath = o.config;
+  if (isRun) {
+    modelPath = newestExportedDenoiser(o.model);
+    configPath = train::RunDirectory(o.model).configPath();
+  } else {
+    if (!std::filesystem::is_regular_file(o.model))
+      throw InputError(o.model, "is neither a run directory nor a TorchScript file");
+    if (o.config.empty())
+      throw InputError(o.model,
+                       "a TorchScript file needs --config, the training config of its data");
+  }
+  const train::TrainConfig config = train::readTrainConfig(configPath);
+  const c10::Device device = resolveDevice(o.device);
+  TorchScriptDenoiser model(modelPath, Prediction::X0, device);
+  const train::DenoiseFunction denoise = [&model](const at::Tensor& x, const at::Tensor& s) {
+    return model.denoise(x, s);
+  };
+  const train::TrainingData data = train::loadTrainingData(config, progress.sub(0.0, 0.02));
+  const std::string featurePath =
+      o.featureNetwork.empty() ? config.eval.featureNetwork : o.featureNetwork;
+  std::unique_ptr<train::FeatureNetwork> features;
+  if (!featurePath.empty()) {
+    features = std::make_unique<train::FeatureNetwork>(featurePath);
+    if (features->info().sampleShape != data.test.sampleShape)
+      throw InputError(featurePath, "the feature network was trained on other shapes than " +
+                                        data.test.shapeString());
+  }
+
+  SampleRaceResult r;
+  r.model = modelPath;
+  r.source = isRun ? o.model : configPath;
+  r.sampler = resolveSampler(o.sampler, config);
+  r.samples = o.samples > 0 ? o.samples : config.eval.qualitySamples;
+  r.reference = data.test.size();
+  r.test = data.testDescription;
+  r.seeds = o.seeds;
+  r.nfe = o.nfe;
+  if (features) {
+    r.featureNetwork = featurePath;
+    r.featureAccuracy = features->info().testAccuracy;
+  }
+  const RaceGridContext context{config.noise.sigmaMin, config.noise.sigmaMax,
+                                isRun ? o.model : std::string(), o.profile};
+  const std::vector<RaceGrid> grids =
+      raceGrids(o.grids.empty() ? defaultRaceGridSpecs(context) : o.grids, context);
+  for (const auto& g : grids) r.grids.push_back({g.name, g.rule});
+
+  // The floor first: it also fails early for data that no measure can score.
+  progress.report(0.02, "floor: real against real");
+  const QualityFloor floor =
+      qualityFloor(data, features.get(), r.samples, o.floorRepeats, defaultFloorSeed(config));
+  if (!floor.fd.empty()) r.floor["fd"] = floor.fd;
+  if (!floor.kmerJs.empty()) r.floor["kmer_js"] = floor.kmerJs;
+  r.floorCount = floor.count;
+
+  const int64_t elboRows = o.elbo ? std::min(config.eval.samples, data.test.size()) : 0;
+  r.elboSamples = elboRows;
+  const at::Tensor elboX0 = elboRows > 0 ? rowsOf(data.test, elboRows).to(device) : at::Tensor();
+
+  // Work in denoiser evaluations, for a progress bar that moves evenly.
+  std::vector<SampleRaceCell> cells;
+  double total = 0;
+  for (const auto& g : grids)
+    for (int64_t n : o.nfe) {
+      SampleRaceCell c;
+      c.grid = g.name;
+      c.nfe = n;
+      c.steps = train::stepsForEvaluations(r.sampler, n);
+      if (c.steps < 2)
+        throw InputError("--nfe", "NFE " + std::to_string(n) + " leaves the " + r.sampler +
+                                      " sampler fewer than 2 σ steps");
+      c.evaluations = train::samplerEvaluations(r.sampler, c.steps);
+      c.sigma = g.sigmas(c.steps);
+      checkGridSigmas(g, c.steps, c.sigma);
+      c.sigma.push_back(0.0);
+      total += double(c.evaluations + (elboRows > 0 ? c.steps : 0)) * double(o.seeds.size());
+      cells.push_back(std::move(c));
+    }
+  const Progress work = progress.sub(0.05, 1.0);
+  double done = 0;
+  for (size_t k = 0; k < o.seeds.size(); ++k) {
+    const uint64_t seed = o.seeds[k];
+    const at::Tensor start = gaussian(data.test.sampleShape, r.samples, seed).to(device);
+    const at::Tensor elboNoise =
+        elboRows > 0 ? gaussian(data.test.sampleShape, elboRows, seed ^ 0xe1b0ULL).to(device)
+                     : at::Tensor();
+    for (auto& c : cells) {
+      const std::string what =
+          c.grid + ", NFE " + std::to_string(c.nfe) + ", seed " + std::to_string(seed);
+      const double span = double(c.evaluations) / total;
+      const Progress step = work.sub(done / total, done / total + span);
+      step.report(0.0, what);
+      const at::Tensor samples = drawSamples(r.sampler, denoise, start, c.sigma, seed, step);
+      const auto q =
+          train::scoreSamples(samples.to(at::kCPU), data.test, data.discrete, features.get());
+      if (!std::isnan(q.fd)) c.values["fd"].push_back(q.fd);
+      if (!std::isnan(q.kmerJs)) c.values["kmer_js"].push_back(q.kmerJs);
+      done += double(c.evaluations);
+      if (elboRows > 0) {
+        progress.throwIfCancelled();
+        double elbo = train::gridElbo(denoise, elboX0, elboNoise, c.sigma);
+        // Discrete data: the end terms at the grid's own ends, so grids that end elsewhere
+        // compare as bounds on the same −log p.
+        if (data.discrete)
+          elbo += train::discreteElboEnds(elboX0, elboNoise, c.sigma[c.steps - 1], c.sigma[0]);
+        c.values["elbo"].push_back(elbo);
+        done += double(c.steps);
+      }
+    }
+  }
+  r.cells = std::move(cells);
+  r.provenance = {{"config", configPath},
+                  {"device", describeDevice(device)},
+                  {"floor_seed", floor.seed},
+                  {"floor_repeats", o.floorRepeats},
+                  {"sigma_min", config.noise.sigmaMin},
+                  {"sigma_max", config.noise.sigmaMax}};
+  progress.report(1.0, "done");
+  return r;
+}
+
+render::ChartSpec sampleRaceChart(const SampleRaceResult& r, const std::string& measure) {
+  render::ChartSpec chart;
+  chart.title = "Sample race: " + measure + " against NFE (" + r.sampler + ", " +
+                std::to_string(r.seeds.size()) + " seeds, 95 % t bands)";
+  chart.xLabel = "denoiser evaluations (NFE budget)";
+  chart.yLabel = measure;
+  chart.logX = true;
+  for (const auto& g : r.grids) {
+    render::ChartSeries s;
+    s.label = g.name;
+    for (int64_t n : r.nfe) {
+      const auto* c = r.cell(g.name, n);
+      if (!c || !c->values.count(measure)) continue;
+      const MeanInterval m = meanInterval(c->values.at(measure));
+      const double h = std::isnan(m.halfWidth) ? 0.0 : m.halfWidth;
+      s.x.push_back(double(n));
+      s.y.push_back(m.mean);
+      s.low.push_back(m.mean - h);
+      s.high.push_back(m.mean + h);
+    }
+    if (!s.x.empty()) chart.series.push_back(std::move(s));
+  }
+  if (r.floor.count(measure) && !r.nfe.empty()) {
+    const double f = meanInterval(r.floor.at(measure)).mean;
+    render::ChartSeries s;
+    s.label = "floor (real vs held-out)";
+    s.x = {double(*std::min_element(r.nfe.begin(), r.nfe.end())),
+           double(*std::max_element(r.nfe.begin(), r.nfe.end()))};
+    s.y = {f, f};
+    chart.series.push_back(std::move(s));
+  }
+  return chart;
+}
+
+std::string sampleRaceText(const SampleRaceResult& result) {
+  return sampleRaceTable(result);
+}
+
+void writeSampleRaceJson(const std::string& path, const SampleRaceResult& result) {
+  writeSampleRace(path, result);
+}
+
+void writeSampleRaceChart(const std::string& path, const SampleRaceResult& result,
+                          const std::string& measure) {
+  render::writeChart(path, sampleRaceChart(result, measure));
+}
+
+}  // namespace noisescope::pipeline
