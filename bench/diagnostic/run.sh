@@ -13,9 +13,10 @@
 #
 # Environment: THREADS (2), DEVICE (cpu), REPEATS (3), QUERIES (256), LEVELS (64),
 # DATA / HELD_OUT (Fashion-MNIST train / t10k), CIFAR (a folder of data_batch_*.bin; made in
-# OUT_DIR when unset), CIFAR_REF_LEVELS (levels of the 64 the CIFAR reference times, evenly spread;
-# its cost is the same at every level, so its wall time is extrapolated to all of them, labelled so;
-# 0 = all), SKIP_HELD_OUT=1, SKIP_BRACKET=1.
+# OUT_DIR when unset), REPEATS_CIFAR (REPEATS), CIFAR_REF_LEVELS (16) and FMNIST_REF_LEVELS (0):
+# how many of the levels the reference times, evenly spread (its cost is the same at every level,
+# so its wall time is extrapolated to all of them, labelled so; 0 = all; the held-out reference
+# uses FMNIST_REF_LEVELS), SKIP_HELD_OUT=1, SKIP_BRACKET=1.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?build directory}
@@ -28,6 +29,8 @@ levels=${LEVELS:-64}
 fmnist=${DATA:-/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz}
 held_out=${HELD_OUT:-/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz}
 cifar_ref_levels=${CIFAR_REF_LEVELS:-16}
+fmnist_ref_levels=${FMNIST_REF_LEVELS:-0}
+repeats_cifar=${REPEATS_CIFAR:-$repeats}
 python=/usr/bin/python3
 mkdir -p "$out"
 export OMP_NUM_THREADS=$threads
@@ -70,13 +73,16 @@ reference() {  # NAME DATA [level subset] [held-out]
   log "$(cat "$out/$name.json")"
 }
 
-cifar_subset=""
-if [ "$cifar_ref_levels" -gt 0 ] && [ "$cifar_ref_levels" -lt "$levels" ]; then
-  cifar_subset=$(subset "$cifar_ref_levels")
-fi
+levels_subset() {  # COUNT: "" for all levels
+  if [ "$1" -gt 0 ] && [ "$1" -lt "$levels" ]; then subset "$1"; fi
+}
+cifar_subset=$(levels_subset "$cifar_ref_levels")
+fmnist_subset=$(levels_subset "$fmnist_ref_levels")
 for r in $(seq 1 "$repeats"); do
   ours "ours_fmnist_$r" "$fmnist" empirical
-  reference "ref_fmnist_$r" "$fmnist"
+  reference "ref_fmnist_$r" "$fmnist" "$fmnist_subset"
+done
+for r in $(seq 1 "$repeats_cifar"); do
   ours "ours_cifar_$r" "$cifar" empirical
   reference "ref_cifar_$r" "$cifar" "$cifar_subset"
 done
@@ -89,7 +95,7 @@ log "agreement cifar: $(head -1 "$out/agreement_cifar.txt")"
 
 if [ "${SKIP_HELD_OUT:-0}" != 1 ]; then
   ours "ours_heldout_1" "$fmnist" held-out "$held_out"
-  reference "ref_heldout_1" "$fmnist" "" "$held_out"
+  reference "ref_heldout_1" "$fmnist" "$fmnist_subset" "$held_out"
 fi
 if [ "${SKIP_BRACKET:-0}" != 1 ]; then
   ours "ours_bracket_1" "$fmnist" bracket "$held_out"

@@ -9,6 +9,7 @@ Prints a Markdown table and writes OUT_DIR/summary.json (read by check_ratio.py)
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 
@@ -29,12 +30,14 @@ def pairs(out, name):
     """Alternations r = 1, 2, ... of ours_NAME_r.json and ref_NAME_r.json."""
     found = []
     for ours_path in sorted(glob.glob(os.path.join(out, f"ours_{name}_*.json"))):
-        r = ours_path.rsplit("_", 1)[1].split(".")[0]
-        if not r.isdigit():
+        match = re.fullmatch(rf"ours_{name}_(\d+)\.json", os.path.basename(ours_path))
+        if not match or not os.path.getsize(ours_path):  # a run still going has an empty file
             continue
+        r = match.group(1)
         ref_path = os.path.join(out, f"ref_{name}_{r}.json")
         ours = read(ours_path)
-        ref = read(ref_path) if os.path.exists(ref_path) else None
+        # A reference still running (or killed) has an empty file: no pair for that alternation.
+        ref = read(ref_path) if os.path.exists(ref_path) and os.path.getsize(ref_path) else None
         found.append((int(r), ours, ref))
     return sorted(found, key=lambda t: t[0])
 
