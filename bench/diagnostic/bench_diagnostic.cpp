@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/load.h"
+#include "diagnostic/bracket.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "tensor/device.h"
@@ -55,6 +56,7 @@ int main(int argc, char** argv) {
   int64_t memoryMiB = 1024;
   int threads = 0;
   std::string precision = "float64";
+  std::string kind = "empirical", heldOutPath;
   app.add_option("dataset", data, "dataset file")->required();
   app.add_option("--queries", options.queries)->capture_default_str();
   app.add_option("--levels", options.levels)->capture_default_str();
@@ -64,6 +66,10 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads)->capture_default_str();
   app.add_option("--precision", precision)->capture_default_str();
   app.add_option("--out", out, "profile JSON to write");
+  app.add_option("--kind", kind, "empirical, held-out or bracket")
+      ->check(CLI::IsMember({"empirical", "held-out", "bracket"}))
+      ->capture_default_str();
+  app.add_option("--held-out", heldOutPath, "held-out points (--kind held-out / bracket)");
   CLI11_PARSE(app, argc, argv);
   try {
     initTorchThreads(threads);
@@ -81,14 +87,33 @@ int main(int argc, char** argv) {
     const double sgemm = gemmRate(m, d, n, at::kFloat, dev);
     const double dgemm = gemmRate(m, d, n, at::kDouble, dev);
 
+    if (kind != "empirical" && heldOutPath.empty())
+      throw InputError("--held-out", "--kind " + kind + " needs the held-out points");
+    const Dataset heldOut = heldOutPath.empty() ? Dataset{} : loadDataset(heldOutPath);
+
     const auto start = std::chrono::steady_clock::now();
-    const Profile profile = computeEmpiricalProfile(dataset, options);
+    Profile profile;
+    nlohmann::json execution;
+    if (kind == "empirical") {
+      profile = computeEmpiricalProfile(dataset, options);
+      execution = profile.provenance["execution"];
+    } else if (kind == "held-out") {
+      profile = computeHeldOutProfile(dataset, heldOut, options);
+      execution = profile.provenance["execution"];
+    } else {
+      Bracket bracket = computeBracket(dataset, heldOut, options);
+      execution = {{"empirical", bracket.empirical.provenance["execution"]},
+                   {"held_out", bracket.heldOut.provenance["execution"]}};
+      profile = std::move(bracket.empirical);
+    }
     const double wall = seconds(start);
     if (!out.empty()) writeProfile(out, profile);
 
     const double flop = 4.0 * options.queries * static_cast<double>(n) * d * options.levels;
     nlohmann::json report = {
         {"dataset", data},
+        {"kind", kind},
+        {"held_out", heldOutPath},
         {"N", n},
         {"D", d},
         {"queries", options.queries},
@@ -107,7 +132,7 @@ int main(int argc, char** argv) {
         {"rss_before_load_mib", rssBefore / 1024.0},
         {"rss_after_load_mib", rssData / 1024.0},
         {"dataset_mib", static_cast<double>(n * d * 4) / (1 << 20)},
-        {"execution", profile.provenance["execution"]},
+        {"execution", execution},
         {"integral_rate_d_log_sigma", integrateRateOverLogSigma(profile)},
         {"log_N", std::log(static_cast<double>(n))},
     };

@@ -7,6 +7,8 @@ the same seed), so the two outputs can be compared level by level. Prints one JS
 timing and writes the per-level estimates to --out.
 
     reference_diagnostic.py DATA.idx3-ubyte.gz --queries 256 --levels 64 --out ref.json
+    reference_diagnostic.py CIFAR_FOLDER ...     # data_batch_*.bin (CIFAR-10 binary batches)
+    [--held-out T10K.idx3-ubyte.gz]   # queries start from these points, not part of the prior
     [--level-subset 0,21,42,63]   # time only these levels (for extrapolation)
     [--device cuda]               # .item() at the end of each level waits for the GPU
 """
@@ -14,6 +16,7 @@ import argparse
 import gzip
 import json
 import math
+import os
 import resource
 import struct
 import time
@@ -34,6 +37,27 @@ def load_idx_images(path):
     return torch.from_numpy(values * np.float32(1.0 / 127.5) - np.float32(1.0))
 
 
+def load_cifar_folder(path):
+    """CIFAR-10 binary batches data_batch_*.bin of a folder, in name order, as NoiseScope reads them:
+    each record is a label byte and 3 x 32 x 32 channel planes, mapped to [-1, 1]."""
+    names = sorted(n for n in os.listdir(path) if n.startswith("data_batch_") and n.endswith(".bin"))
+    if not names:
+        raise SystemExit(f"{path}: holds no CIFAR batches (data_batch_*.bin)")
+    record = 1 + 3 * 32 * 32
+    parts = []
+    for name in names:
+        raw = np.fromfile(os.path.join(path, name), dtype=np.uint8)
+        if raw.size % record:
+            raise SystemExit(f"{path}/{name}: {raw.size} bytes, not a whole number of records")
+        parts.append(raw.reshape(-1, record)[:, 1:])
+    values = np.concatenate(parts).astype(np.float32)
+    return torch.from_numpy(values * np.float32(1.0 / 127.5) - np.float32(1.0))
+
+
+def load(path):
+    return load_cifar_folder(path) if os.path.isdir(path) else load_idx_images(path)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dataset")
@@ -46,13 +70,17 @@ def main():
     parser.add_argument("--level-subset", default="")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", default="")
+    parser.add_argument("--held-out", default="", help="queries from these points (timing only)")
     args = parser.parse_args()
 
     torch.set_num_threads(args.threads)
-    x = load_idx_images(args.dataset)
+    x = load(args.dataset)
     n, d = x.shape
+    source = load(args.held_out) if args.held_out else x
+    if source.shape[1] != d:
+        raise SystemExit(f"{args.held_out}: D = {source.shape[1]}, the prior has D = {d}")
     generator = torch.Generator().manual_seed(args.seed)
-    index = torch.randint(n, (args.queries,), generator=generator)
+    index = torch.randint(source.shape[0], (args.queries,), generator=generator)
     noise = torch.randn(args.queries, d, generator=generator, dtype=torch.float64).float()
     sigmas = np.exp(np.linspace(math.log(args.sigma_min), math.log(args.sigma_max), args.levels))
     sigmas[0], sigmas[-1] = args.sigma_min, args.sigma_max
@@ -62,7 +90,7 @@ def main():
 
     device = torch.device(args.device)
     x, index, noise = x.to(device), index.to(device), noise.to(device)
-    x0 = x[index]
+    x0 = source.to(device)[index]
     sq_norms = (x * x).sum(1)
     results = {}
     start = time.perf_counter()
@@ -87,6 +115,7 @@ def main():
     timed = len(results)
     report = {
         "N": n, "D": d, "queries": args.queries, "levels": args.levels,
+        "held_out": args.held_out,
         "levels_timed": timed, "threads": args.threads,
         "wall_seconds_timed": wall,
         "wall_seconds_all_levels": wall * args.levels / timed,

@@ -29,6 +29,7 @@ ChunkPlan finish(const Sizes& s, int64_t rows, int64_t cols, int stateLevels, in
   const int64_t sideBudget = budget / 8;
   plan.gemmRows = std::clamp<int64_t>(sideBudget / (s.d * 8 + 2 * rows * 8), 1, cols);
   plan.gatherRows = std::max<int64_t>(1, sideBudget / (3 * s.d * 8));
+  plan.denseTile = std::min(cols, kDenseSegmentBytes / 16);
   plan.estimatedBytes = rows * cols * kTileBytesPerEntry + queryBytes(s, rows, stateLevels) +
                         plan.gemmRows * (s.d * 8 + 2 * rows * 8) + plan.gatherRows * 3 * s.d * 8 +
                         cols * streamedRowBytes;

@@ -180,6 +180,8 @@ Profile assemble(const std::string& kind, const PriorAccess& prior,
       {"one_hot_skips", result.oneHotSkips},
       {"sparse_steps", result.sparseSteps},
       {"dense_steps", result.denseSteps},
+      {"dense_gemm_gflop", result.denseGemmFlop / 1e9},
+      {"dense_kernel", result.denseKernel},
       {"prior_access", prior.rows->access()},
       {"ranks", prior.communicator ? prior.communicator->worldSize() : 1},
   };

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "data/prior_rows.h"
+#include "diagnostic/dense_tile.h"
 #include "tensor/communicator.h"
 #include "tensor/device.h"
 #include "util/error.h"
@@ -49,7 +50,7 @@ struct TileMoments {
 // `view` hands out a contiguous [k, cols] window of one.
 struct Workspace {
   at::Tensor z, e, tmp;  // fp64
-  at::Tensor e32;
+  at::Tensor e32;        // the dense step's weights
   at::Tensor mask;
   static at::Tensor view(const at::Tensor& buffer, int64_t k, int64_t cols) {
     return buffer.narrow(0, 0, k * cols).view({k, cols});
@@ -64,8 +65,8 @@ class PhaseClock {
     Scope(PhaseClock& clock, int phase)
         : clock_(clock), phase_(phase), start_(std::chrono::steady_clock::now()) {}
     ~Scope() {
-      clock_.seconds_[phase_] +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+      clock_.add(phase_,
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
     }
 
    private:
@@ -86,6 +87,7 @@ class PhaseClock {
     Finish,
     Count
   };
+  void add(int phase, double seconds) { seconds_[phase] += seconds; }
   std::vector<std::pair<std::string, double>> report() const {
     static const char* names[] = {"read_tiles",    "distance_terms", "activation", "logits",
                                   "sparse_gather", "dense_weights",  "dense_gemm", "merge",
@@ -157,6 +159,7 @@ class Engine {
     out_.plan = plan_;
     out_.device = describeDevice(device_);
     out_.prunedWeightBound = static_cast<double>(heldOut_ ? n_ : n_ - 1) * std::exp(-tau_);
+    out_.denseKernel = device_.is_cpu() ? denseKernelName() : "aten";
     const auto cpu64 = at::TensorOptions().dtype(at::kDouble);
     variance_ = at::zeros({levels_, m_}, cpu64);
     error_ = at::zeros({levels_, m_}, cpu64);
@@ -405,7 +408,21 @@ class Engine {
         all ? at::Tensor() : at::tensor(active, at::TensorOptions().dtype(at::kLong)).to(device_);
     auto pick = [&](const at::Tensor& t) { return all ? t : t.index_select(0, rowIndex); };
 
-    // Logits relative to the query's own point: z = −A/(2σ²) − B/σ.
+    at::Tensor oldMax = pick(state_.max[slot]);
+    at::Tensor xjActive = pick(xj_);
+    TileMoments tile;
+    // Once every row of this tile needed the dense path, the higher levels (flatter posteriors)
+    // take it without counting survivors: the choice changes speed, not the result. The fused
+    // step then finds the max itself, tile by tile.
+    if (denseFromHere_ && all) {
+      ++out_.denseSteps;
+      denseMoments(tile, a, b, active, rowIndex, xc, xjActive, oldMax, sigma);
+      PhaseClock::Scope mergeTiming(clock_, PhaseClock::Merge);
+      merge(slot, rowIndex, oldMax, tile);
+      return;
+    }
+
+    // Logits relative to the query's own point: z = −A/(2σ²) − B/σ, to count the survivors.
     std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::Logits);
     at::Tensor z = Workspace::view(ws_.z, k, cols);
     at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
@@ -418,32 +435,25 @@ class Engine {
       at::index_select_out(tmp, b, 0, rowIndex);
       z.add_(tmp, -1.0 / sigma);
     }
-    at::Tensor oldMax = pick(state_.max[slot]);
     at::Tensor newMax = at::maximum(oldMax, z.amax(1));
     z.sub_(newMax.unsqueeze(1));
-    // Once every row of this tile needed the dense path, the higher levels (flatter posteriors)
-    // take it without counting survivors: the choice changes speed, not the result.
     at::Tensor mask = Workspace::view(ws_.mask, k, cols);
-    bool sparse = false;
-    if (!(denseFromHere_ && all)) {
-      at::ge_out(mask, z, -tau_);
-      const int64_t kept = mask.sum().item<int64_t>();
-      sparse = static_cast<double>(kept) <= kSparseFraction * static_cast<double>(k * cols) ||
-               kept <= kSparsePerRow * k;
-      if (!sparse && all) denseFromHere_ = true;
-    }
-
-    TileMoments tile;
-    tile.newMax = newMax;
-    at::Tensor xjActive = pick(xj_);
+    at::ge_out(mask, z, -tau_);
+    const int64_t kept = mask.sum().item<int64_t>();
+    const bool sparse =
+        static_cast<double>(kept) <= kSparseFraction * static_cast<double>(k * cols) ||
+        kept <= kSparsePerRow * k;
+    if (!sparse && all) denseFromHere_ = true;
     timing.reset();
     if (sparse) {
       ++out_.sparseSteps;
+      tile.newMax = newMax;
       PhaseClock::Scope sparseTiming(clock_, PhaseClock::Sparse);
       sparseMoments(tile, z, mask, xc, k);
     } else {
+      // The max is known here: the fused step starts from it and never has to rescale.
       ++out_.denseSteps;
-      denseMoments(tile, z, a, rowIndex, xc, xjActive, k);
+      denseMoments(tile, a, b, active, rowIndex, xc, xjActive, newMax, sigma);
     }
     PhaseClock::Scope mergeTiming(clock_, PhaseClock::Merge);
     merge(slot, rowIndex, oldMax, tile);
@@ -481,39 +491,41 @@ class Engine {
     }
   }
 
-  // Many weights matter: W·X by GEMM (fp32 inputs, the weights being ≤ 1), the spread from
-  // Σ w A − W‖m − x_j‖², which is well conditioned when the posterior is spread out.
-  void denseMoments(TileMoments& tile, const at::Tensor& z, const at::Tensor& a,
-                    const at::Tensor& rowIndex, const at::Tensor& xc, const at::Tensor& xj,
-                    int64_t k) {
-    const int64_t cols = z.size(1);
-    at::Tensor e = Workspace::view(ws_.e, k, cols);
-    at::Tensor tmp = Workspace::view(ws_.tmp, k, cols);
-    std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::DenseWeights);
-    at::exp_out(e, z);
-    // The certified cut, applied here too: weights below e^−τ of the row's largest become exactly
-    // 0. Besides being the rule, this keeps fp32 denormals (e^−87 … e^−103) out of the GEMM,
-    // where they slow the BLAS kernels down several times.
-    at::threshold_(e, std::exp(-tau_), 0.0);
-    // Row sums and row dot products as single reading passes (no temporary written).
-    tile.w = e.sum(1);
-    tile.e2 = e.norm(2, 1).square_();
-    tile.t = at::einsum("ij,ij->i", {e, z});
-    at::Tensor aRows = a;
-    if (rowIndex.defined()) aRows = at::index_select_out(tmp, a, 0, rowIndex);
-    at::Tensor weightedDistance = at::einsum("ij,ij->i", {e, aRows});
-    at::Tensor e32 = Workspace::view(ws_.e32, k, cols);
-    e32.copy_(e);
-    timing.emplace(clock_, PhaseClock::DenseGemm);
+  // Many weights matter: the fused dense step (diagnostic/dense_tile.h) forms the weights, their
+  // moments and W·X (by GEMM, fp32 inputs, the weights being ≤ 1) tile by tile; the spread follows
+  // from Σ w A − W‖m − x_j‖², which is well conditioned when the posterior is spread out.
+  void denseMoments(TileMoments& tile, const at::Tensor& a, const at::Tensor& b,
+                    const std::vector<int64_t>& active, const at::Tensor& rowIndex,
+                    const at::Tensor& xc, const at::Tensor& xj, const at::Tensor& startMax,
+                    double sigma) {
+    DenseLevelInput in;
+    in.a = a;
+    in.b = b;
+    in.active = active;
+    in.activeIndex = rowIndex;
+    in.xc = xc;
+    in.startMax = startMax;
+    in.sigma = sigma;
+    in.cut = std::exp(-tau_);
+    in.segmentCols = plan_.denseTile;
+    in.e32 = ws_.e32;
+    DenseTiming timing;
+    const DenseMoments m = denseLevel(in, timing);
+    clock_.add(PhaseClock::DenseWeights, timing.elementwiseSeconds);
+    clock_.add(PhaseClock::DenseGemm, timing.gemmSeconds);
+    out_.denseGemmFlop += timing.gemmFlop;
+    PhaseClock::Scope finishing(clock_, PhaseClock::DenseWeights);
+    tile.newMax = m.max;
+    tile.w = m.w;
+    tile.t = m.t;
+    tile.e2 = m.e2;
     // A row may keep no weight at all here: its running max came from an earlier tile and this
     // one lies wholly under the cut. Its W·X is then 0 and so is W; dividing by the smallest
     // normal instead of 0 gives it a zero-weight mean (as on the gathered path), not 0/0 = NaN.
-    tile.mean = at::mm(e32, xc)
-                    .to(at::kDouble)
-                    .div_(tile.w.clamp_min(std::numeric_limits<double>::min()).unsqueeze(1));
-    timing.emplace(clock_, PhaseClock::DenseWeights);
+    tile.mean =
+        m.sum.to(at::kDouble).div_(m.w.clamp_min(std::numeric_limits<double>::min()).unsqueeze(1));
     at::Tensor dev = tile.mean - xj;
-    tile.m2 = (weightedDistance - tile.w * (dev * dev).sum(1)).clamp_min_(0.0);
+    tile.m2 = (m.wa - m.w * (dev * dev).sum(1)).clamp_min_(0.0);
   }
 
   // Streaming log-sum-exp: rescale the running sums to the new max, then combine means and

@@ -77,6 +77,9 @@ struct PerQueryPosterior {
   int64_t oneHotSkips = 0;
   int64_t sparseSteps = 0;
   int64_t denseSteps = 0;
+  // Flops of the dense steps' W·X GEMMs (2·k·cols·D per step), for the achieved GEMM rate.
+  double denseGemmFlop = 0.0;
+  std::string denseKernel;  // the fused dense step's CPU kernel ("avx2", "default")
   // Sharded runs: payload bytes this rank handed to collectives (queries, merges, counters).
   int64_t communicatedBytes = 0;
   // Wall seconds per phase (CPU timings; on a GPU they measure launch, not completion).
