@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
@@ -274,15 +275,16 @@ LevelObserver DiagnosticPanel::liveLevels(const Dataset& dataset) {
   // Each level as it completes is posted to the GUI thread and drawn at once (dashed, "running").
   const double dim = static_cast<double>(std::max<int64_t>(1, dataset.dim()));
   live_.clear();
-  return [this, dim](const LevelEstimate& e) {
-    QMetaObject::invokeMethod(
-        this,
-        [this, e, dim] {
-          live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
-          redrawCharts();
-          Q_EMIT liveLevelDrawn(QString::fromStdString(e.kind), e.level, e.sigma, e.mmse / dim);
-        },
-        Qt::QueuedConnection);
+  // The guard drops a level that arrives after the panel is gone (the runner outlives it).
+  const QPointer<DiagnosticPanel> self(this);
+  JobRunner* jobs = workbench_->jobs();
+  return [self, jobs, dim](const LevelEstimate& e) {
+    jobs->post([self, e, dim] {
+      if (!self) return;
+      self->live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
+      self->redrawCharts();
+      Q_EMIT self->liveLevelDrawn(QString::fromStdString(e.kind), e.level, e.sigma, e.mmse / dim);
+    });
   };
 }
 
