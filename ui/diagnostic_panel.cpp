@@ -324,13 +324,16 @@ void DiagnosticPanel::runBracket() {
       [this, dataset, job] {
         live_.clear();
         const QString data = QString::fromStdString(dataset->name);
-        QString last;
+        std::vector<Workbench::NamedProfile> curves;
         for (Profile* profile : pipeline::bracketCurves(job->bracket)) {
           // The kind first: chart legends are short, and it is what tells the curves apart.
-          const QString name = tr("%1 · %2").arg(bracketCurveLabel(profile->kind), data);
-          last = workbench_->addProfile(name, std::make_shared<Profile>(std::move(*profile)));
+          curves.push_back({tr("%1 · %2").arg(bracketCurveLabel(profile->kind), data),
+                            std::make_shared<Profile>(std::move(*profile))});
         }
-        Q_EMIT diagnosticFinished(last);
+        // All at once: each profilesChanged redraws every panel (1.4 s of GUI time for a
+        // five-curve bracket when they came one by one; bench/soak/RESULTS.md).
+        const QStringList names = workbench_->addProfiles(curves);
+        Q_EMIT diagnosticFinished(names.isEmpty() ? QString() : names.back());
       },
       [this](const QString& message, bool cancelled) {
         live_.clear();
