@@ -58,6 +58,28 @@ QString JobRunner::runningTag() const {
   return running_;
 }
 
+void JobRunner::post(std::function<void()> call) {
+  bool wake = false;
+  {
+    std::lock_guard<std::mutex> lock(postMutex_);
+    posted_.push_back(std::move(call));
+    wake = !wakePending_;
+    wakePending_ = true;
+  }
+  if (wake) QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
+}
+
+void JobRunner::deliver() {
+  std::deque<std::function<void()>> calls;
+  {
+    std::lock_guard<std::mutex> lock(postMutex_);
+    calls.swap(posted_);
+    wakePending_ = false;
+  }
+  // Unlocked: a call may post or submit again (a finished load starts its statistics job).
+  for (std::function<void()>& call : calls) call();
+}
+
 void JobRunner::workerLoop() {
   for (;;) {
     Job job;
@@ -79,8 +101,7 @@ void JobRunner::workerLoop() {
 
 void JobRunner::runJob(Job& job) {
   const QString tag = job.tag;
-  QMetaObject::invokeMethod(
-      this, [this, tag] { Q_EMIT jobStarted(tag); }, Qt::QueuedConnection);
+  post([this, tag] { Q_EMIT jobStarted(tag); });
 
   // Progress reaches the GUI at most ~20 times a second; the last report always gets through.
   auto lastSent = std::make_shared<std::chrono::steady_clock::time_point>();
@@ -95,9 +116,7 @@ void JobRunner::runJob(Job& job) {
         if (fraction < 1.0 && now - *lastSent < std::chrono::milliseconds(50)) return;
         *lastSent = now;
         const QString text = QString::fromStdString(message);
-        QMetaObject::invokeMethod(
-            this, [this, tag, fraction, text] { Q_EMIT progressChanged(tag, fraction, text); },
-            Qt::QueuedConnection);
+        post([this, tag, fraction, text] { Q_EMIT progressChanged(tag, fraction, text); });
       },
       cancelFlag);
 
@@ -119,14 +138,11 @@ void JobRunner::runJob(Job& job) {
 
   Done done = std::move(job.done);
   Failed failed = std::move(job.failed);
-  QMetaObject::invokeMethod(
-      this,
-      [this, tag, succeeded, cancelled, message, done, failed] {
-        if (succeeded && done) done();
-        if (!succeeded && failed) failed(message, cancelled);
-        Q_EMIT jobFinished(tag, succeeded, message);
-      },
-      Qt::QueuedConnection);
+  post([this, tag, succeeded, cancelled, message, done, failed] {
+    if (succeeded && done) done();
+    if (!succeeded && failed) failed(message, cancelled);
+    Q_EMIT jobFinished(tag, succeeded, message);
+  });
 }
 
 }  // namespace noisescope::ui

@@ -1,8 +1,8 @@
 #pragma once
 // One owner thread for the workbench's heavy jobs (dataset loading, diagnostics, ...). Requests
 // carry a tag; submitting a job whose tag is already queued replaces the queued one, so dragging
-// a slider never piles up work. Progress and completion come back to the GUI thread as queued
-// calls, and every job can be cancelled through the core's Progress cancel flag.
+// a slider never piles up work. Progress and completion come back to the GUI thread through
+// post(), and every job can be cancelled through the core's Progress cancel flag.
 #include <QObject>
 #include <QString>
 
@@ -34,6 +34,11 @@ class JobRunner : public QObject {
   void cancel(const QString& tag = {});
   bool isIdle() const;
   QString runningTag() const;
+  // Runs `call` on this runner's thread (the GUI thread) after every call posted before it.
+  // Safe from any thread: how a job hands results and live values back. The calls wait in a
+  // queue under our own mutex, and only a wake-up without data goes through Qt's event queue, so
+  // ThreadSanitizer sees every hand-over (Qt's queue is not instrumented; tests/sanitize).
+  void post(std::function<void()> call);
 
  Q_SIGNALS:
   void jobStarted(const QString& tag);
@@ -49,6 +54,7 @@ class JobRunner : public QObject {
   };
   void workerLoop();
   void runJob(Job& job);
+  Q_INVOKABLE void deliver();  // GUI thread: runs the posted calls
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
@@ -57,6 +63,10 @@ class JobRunner : public QObject {
   std::shared_ptr<std::atomic<bool>> runningCancel_;
   bool stopping_ = false;
   std::thread worker_;
+
+  std::mutex postMutex_;
+  std::deque<std::function<void()>> posted_;
+  bool wakePending_ = false;  // a deliver() is queued and will see everything posted so far
 };
 
 }  // namespace noisescope::ui

@@ -20,11 +20,20 @@ void Workbench::setStatistics(const DatasetStatistics& statistics) {
 }
 
 QString Workbench::addProfile(const QString& name, std::shared_ptr<const Profile> profile) {
-  QString unique = name;
-  for (int n = 2; this->profile(unique); ++n) unique = QStringLiteral("%1 (%2)").arg(name).arg(n);
-  profiles_.push_back({unique, std::move(profile)});
-  Q_EMIT profilesChanged();
-  return unique;
+  return addProfiles({{name, std::move(profile)}}).front();
+}
+
+QStringList Workbench::addProfiles(const std::vector<NamedProfile>& profiles) {
+  QStringList names;
+  for (const NamedProfile& p : profiles) {
+    QString unique = p.name;
+    for (int n = 2; this->profile(unique); ++n)
+      unique = QStringLiteral("%1 (%2)").arg(p.name).arg(n);
+    profiles_.push_back({unique, p.profile});
+    names << unique;
+  }
+  if (!profiles.empty()) Q_EMIT profilesChanged();
+  return names;
 }
 
 void Workbench::removeProfile(const QString& name) {

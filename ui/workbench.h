@@ -4,6 +4,7 @@
 // other.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -36,6 +37,9 @@ class Workbench : public QObject {
   const std::vector<NamedProfile>& profiles() const { return profiles_; }
   // Adds a profile under a unique name (a suffix is added when the name is taken); returns it.
   QString addProfile(const QString& name, std::shared_ptr<const Profile> profile);
+  // Adds several at once with one profilesChanged (a bracket's curves: every panel redraws once,
+  // not once per curve); returns their unique names in order.
+  QStringList addProfiles(const std::vector<NamedProfile>& profiles);
   void removeProfile(const QString& name);
   std::shared_ptr<const Profile> profile(const QString& name) const;
 
