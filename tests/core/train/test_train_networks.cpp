@@ -113,7 +113,8 @@ class TestTrainNetworks : public QObject {
       const auto sigma64 = torch::tensor(sigmas, torch::kDouble);
       const std::pair<const char*, double (*)(const schedule::EdmPreconditioning&, double)>
           methods[] = {
-              {"c_skip", [](const schedule::EdmPreconditioning& p, double s) { return p.cSkip(s); }},
+              {"c_skip",
+               [](const schedule::EdmPreconditioning& p, double s) { return p.cSkip(s); }},
               {"c_out", [](const schedule::EdmPreconditioning& p, double s) { return p.cOut(s); }},
               {"c_in", [](const schedule::EdmPreconditioning& p, double s) { return p.cIn(s); }},
               {"c_noise",
@@ -122,8 +123,9 @@ class TestTrainNetworks : public QObject {
         const auto values = module.run_method(name, sigma64).toTensor();
         for (int64_t i = 0; i < b; ++i) {
           const double want = formula(pre, sigmas[size_t(i)]);
-          QVERIFY2(std::abs(values[i].item<double>() - want) <= 1e-15 * std::max(1.0, std::abs(want)),
-                   name);
+          QVERIFY2(
+              std::abs(values[i].item<double>() - want) <= 1e-15 * std::max(1.0, std::abs(want)),
+              name);
         }
       }
       const auto rawExported = module.run_method("raw", cIn * x, cNoise).toTensor();
@@ -134,7 +136,8 @@ class TestTrainNetworks : public QObject {
 
     // (c) H_g of the random-feature model: its constant feature φ_F = 1 gives
     // H_g[F, F] = c_out(σ_g)², with c_out of the header at the data's measured σ_data.
-    const Dataset data = makeSynthetic(parseSyntheticSpec("synthetic:gaussian?n=400&d=3&scale=0.7"));
+    const Dataset data =
+        makeSynthetic(parseSyntheticSpec("synthetic:gaussian?n=400&d=3&scale=0.7"));
     schedule::RandomFeatureOptions options;
     options.features = 8;
     options.samples = 64;
@@ -215,6 +218,8 @@ class TestTrainNetworks : public QObject {
     const std::string ts = (dir + "/model.pt").toStdString();
     exportTorchScriptDenoiser(d, ts);
     QVERIFY_THROWS_EXCEPTION(InputError, loadCheckpointDenoiser(ts, c10::Device(c10::kCPU)));
+    // The export records the sample shape it was trained on (checkCheckpoint compares it).
+    QCOMPARE(torch::jit::load(ts).attr("sample_shape").toIntVector(), (std::vector<int64_t>{2}));
   }
 };
 
