@@ -33,8 +33,8 @@ int runTrain(const TrainArgs& args) {
     // A run continues with the settings it started with: its own resolved config.json.
     if (!args.config.empty()) train::readTrainConfig(args.config);  // still reject a bad file
     config = train::readTrainConfig(run.configPath());
-    std::fprintf(stderr, "resuming %s from step %lld with its config.json\n", args.out.c_str(),
-                 static_cast<long long>(*run.latestCheckpointStep()));
+    std::fprintf(stderr, "resuming %s from its newest good checkpoint with its config.json\n",
+                 args.out.c_str());
   } else {
     if (args.config.empty())
       throw InputError("--config", "required unless RUN_DIR holds a checkpoint to resume");
@@ -54,6 +54,7 @@ int runTrain(const TrainArgs& args) {
   options.requireResume = args.resume;
   options.communicator = communicator.get();
   options.progress = progress.sub(0.02, 1.0);
+  options.note = [](const std::string& text) { std::fprintf(stderr, "note: %s\n", text.c_str()); };
   train::Trainer trainer(config, std::move(data), options);
   const train::TrainSummary summary = trainer.run();
   if (env.rank == 0) {

@@ -46,6 +46,11 @@ void checkCheckpoint(const std::string& path, Prediction prediction, const Datas
   const c10::Device dev = resolveDevice(device);
   c10::InferenceMode inference;
   TorchScriptDenoiser model(path, prediction, dev);
+  const auto& declared = model.declaredSampleShape();
+  if (!declared.empty() && declared != dataset.sampleShape)
+    throw InputError(path, "the model was made for samples of shape " + shapeText(declared) +
+                               ", but the dataset's samples have shape " +
+                               shapeText(dataset.sampleShape));
   const std::vector<int64_t> rows = {0, std::min<int64_t>(1, dataset.size() - 1)};
   at::Tensor x = batchOf(dataset, rows, dev);
   at::Tensor sigma = at::full({2}, 1.0, at::TensorOptions().dtype(at::kFloat).device(dev));

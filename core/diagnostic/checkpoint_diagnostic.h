@@ -34,8 +34,9 @@ struct CheckpointOptions {
 };
 
 // Loads the model and runs it once on two samples of `dataset`. Throws InputError naming the
-// file and the problem: missing file, not TorchScript, no forward(x, sigma), wrong output shape or
-// type, an exception inside the model, NaN/inf output.
+// file and the problem: missing file, not TorchScript, no forward(x, sigma), a sample shape the
+// model records that is not the dataset's, wrong output shape or type, an exception inside the
+// model, NaN/inf output. Shape problems name the dataset's shape and the model's.
 void checkCheckpoint(const std::string& path, Prediction prediction, const Dataset& dataset,
                      const std::string& device = "auto");
 

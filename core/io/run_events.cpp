@@ -210,7 +210,8 @@ RunEventParse parseRunEvent(std::string_view line, const std::string& source, in
         {"start", RunEvent::Kind::Start}, {"resume", RunEvent::Kind::Resume},
         {"train", RunEvent::Kind::Train}, {"schedule", RunEvent::Kind::Schedule},
         {"eval", RunEvent::Kind::Eval},   {"checkpoint", RunEvent::Kind::Checkpoint},
-        {"end", RunEvent::Kind::End}};
+        {"end", RunEvent::Kind::End},     {"note", RunEvent::Kind::Note},
+        {"error", RunEvent::Kind::Error}};
     bool known = false;
     for (const auto& [name, kind] : kinds)
       if (r.name == name) {
@@ -238,6 +239,13 @@ RunEventParse parseRunEvent(std::string_view line, const std::string& source, in
         break;
       case RunEvent::Kind::End:
         r.seconds = real(e, "seconds");
+        break;
+      case RunEvent::Kind::Note:
+        r.message = text(e, "message");
+        break;
+      case RunEvent::Kind::Error:
+        r.message = text(e, "message");
+        if (e.contains("last_checkpoint")) r.lastCheckpoint = text(e, "last_checkpoint");
         break;
     }
     out.event = std::move(r);

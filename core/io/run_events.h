@@ -13,7 +13,7 @@
 namespace noisescope {
 
 struct RunEvent {
-  enum class Kind { Start, Resume, Train, Schedule, Eval, Checkpoint, End };
+  enum class Kind { Start, Resume, Train, Schedule, Eval, Checkpoint, End, Note, Error };
   Kind kind = Kind::Start;
   std::string name;  // the "event" field as written
   int64_t step = 0;
@@ -50,6 +50,10 @@ struct RunEvent {
 
   // end
   double seconds = 0.0;
+
+  // note (something skipped on resume) and error (the run stopped: a file it could not write);
+  // lastCheckpoint is the checkpoint a resume starts from ("" when there is none)
+  std::string message, lastCheckpoint;
 };
 
 // Either an event or a note saying why the line is not one ("FILE:LINE: ...").

@@ -35,14 +35,18 @@ std::string firstLine(const std::string& text) {
 }
 
 std::string shapeText(at::IntArrayRef shape) {
+  return noisescope::shapeText(shape.vec());
+}
+
+}  // namespace
+
+std::string shapeText(const std::vector<int64_t>& shape) {
   std::ostringstream out;
   out << '[';
   for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
   out << ']';
   return out.str();
 }
-
-}  // namespace
 
 void saveTorchScriptAtomically(torch::jit::Module& module, const std::string& path,
                                const std::string& what) {
@@ -71,6 +75,10 @@ TorchScriptDenoiser::TorchScriptDenoiser(const std::string& path, Prediction pre
                                firstLine(e.what()) + ")");
   }
   module_.eval();
+  if (module_.hasattr("sample_shape")) {
+    const c10::IValue shape = module_.attr("sample_shape");
+    if (shape.isIntList()) declaredShape_ = shape.toIntVector();
+  }
   const auto method = module_.find_method("forward");
   if (!method) throw InputError(path, "the TorchScript module has no forward method");
   const auto& arguments = method->function().getSchema().arguments();
@@ -116,16 +124,25 @@ at::Tensor TorchScriptDenoiser::call(const at::Tensor& x, const at::Tensor& sigm
   try {
     result = module_.forward({x, sigma});
   } catch (const std::exception& e) {
-    throw InputError(path_, "the model failed on a batch of shape " + shapeText(x.sizes()) + ": " +
-                                firstLine(e.what()));
+    // Most often the model was made for samples of another shape: name both.
+    const std::vector<int64_t> sample(x.sizes().begin() + 1, x.sizes().end());
+    throw InputError(
+        path_, "the model failed on samples of shape " + shapeText(sample) + " (a batch of shape " +
+                   shapeText(x.sizes()) + "); " +
+                   (declaredShape_.empty()
+                        ? std::string("the model records no sample shape of its own")
+                        : "the model records sample shape " + shapeText(declaredShape_)) +
+                   ": " + firstLine(e.what()));
   }
   if (!result.isTensor())
     throw InputError(path_, "forward returned " + result.tagKind() + ", expected a Tensor");
   at::Tensor out = result.toTensor();
   if (out.sizes() != x.sizes())
     throw InputError(path_, "forward returned shape " + shapeText(out.sizes()) +
-                                " for an input of shape " + shapeText(x.sizes()) +
-                                " (it must return the same shape)");
+                                " for the dataset's samples, a batch of shape " +
+                                shapeText(x.sizes()) +
+                                " (a denoiser returns the shape of its input; is it a model "
+                                "for this dataset?)");
   if (!out.is_floating_point())
     throw InputError(path_, "forward returned a tensor of integer type");
   out = out.to(at::kFloat);

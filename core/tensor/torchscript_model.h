@@ -4,13 +4,22 @@
 // floating tensor of the input's shape. Used by the checkpoint profiler and by the checkpoint
 // information model of the atomic design, so both read a model the same way and apply the same
 // x0 / ε / v adapter. Every failure is an InputError naming the file.
+//
+// A TorchScript file is a program: loading it and calling it runs the code inside. NoiseScope
+// loads one only from a path the user named (a command-line argument, a config field, a file
+// dialog), never one it finds by itself.
 #include <torch/script.h>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "tensor/prediction.h"
 
 namespace noisescope {
+
+// "[1, 28, 28]"
+std::string shapeText(const std::vector<int64_t>& shape);
 
 // Writes a TorchScript module to `path` atomically (temporary file, then rename). InputError naming
 // the path and `what` ("the TorchScript denoiser", "the feature network") when it fails.
@@ -24,6 +33,10 @@ class TorchScriptDenoiser {
   // x̂0 for noisy samples y [B, ...] (VE convention, y = x0 + σ·ε) at sigma [B].
   at::Tensor denoise(const at::Tensor& y, const at::Tensor& sigma);
 
+  // The sample shape the model records (its `sample_shape` attribute, written by NoiseScope's
+  // exports); empty when it records none.
+  const std::vector<int64_t>& declaredSampleShape() const { return declaredShape_; }
+
   const std::string& path() const { return path_; }
   Prediction prediction() const { return prediction_; }
   torch::jit::Module& module() { return module_; }
@@ -34,6 +47,7 @@ class TorchScriptDenoiser {
   std::string path_;
   Prediction prediction_;
   torch::jit::Module module_;
+  std::vector<int64_t> declaredShape_;
 };
 
 }  // namespace noisescope

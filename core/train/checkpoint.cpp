@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "train/run_directory.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -21,8 +22,10 @@ LoadedDenoiser loadCheckpointDenoiser(const std::string& path, c10::Device devic
   if (!std::filesystem::is_regular_file(path)) throw InputError(path, "no such checkpoint file");
   LoadedDenoiser out;
   try {
+    // Checked before torch parses a byte: a cut or damaged file is refused, never loaded.
+    const std::string bytes = readCheckpointFile(path);
     torch::serialize::InputArchive archive;
-    archive.load_from(path, c10::Device(c10::kCPU));
+    archive.load_from(bytes.data(), bytes.size(), c10::Device(c10::kCPU));
     c10::IValue metaValue;
     if (!archive.try_read("meta", metaValue) || !metaValue.isString())
       throw InputError(path, "not a NoiseScope training checkpoint (no meta record)");

@@ -11,6 +11,7 @@
 #include "io/run_events.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_seal.h"
 
 namespace noisescope::train {
 namespace fs = std::filesystem;
@@ -22,6 +23,34 @@ std::string stepName(int64_t step) {
   return buffer;
 }
 }  // namespace
+
+std::string readCheckpointFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "cannot open the checkpoint");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) throw InputError(path, "cannot read the checkpoint");
+  std::string file = bytes.str();
+  const Unsealed seal = unsealBytes(file);
+  switch (seal.state) {
+    case Unsealed::State::Sealed:
+      file.resize(seal.payload.size());
+      return file;
+    case Unsealed::State::Damaged:
+      throw InputError(path, "damaged checkpoint: " + seal.problem);
+    case Unsealed::State::Unsealed: {
+      // Written before seals: a torch archive is a zip file, which ends with its end record
+      // ("PK\5\6" and 18 more bytes; torch writes no archive comment). A file cut short lacks it.
+      constexpr size_t kEndRecord = 22;
+      if (file.size() < kEndRecord || file.compare(file.size() - kEndRecord, 4, "PK\5\6") != 0)
+        throw InputError(path, "damaged checkpoint: cut short (" + std::to_string(file.size()) +
+                                   " bytes, with neither a length-and-checksum footer nor the "
+                                   "archive's end record)");
+      return file;
+    }
+  }
+  return file;
+}
 
 RunDirectory::RunDirectory(std::string path) : path_(std::move(path)) {}
 
@@ -76,6 +105,24 @@ std::optional<int64_t> RunDirectory::latestCheckpointStep() const {
   return steps.back();
 }
 
+std::optional<RunDirectory::GoodCheckpoint> RunDirectory::newestGoodCheckpoint(
+    std::vector<std::string>& notes) const {
+  const auto steps = checkpointSteps();
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it) {
+    const std::string path = checkpointPath(*it);
+    try {
+      return GoodCheckpoint{*it, readCheckpointFile(path)};
+    } catch (const InputError& e) {
+      std::error_code ec;
+      fs::rename(path, path + ".damaged", ec);
+      notes.push_back(std::string(e.what()) + "; skipped, " +
+                      (ec ? "and it could not be renamed (" + ec.message() + ")"
+                          : "renamed to " + fs::path(path).filename().string() + ".damaged"));
+    }
+  }
+  return std::nullopt;
+}
+
 void RunDirectory::pruneCheckpoints(int64_t keep) const {
   const auto steps = checkpointSteps();
   for (size_t i = 0; i + size_t(keep) < steps.size(); ++i) {
@@ -90,15 +137,13 @@ void RunDirectory::writeJson(const std::string& path, const nlohmann::json& json
 }
 
 void RunDirectory::appendEvent(const nlohmann::json& event) const {
-  std::ofstream out(eventsPath(), std::ios::app | std::ios::binary);
-  if (!out) throw InputError(eventsPath(), "cannot append to the events file");
-  out << event.dump() << '\n';
-  out.flush();
+  appendToFile(eventsPath(), event.dump() + "\n");
 }
 
-void RunDirectory::truncateEventsAfter(int64_t step) const {
+std::vector<std::string> RunDirectory::truncateEventsAfter(int64_t step) const {
+  std::vector<std::string> notes;
   std::ifstream in(eventsPath(), std::ios::binary);
-  if (!in) return;
+  if (!in) return notes;
   std::ostringstream kept;
   std::string line;
   int64_t number = 0;
@@ -106,11 +151,13 @@ void RunDirectory::truncateEventsAfter(int64_t step) const {
     // A line cut short by the kill, one that is no valid event, or an event from after the
     // checkpoint is dropped; io/run_events reads the line as the workbench does.
     const RunEventParse parsed = parseRunEvent(line, eventsPath(), ++number);
+    if (!parsed.note.empty()) notes.push_back(parsed.note + "; dropped on resume");
     if (!parsed.event || parsed.event->step > step) continue;
     kept << line << '\n';
   }
   in.close();
   writeFileAtomically(eventsPath(), kept.str());
+  return notes;
 }
 
 }  // namespace noisescope::train

@@ -218,6 +218,8 @@ void exportTorchScriptDenoiser(const Denoiser& denoiser, const std::string& path
         "net_embed_frequencies",
         torch::exp(torch::linspace(0.0, std::log(100.0), s.embedding / 2, torch::kFloat32)));
     module.register_attribute("sigma_data", c10::FloatType::get(), s.sigmaData);
+    // What it was trained on, so that a mismatched dataset is refused with both shapes named.
+    module.register_attribute("sample_shape", c10::ListType::ofInts(), c10::IValue(s.sampleShape));
     module.define(torchScriptSource(denoiser));
   } catch (const InputError&) {
     throw;

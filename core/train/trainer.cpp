@@ -23,6 +23,7 @@
 #include "train/torchscript_export.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/file_seal.h"
 
 namespace noisescope::train {
 namespace {
@@ -148,7 +149,55 @@ struct Trainer::Impl {
   void event(json e) {
     if (!writer()) return;
     e["time"] = unixTime();
-    run.appendEvent(e);
+    try {
+      run.appendEvent(e);
+    } catch (const InputError& fault) {
+      stopForFault(fault, false);
+    }
+  }
+
+  // What a run that could not write says to whoever resumes it: the step it stopped at and the
+  // checkpoint it will resume from.
+  std::string stoppedText() const {
+    const auto last = run.latestCheckpointStep();
+    std::string text = "; the run stopped at step " + std::to_string(step);
+    if (last)
+      text += ", its last good checkpoint is " +
+              std::filesystem::path(run.checkpointPath(*last)).filename().string() + " (step " +
+              std::to_string(*last) + "), and `noisescope-cli train --out " + run.path() +
+              "` resumes from it";
+    else
+      text += " before its first checkpoint";
+    return text;
+  }
+
+  // A file of the run directory could not be written (full disk, I/O error): record that in
+  // events.jsonl when the file that failed is not events.jsonl itself, and stop with an error
+  // naming the file and the system error. The checkpoints already written stay as they were.
+  [[noreturn]] void stopForFault(const InputError& fault, bool record) {
+    std::string problem = fault.problem() + stoppedText();
+    if (record) {
+      json e{{"event", "error"},
+             {"step", step},
+             {"time", unixTime()},
+             {"message", fault.source() + ": " + problem}};
+      if (const auto last = run.latestCheckpointStep())
+        e["last_checkpoint"] =
+            "checkpoints/" + std::filesystem::path(run.checkpointPath(*last)).filename().string();
+      try {
+        run.appendEvent(e);
+      } catch (const InputError& also) {
+        problem += " (" + std::string(also.what()) + ", so this is not in events.jsonl)";
+      }
+    } else {
+      problem += " (not recorded in events.jsonl, which is what failed)";
+    }
+    throw InputError(fault.source(), problem);
+  }
+
+  void note(const std::string& text) {
+    if (options.note) options.note(text);
+    event({{"event", "note"}, {"step", step}, {"message", text}});
   }
 
   // ------------------------------------------------------------------------------ setup
@@ -317,18 +366,27 @@ struct Trainer::Impl {
 
   void writeCheckpoint() {
     if (!writer()) return;
-    run.create();
-    writeFileAtomically(run.checkpointPath(step), checkpointBytes());
     json e{{"event", "checkpoint"}, {"step", step}};
     e["path"] =
         "checkpoints/" + std::filesystem::path(run.checkpointPath(step)).filename().string();
-    if (config.checkpoint.exportTorchScript) {
-      exportTorchScriptDenoiser(*ema, run.exportPath(step));
-      e["export"] =
-          "checkpoints/" + std::filesystem::path(run.exportPath(step)).filename().string();
+    try {
+      run.create();
+      writeFileAtomically(run.checkpointPath(step), sealBytes(checkpointBytes()));
+      if (config.checkpoint.exportTorchScript) {
+        exportTorchScriptDenoiser(*ema, run.exportPath(step));
+        e["export"] =
+            "checkpoints/" + std::filesystem::path(run.exportPath(step)).filename().string();
+      }
+      writeSchedule(run.schedulesDir() + "/latest.schedule.json", sampler->current(),
+                    makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+    } catch (const InputError& fault) {
+      // A checkpoint is whole only with every file of it; without them it is not one, and the
+      // previous checkpoint stays the last good one.
+      std::error_code ec;
+      std::filesystem::remove(run.checkpointPath(step), ec);
+      std::filesystem::remove(run.exportPath(step), ec);
+      stopForFault(fault, true);
     }
-    writeSchedule(run.schedulesDir() + "/latest.schedule.json", sampler->current(),
-                  makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
     run.pruneCheckpoints(config.checkpoint.keep);
     event(e);
   }
@@ -500,14 +558,20 @@ struct Trainer::Impl {
       throw InputError(run.path(), "--resume was given but the run directory has no checkpoint");
     std::string state;
     bool resumed = false;
+    std::vector<std::string> notes;  // damaged checkpoints and torn event lines skipped
     if (writer()) {
-      if (latest) {
-        const std::string path = run.checkpointPath(*latest);
-        std::ifstream in(path, std::ios::binary);
-        std::ostringstream bytes;
-        bytes << in.rdbuf();
-        state = bytes.str();
-        restore(state, path);
+      const auto good = latest ? run.newestGoodCheckpoint(notes) : std::nullopt;
+      if (latest && !good) {
+        std::string all;
+        for (const std::string& n : notes) all += "\n  " + n;
+        throw InputError(run.path(),
+                         "every checkpoint is damaged, none is loaded; move checkpoints/ away "
+                         "to train this directory afresh:" +
+                             all);
+      }
+      if (good) {
+        state = good->bytes;
+        restore(state, run.checkpointPath(good->step));
         resumed = true;
       } else {
         state = checkpointBytes();
@@ -525,7 +589,7 @@ struct Trainer::Impl {
     if (writer()) {
       run.create();
       if (resumed) {
-        run.truncateEventsAfter(step);
+        for (std::string& n : run.truncateEventsAfter(step)) notes.push_back(std::move(n));
       } else {
         writeFileAtomically(run.eventsPath(), "");
       }
@@ -552,6 +616,7 @@ struct Trainer::Impl {
                                                     : "off"},
                  {"loss_weight", lossWeightJson()}};
       event(start);
+      for (const std::string& n : notes) note(n);
       if (!resumed) event(scheduleEvent(false));
     }
 
@@ -579,8 +644,13 @@ struct Trainer::Impl {
     if (writer()) {
       summary.lastCheckpoint = run.checkpointPath(step);
       summary.scheduleFile = run.schedulesDir() + "/final.schedule.json";
-      writeSchedule(summary.scheduleFile, sampler->current(),
-                    makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+      try {
+        writeSchedule(
+            summary.scheduleFile, sampler->current(),
+            makeProvenance("noisescope-cli train", {{"run", run.path()}, {"step", step}}));
+      } catch (const InputError& fault) {
+        stopForFault(fault, true);
+      }
       event({{"event", "end"},
              {"step", step},
              {"seconds", std::chrono::duration<double>(Clock::now() - runStart).count()}});

@@ -9,6 +9,7 @@
 #include <ATen/core/Tensor.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -37,6 +38,9 @@ struct TrainerOptions {
   Progress progress;
   // Tests: return right after this step (as if killed), without the end-of-run work. −1: off.
   int64_t stopAfterStep = -1;
+  // Told each note the run also writes to events.jsonl as a "note" event (a damaged checkpoint or
+  // torn event line skipped on resume); the CLI prints them on stderr.
+  std::function<void(const std::string&)> note;
 };
 
 struct TrainSummary {

@@ -186,8 +186,36 @@ class TestCheckpointDiagnostic : public QObject {
   }
 
   void wrongOutputShape() {
+    // Both shapes named: what came back and the dataset's batch.
     expectRefused(saveModel("shape.pt", "def forward(self, x, sigma):\n    return x.sum(1)\n"),
-                  "returned shape");
+                  "returned shape [2] for the dataset's samples, a batch of shape [2, 8]");
+  }
+
+  // A model made for other data: the sample shape it records is not the dataset's, and the
+  // message names both before the model runs at all.
+  void recordedShapeDiffersFromTheDataset() {
+    torch::jit::Module module("__torch__.Fixture");
+    module.register_attribute("sample_shape", c10::ListType::ofInts(),
+                              c10::IValue(std::vector<int64_t>{1, 28, 28}));
+    module.define("def forward(self, x, sigma):\n    return x.view(-1, 1, 28, 28)\n");
+    const std::string path = scratchPath("mnist-shaped.pt").toStdString();
+    module.save(path);
+    expectRefused(path,
+                  "made for samples of shape [1, 28, 28], but the dataset's samples have "
+                  "shape [8]");
+  }
+
+  // The network NoiseScope's trainer exports records its sample shape.
+  void failureInsideTheModelNamesTheShapes() {
+    torch::jit::Module module("__torch__.Fixture");
+    module.register_attribute("sample_shape", c10::ListType::ofInts(),
+                              c10::IValue(std::vector<int64_t>{8}));
+    module.define("def forward(self, x, sigma):\n    return x.view(-1, 3, 5)\n");
+    const std::string path = scratchPath("fails.pt").toStdString();
+    module.save(path);
+    expectRefused(path,
+                  "failed on samples of shape [8] (a batch of shape [2, 8]); the model "
+                  "records sample shape [8]");
   }
 
   void notATensor() {
@@ -201,7 +229,8 @@ class TestCheckpointDiagnostic : public QObject {
 def forward(self, x, sigma):
     return x + x.view(-1, 7, 13).sum()
 )"),
-                  "failed on a batch");
+                  "failed on samples of shape [8] (a batch of shape [2, 8]); the model records "
+                  "no sample shape of its own");
   }
 
   void nanOutput() {

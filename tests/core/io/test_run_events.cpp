@@ -74,6 +74,21 @@ json endEvent() {
   return {{"event", "end"}, {"step", 2000}, {"time", 1700000005.0}, {"seconds", 42.0}};
 }
 
+// What a run that skipped something on resume, or stopped on a failed write, records.
+json noteEvent() {
+  return {{"event", "note"},
+          {"step", 1000},
+          {"time", 1700000006.0},
+          {"message", "checkpoints/step-000001250.ckpt: damaged checkpoint: cut short; skipped"}};
+}
+json errorEvent() {
+  return {{"event", "error"},
+          {"step", 1250},
+          {"time", 1700000007.0},
+          {"message", "checkpoints/step-000001250.ckpt: write failed: No space left on device"},
+          {"last_checkpoint", "checkpoints/step-000001000.ckpt"}};
+}
+
 RunEventParse parse(const std::string& line, int64_t number = 7) {
   return parseRunEvent(line, "run/events.jsonl", number);
 }
@@ -173,16 +188,31 @@ class TestRunEvents : public QObject {
     const RunEventParse end = parse(endEvent().dump() + "\r");  // CRLF line end
     QVERIFY2(end.event, end.note.c_str());
     QCOMPARE(end.event->seconds, 42.0);
+    const RunEventParse note = parse(noteEvent().dump());
+    QVERIFY2(note.event, note.note.c_str());
+    QCOMPARE(int(note.event->kind), int(RunEvent::Kind::Note));
+    QVERIFY(note.event->message.find("cut short") != std::string::npos);
+    const RunEventParse error = parse(errorEvent().dump());
+    QVERIFY2(error.event, error.note.c_str());
+    QCOMPARE(int(error.event->kind), int(RunEvent::Kind::Error));
+    QCOMPARE(error.event->lastCheckpoint, std::string("checkpoints/step-000001000.ckpt"));
+    json early = errorEvent();
+    early.erase("last_checkpoint");  // stopped before its first checkpoint
+    QVERIFY(parse(early.dump()).event);
+    json numbered = errorEvent();
+    numbered["message"] = 3;
+    QVERIFY(refused(numbered.dump(), "field 'message' is number"));
 
     // A blank line is neither an event nor a note.
     QVERIFY(!parse("   ").event && parse("   ").note.empty());
   }
 
   void missingKeysAreNamed() {
-    const std::set<std::string> optional = {"mhat", "rho", "cdf_change", "export", "swd"};
+    const std::set<std::string> optional = {"mhat",   "rho", "cdf_change",
+                                            "export", "swd", "last_checkpoint"};
     int cases = 0;
     for (const json& full : {startEvent(), trainEvent(5), scheduleEvent(true), evalEvent(),
-                             checkpointEvent(), endEvent()}) {
+                             checkpointEvent(), endEvent(), noteEvent(), errorEvent()}) {
       for (const auto& item : full.items()) {
         if (optional.count(item.key())) continue;
         json cut = full;

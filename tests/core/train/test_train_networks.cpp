@@ -218,6 +218,8 @@ class TestTrainNetworks : public QObject {
     const std::string ts = (dir + "/model.pt").toStdString();
     exportTorchScriptDenoiser(d, ts);
     QVERIFY_THROWS_EXCEPTION(InputError, loadCheckpointDenoiser(ts, c10::Device(c10::kCPU)));
+    // The export records the sample shape it was trained on (checkCheckpoint compares it).
+    QCOMPARE(torch::jit::load(ts).attr("sample_shape").toIntVector(), (std::vector<int64_t>{2}));
   }
 };
 
