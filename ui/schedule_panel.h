@@ -30,6 +30,7 @@ using pipeline::ScheduleRecipe;
 
 class Workbench;
 class CurveChart;
+class ExportForDialog;
 class ProfileChoice;
 
 class SchedulePanel : public QWidget {
@@ -56,6 +57,9 @@ class SchedulePanel : public QWidget {
   QString exportCurrent(const QString& path);
   // Writes the current schedule's N inference σ-steps (io/sigma_steps_io.h). Error message.
   QString exportSigmaSteps(const QString& path, int steps);
+  // Opens "Export for…" (ui/export_for_dialog.h) on the current schedule's φ: another trainer's
+  // knobs fitted to it. Returns the dialog (deleted on close), or nullptr with no valid selection.
+  ExportForDialog* openExportFor();
 
   int scheduleCount() const { return static_cast<int>(entries_.size()); }
   const schedule::Schedule* scheduleAt(int row) const;
@@ -103,6 +107,7 @@ class SchedulePanel : public QWidget {
   QPushButton* remove_;
   QPushButton* export_;
   QPushButton* samplingGrid_;
+  QPushButton* exportFor_;
   QScrollArea* editorScroll_;
   QWidget* editor_ = nullptr;
   QComboBox* coordinate_;

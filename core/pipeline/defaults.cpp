@@ -43,6 +43,7 @@ nlohmann::json defaultsJson() {
         {"comparison_band", {{"empirical", comparisonBandGateC("empirical")}, {"other", kGateC}}}}},
       {"sigma_data_fallback", kSigmaDataFallback},
       {"held_out", {{"share", kHeldOutShare}}},
+      {"trainer_resolution", {{"width", kTrainerWidth}, {"height", kTrainerHeight}}},
       {"presets", presets}};
 }
 

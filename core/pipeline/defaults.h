@@ -35,6 +35,11 @@ inline constexpr double kSigmaDataFallback = 0.5;
 // The held-out rule: without a test split, a seeded share of the data (util/seeded_split.h).
 inline constexpr double kHeldOutShare = 0.1;
 
+// The training image size (pixels) a trainer's resolution-dependent shift reads when none is
+// given: `noisescope-cli fit --resolution` and the Export for… dialog (Flux's flux_shift).
+inline constexpr int kTrainerWidth = 1024;
+inline constexpr int kTrainerHeight = 1024;
+
 // A default as the faces show it in help and tooltips ("%g": 0.15, 80).
 std::string formatDefault(double value);
 
