@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <regex>
 
@@ -31,7 +33,12 @@ CacheFormat cacheFormat(const std::string& path) {
   const std::string name = toLower(fileName(path));
   if (endsWith(name, ".safetensors")) return CacheFormat::Safetensors;
   if (endsWith(name, ".npz")) return CacheFormat::Npz;
-  throw InputError(path, "is neither a .safetensors nor an .npz file (by its name)");
+  // Without either name (data/load.h found it by content): a ZIP is an .npz.
+  FilePtr file = openForReading(path);
+  char magic[4] = {};
+  const bool zip =
+      std::fread(magic, 1, 4, file.get()) == 4 && std::memcmp(magic, "PK\x03\x04", 4) == 0;
+  return zip ? CacheFormat::Npz : CacheFormat::Safetensors;
 }
 
 std::string dtypeName(const std::string& safetensorsDtype) {

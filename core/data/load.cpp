@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <cctype>
+#include <cstdint>
 
 #include "data/cifar_reader.h"
 #include "data/edm_zip_reader.h"
@@ -105,6 +106,13 @@ FileFormat formatFromContent(const std::string& path, const std::string& bytes) 
   if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0) return FileFormat::Hdf5;
   if (looksLikeCifar(path)) return FileFormat::Cifar;  // by name: CIFAR has no magic number
   if (hasIdxMagic(data, bytes.size())) return FileFormat::Idx;
+  if (bytes.size() >= 4 && bytes.compare(0, 4, "PK\x03\x04") == 0)  // a ZIP archive
+    return endsWith(toLower(fileName(path)), ".npz") ? FileFormat::Npz : FileFormat::EdmZip;
+  if (bytes.size() >= 9 && bytes[8] == '{') {  // safetensors: u64 header length, then JSON
+    uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) length = (length << 8) | data[i];
+    if (length >= 2 && length <= (uint64_t{100} << 20)) return FileFormat::Safetensors;
+  }
   if (hasFastaExtension(path) || looksLikeSequenceText(bytes)) return FileFormat::Fasta;
   return FileFormat::Unknown;
 }

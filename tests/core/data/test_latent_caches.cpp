@@ -53,6 +53,7 @@ safetensors(out + '/dtype.safetensors', {'latents': ('F32', f(8))},
             tweak=lambda h: h['latents'].update(dtype='F64'))
 good = open(out + '/musubi.safetensors', 'rb').read()
 open(out + '/truncated.safetensors', 'wb').write(good[:-5])
+open(out + '/musubi-cache', 'wb').write(good)  # no extension: found by its content
 open(out + '/absurd.safetensors', 'wb').write(struct.pack('<Q', 1 << 40) + b'{}')
 open(out + '/notjson.safetensors', 'wb').write(struct.pack('<Q', 5) + b'{oops')
 
@@ -134,6 +135,8 @@ class TestLatentCaches : public fixtures::ScratchTest {
     QCOMPARE(d.scaling, std::string("raw"));
     for (int64_t i = 0; i < d.dim(); ++i) EXPECT_SAME_FLOAT(d.values[i], f(i));
     QVERIFY(QString::fromStdString(d.notes.front()).contains("4×1×4×6"));
+    QCOMPARE(detectFormat(path("musubi-cache")), FileFormat::Safetensors);
+    QCOMPARE(loadDataset(path("musubi-cache")).values, d.values);
   }
 
   void plainTensorsFollowTheArrayRules() {
