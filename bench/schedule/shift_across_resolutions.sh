@@ -16,7 +16,7 @@ for r in 14 28 56; do
   "$cli" diagnose "$work/pngs" --width "$r" --height "$r" --kind bracket --levels 8 --queries 32 \
     --sigma-min 0.01 --sigma-max 80 --out "$work/P$r.json" >/dev/null 2>&1
   "$cli" schedule --profile "$work/P$r.bound.json" --method infonoise --output "$work/S$r.json" \
-    >/dev/null
+    >/dev/null 2>&1
   "$cli" fit "$work/S$r.json" --for sd-scripts --json >"$work/fit$r.json"
 done
 /usr/bin/python3 - "$work" <<'PY'
