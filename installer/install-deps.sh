@@ -13,6 +13,8 @@ packages=(
   # core libraries
   libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
+  # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/zip_archive)
+  libzip-dev
   # GUI
   # qt6-charts-dev needs the Qt OpenGL development files, which it does not pull in itself
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev

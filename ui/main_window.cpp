@@ -114,7 +114,8 @@ void MainWindow::buildMenus() {
 void MainWindow::openFileDialog() {
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open dataset"), QString(),
-      tr("Datasets (*.gz *-ubyte *.idx *.bin *.npy *.h5 *.hdf5 *.fa *.fasta *.fna *.txt *.seq);;"
+      tr("Datasets (*.gz *-ubyte *.idx *.bin *.npy *.npz *.safetensors *.zip *.h5 *.hdf5 *.fa "
+         "*.fasta *.fna *.txt *.seq);;"
          "All files (*)"));
   if (!path.isEmpty()) openPath(path);
 }
@@ -134,6 +135,7 @@ bool MainWindow::askOptions(const QString& path, LoadOptions& options) {
     case FileFormat::Fasta:
       return askFastaOptions(this, path, options);
     case FileFormat::ImageFolder:
+    case FileFormat::EdmZip:  // its images are resized like a folder's
       return askImageFolderOptions(this, path, options);
     case FileFormat::Hdf5:
       return askHdf5Dataset(this, path, options);

@@ -32,10 +32,12 @@
 #include "pipeline/atomic_design.h"
 #include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
+#include "pipeline/fit_for_tool.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/allocation.h"
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
+#include "ui/export_for_dialog.h"
 #include "ui/profile_choice.h"
 #include "ui/sampling_grid_dialog.h"
 #include "ui/workbench.h"
@@ -123,10 +125,17 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   samplingGrid_->setToolTip(
       tr("Inference σ steps to sample with: Karras ρ = 7 by default, or DDPM, flow, entropic or "
          "quantile grids, checked against the step-ratio limit"));
+  exportFor_ = new QPushButton(tr("&Export for…"), listBox);
+  exportFor_->setToolTip(
+      tr("Another trainer's own knobs (diffusers, sd-scripts, OneTrainer, EDM, "
+         "…) fitted to the selected allocation φ"));
   auto* listButtons = new QHBoxLayout();
-  for (QPushButton* b : {add_, remove_, export_, samplingGrid_}) listButtons->addWidget(b);
+  for (QPushButton* b : {add_, remove_, export_}) listButtons->addWidget(b);
+  auto* exportButtons = new QHBoxLayout();
+  for (QPushButton* b : {samplingGrid_, exportFor_}) exportButtons->addWidget(b);
   listLayout->addWidget(list_, 1);
   listLayout->addLayout(listButtons);
+  listLayout->addLayout(exportButtons);
 
   editorScroll_ = new QScrollArea(this);
   editorScroll_->setWidgetResizable(true);
@@ -214,6 +223,7 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
     if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
   });
   connect(samplingGrid_, &QPushButton::clicked, this, &SchedulePanel::exportSamplingGrid);
+  connect(exportFor_, &QPushButton::clicked, this, [this] { openExportFor(); });
   connect(list_, &QListWidget::currentRowChanged, this, [this] {
     showEditor();
     updateMetrics();
@@ -727,6 +737,18 @@ QString SchedulePanel::exportSigmaSteps(const QString& path, int steps, const QS
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
+}
+
+ExportForDialog* SchedulePanel::openExportFor() {
+  const int row = list_->currentRow();
+  const BuiltSchedule* current = builtAt(row);
+  if (!current || current->schedule.empty()) return nullptr;
+  auto* dialog = new ExportForDialog(
+      pipeline::fitTargetFromSchedule(current->schedule, entries_[row].recipe.name),
+      workbench_->jobs(), this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
+  return dialog;
 }
 
 void SchedulePanel::exportSamplingGrid() {

@@ -31,6 +31,7 @@ using pipeline::ScheduleRecipe;
 
 class Workbench;
 class CurveChart;
+class ExportForDialog;
 class ProfileChoice;
 
 class SchedulePanel : public QWidget {
@@ -62,6 +63,9 @@ class SchedulePanel : public QWidget {
       const QString& grid = QString::fromUtf8(pipeline::defaults::kSamplingGrid));
   // The same grid without writing it (throws InputError); what the dialog previews.
   SigmaSteps currentSigmaSteps(int steps, const std::string& grid) const;
+  // Opens "Export for…" (ui/export_for_dialog.h) on the current schedule's φ: another trainer's
+  // knobs fitted to it. Returns the dialog (deleted on close), or nullptr with no valid selection.
+  ExportForDialog* openExportFor();
 
   int scheduleCount() const { return static_cast<int>(entries_.size()); }
   const schedule::Schedule* scheduleAt(int row) const;
@@ -110,6 +114,7 @@ class SchedulePanel : public QWidget {
   QPushButton* remove_;
   QPushButton* export_;
   QPushButton* samplingGrid_;
+  QPushButton* exportFor_;
   QScrollArea* editorScroll_;
   QWidget* editor_ = nullptr;
   QComboBox* coordinate_;

@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "io/profile_io.h"
+#include "pipeline/defaults.h"
 #include "pipeline/fit_for_tool.h"
 #include "profile/profile.h"
 #include "util/error.h"
@@ -16,7 +17,9 @@ namespace noisescope::cli {
 namespace {
 
 struct FitArgs {
-  std::string target, profile, method, tool, resolution = "1024x1024";
+  std::string target, profile, method, tool, output,
+      resolution = std::to_string(pipeline::defaults::kTrainerWidth) + "x" +
+                   std::to_string(pipeline::defaults::kTrainerHeight);
   bool json = false;
 };
 
@@ -44,6 +47,7 @@ int run(const FitArgs& a) {
     target = pipeline::fitTargetFromScheduleFile(a.target);
   }
   const pipeline::ToolFit fit = pipeline::fitForTool(target, a.tool, settings);
+  if (!a.output.empty()) pipeline::writeToolFit(a.output, fit);
   if (a.json) {
     std::cout << pipeline::toJson(fit).dump(2) << "\n";
   } else {
@@ -67,6 +71,8 @@ const CommandRegistration registration("fit", [](CLI::App& app) -> std::function
                  "Training image size WIDTHxHEIGHT for resolution-dependent shifts (flux_shift)")
       ->capture_default_str();
   app.add_flag("--json", a->json, "Print one JSON object");
+  app.add_option("--output", a->output,
+                 "Also write the fit to FILE: the JSON object for .json, the text otherwise");
   return [a] { return run(*a); };
 });
 

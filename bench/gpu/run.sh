@@ -170,7 +170,7 @@ configure() {
   set -x
   cmake -S "$repo" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
     -DNOISESCOPE_BUILD_GUI=OFF -DNOISESCOPE_WITH_HDF5=OFF -DNOISESCOPE_BUILD_TESTS=OFF \
-    -DNOISESCOPE_WITH_IMAGE_FILES=OFF -DNOISESCOPE_BUILD_BENCH=ON \
+    -DNOISESCOPE_WITH_IMAGE_FILES=OFF -DNOISESCOPE_WITH_ZIP=OFF -DNOISESCOPE_BUILD_BENCH=ON \
     -DEigen3_DIR="$deps/share/eigen3/cmake" \
     -Dnlohmann_json_DIR="$deps/share/cmake/nlohmann_json" \
     -DCLI11_DIR="$deps/share/cmake/CLI11" \

@@ -67,6 +67,29 @@ DecodedImage readPng(const std::string& path, bool pixels) {
   return out;
 }
 
+DecodedImage readPngBytes(const std::string& name, const std::string& bytes) {
+  png_image image;
+  std::memset(&image, 0, sizeof image);
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_memory(&image, bytes.data(), bytes.size()))
+    throw InputError(name, std::string("is not a readable PNG: ") + image.message);
+  DecodedImage out;
+  out.header.width = static_cast<int>(image.width);
+  out.header.height = static_cast<int>(image.height);
+  out.header.colour = (image.format & PNG_FORMAT_FLAG_COLOR) != 0;
+  try {
+    checkDimensions(name, image.width, image.height);
+  } catch (...) {
+    png_image_free(&image);
+    throw;
+  }
+  image.format = PNG_FORMAT_RGB;
+  out.rgb.assign(PNG_IMAGE_SIZE(image), 0);
+  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr))
+    throw InputError(name, std::string("is a corrupt or truncated PNG: ") + image.message);
+  return out;
+}
+
 // ---- JPEG through libjpeg; its errors (and warnings, such as a file cut short) longjmp back ----
 
 struct JpegError {
@@ -93,10 +116,9 @@ struct JpegDecoder {
   DecodedImage image;  // here rather than on the stack, so a longjmp cannot leave it stale
 };
 
-DecodedImage readJpeg(const std::string& path, bool pixels) {
-  checkedFileSize(path);
+DecodedImage readJpegFrom(const std::string& path, bool pixels, FilePtr file) {
   auto decoder = std::make_unique<JpegDecoder>();
-  decoder->file = openForReading(path);
+  decoder->file = std::move(file);
   DecodedImage& out = decoder->image;
   jpeg_decompress_struct& info = decoder->info;
   info.err = jpeg_std_error(&decoder->error.manager);
@@ -133,6 +155,19 @@ DecodedImage readJpeg(const std::string& path, bool pixels) {
   jpeg_destroy_decompress(&info);
   return std::move(out);
 }
+
+DecodedImage readJpeg(const std::string& path, bool pixels) {
+  checkedFileSize(path);
+  return readJpegFrom(path, pixels, openForReading(path));
+}
+
+DecodedImage readJpegBytes(const std::string& name, const std::string& bytes) {
+  if (bytes.empty()) throw InputError(name, "is an empty JPEG");
+  // fmemopen gives libjpeg's stdio source the bytes without a copy on disk.
+  FilePtr file(::fmemopen(const_cast<char*>(bytes.data()), bytes.size(), "rb"));
+  if (!file) throw InputError(name, "cannot be opened in memory");
+  return readJpegFrom(name, true, std::move(file));
+}
 #else
 // Built without libpng/libjpeg (NOISESCOPE_WITH_IMAGE_FILES=OFF, e.g. on a bare GPU machine).
 [[noreturn]] void noImageSupport(const std::string& path, const char* format) {
@@ -145,6 +180,12 @@ DecodedImage readPng(const std::string& path, bool) {
 }
 DecodedImage readJpeg(const std::string& path, bool) {
   noImageSupport(path, "JPEG");
+}
+DecodedImage readPngBytes(const std::string& name, const std::string&) {
+  noImageSupport(name, "PNG");
+}
+DecodedImage readJpegBytes(const std::string& name, const std::string&) {
+  noImageSupport(name, "JPEG");
 }
 #endif
 
@@ -159,6 +200,46 @@ DecodedImage read(const std::string& path, bool pixels) {
   }
   throw InputError(path, "is neither a PNG nor a JPEG file (by its name)");
 }
+
+}  // namespace
+
+DecodedImage decodeImageBytes(const std::string& name, const std::string& bytes) {
+  switch (imageFileType(name)) {
+    case ImageFileType::Png:
+      return readPngBytes(name, bytes);
+    case ImageFileType::Jpeg:
+      return readJpegBytes(name, bytes);
+    case ImageFileType::Other:
+      break;
+  }
+  throw InputError(name, "is neither a PNG nor a JPEG file (by its name)");
+}
+
+bool imageToSample(const DecodedImage& image, int channels, int width, int height, float* out,
+                   unsigned char& lo, unsigned char& hi) {
+  const int w = image.header.width, h = image.header.height;
+  const size_t pixels = static_cast<size_t>(w) * h;
+  for (unsigned char b : image.rgb) {
+    lo = std::min(lo, b);
+    hi = std::max(hi, b);
+  }
+  const bool rgb = channels == 3;
+  for (int c = 0; c < channels; ++c) {
+    std::vector<float> plane(pixels);
+    for (size_t p = 0; p < pixels; ++p) {
+      const unsigned char* px = image.rgb.data() + p * 3;
+      // Grey from colour with the Rec. 601 luma weights; a grey file has R = G = B.
+      plane[p] =
+          rgb || !image.header.colour ? px[c] : 0.299f * px[0] + 0.587f * px[1] + 0.114f * px[2];
+    }
+    const std::vector<float> scaled = resizePlane(plane, w, h, width, height);
+    float* target = out + static_cast<size_t>(c) * width * height;
+    for (size_t p = 0; p < scaled.size(); ++p) target[p] = byteToSymmetric(scaled[p]);
+  }
+  return w != width || h != height;
+}
+
+namespace {
 
 // Source pixels, with weights, that make up each destination pixel along one axis.
 struct Tap {

@@ -30,6 +30,16 @@ ImageHeader readImageHeader(const std::string& path);
 // Alpha, where present, is composited onto black.
 DecodedImage decodeImage(const std::string& path);
 
+// The same for an image held in memory (a ZIP member): `name` gives the type by its extension
+// and names the image in errors.
+DecodedImage decodeImageBytes(const std::string& name, const std::string& bytes);
+
+// One decoded image as a sample of `channels` (1: grey by Rec. 601 luma, 3: RGB) planes resized
+// to width × height, in [−1, 1]: what the image folder and the EDM ZIP readers store. Returns
+// whether it was resized; widens [lo, hi] to the bytes seen.
+bool imageToSample(const DecodedImage& image, int channels, int width, int height, float* out,
+                   unsigned char& lo, unsigned char& hi);
+
 // Resizes one plane (row-major, srcWidth × srcHeight) to dstWidth × dstHeight.
 std::vector<float> resizePlane(const std::vector<float>& plane, int srcWidth, int srcHeight,
                                int dstWidth, int dstHeight);

@@ -86,26 +86,9 @@ Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& opt
   for (size_t i = 0; i < files.size(); ++i) {
     decoding.throwIfCancelled();
     const DecodedImage image = decodeImage(files[i]);
-    const int w = image.header.width, h = image.header.height;
-    const size_t pixels = static_cast<size_t>(w) * h;
-    for (unsigned char b : image.rgb) {
-      lo = std::min(lo, b);
-      hi = std::max(hi, b);
-    }
-    if (w != width || h != height) ++resized;
-    float* out = dataset.sample(static_cast<int64_t>(i));
-    for (int c = 0; c < channels; ++c) {
-      std::vector<float> plane(pixels);
-      for (size_t p = 0; p < pixels; ++p) {
-        const unsigned char* px = image.rgb.data() + p * 3;
-        // Grey from colour with the Rec. 601 luma weights; a grey file has R = G = B.
-        plane[p] =
-            rgb || !image.header.colour ? px[c] : 0.299f * px[0] + 0.587f * px[1] + 0.114f * px[2];
-      }
-      const std::vector<float> scaled = resizePlane(plane, w, h, width, height);
-      float* target = out + static_cast<size_t>(c) * width * height;
-      for (size_t p = 0; p < scaled.size(); ++p) target[p] = byteToSymmetric(scaled[p]);
-    }
+    if (imageToSample(image, channels, width, height, dataset.sample(static_cast<int64_t>(i)), lo,
+                      hi))
+      ++resized;
     decoding.report(static_cast<double>(i + 1) / files.size(), "decoding images");
   }
   dataset.sourceRangeKnown = true;

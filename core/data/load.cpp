@@ -3,12 +3,15 @@
 #include <zlib.h>
 
 #include <cctype>
+#include <cstdint>
 
 #include "data/cifar_reader.h"
+#include "data/edm_zip_reader.h"
 #include "data/fasta_reader.h"
 #include "data/idx_reader.h"
 #include "data/image_folder_reader.h"
 #include "data/input_file.h"
+#include "data/latent_cache_reader.h"
 #include "data/npy_reader.h"
 #include "data/scale_reference.h"
 #include "data/synthetic.h"
@@ -37,6 +40,14 @@ const char* toString(FileFormat format) {
       return "image-folder";
     case FileFormat::Synthetic:
       return "synthetic";
+    case FileFormat::Safetensors:
+      return "safetensors";
+    case FileFormat::Npz:
+      return "npz";
+    case FileFormat::LatentFolder:
+      return "latent-folder";
+    case FileFormat::EdmZip:
+      return "edm-zip";
     case FileFormat::Unknown:
       return "unknown";
   }
@@ -95,6 +106,13 @@ FileFormat formatFromContent(const std::string& path, const std::string& bytes) 
   if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89HDF\r\n\x1a\n") == 0) return FileFormat::Hdf5;
   if (looksLikeCifar(path)) return FileFormat::Cifar;  // by name: CIFAR has no magic number
   if (hasIdxMagic(data, bytes.size())) return FileFormat::Idx;
+  if (bytes.size() >= 4 && bytes.compare(0, 4, "PK\x03\x04") == 0)  // a ZIP archive
+    return endsWith(toLower(fileName(path)), ".npz") ? FileFormat::Npz : FileFormat::EdmZip;
+  if (bytes.size() >= 9 && bytes[8] == '{') {  // safetensors: u64 header length, then JSON
+    uint64_t length = 0;
+    for (int i = 7; i >= 0; --i) length = (length << 8) | data[i];
+    if (length >= 2 && length <= (uint64_t{100} << 20)) return FileFormat::Safetensors;
+  }
   if (hasFastaExtension(path) || looksLikeSequenceText(bytes)) return FileFormat::Fasta;
   return FileFormat::Unknown;
 }
@@ -103,7 +121,10 @@ FileFormat formatFromContent(const std::string& path, const std::string& bytes) 
 
 FileFormat detectFormat(const std::string& path) {
   if (path.rfind("synthetic:", 0) == 0) return FileFormat::Synthetic;
-  if (isDirectory(path)) return looksLikeCifar(path) ? FileFormat::Cifar : FileFormat::ImageFolder;
+  if (isDirectory(path)) {
+    if (looksLikeCifar(path)) return FileFormat::Cifar;
+    return isLatentFolder(path) ? FileFormat::LatentFolder : FileFormat::ImageFolder;
+  }
   const std::string name = toLower(fileName(path));
   std::string bytes = probe(path, false);
   const bool gzip = bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
@@ -114,6 +135,9 @@ FileFormat detectFormat(const std::string& path) {
   // Names decide where the content says nothing (an empty or damaged file still gets the
   // reader that explains what is wrong with it).
   if (endsWith(name, ".npy")) return FileFormat::Npy;
+  if (endsWith(name, ".safetensors")) return FileFormat::Safetensors;
+  if (endsWith(name, ".npz")) return FileFormat::Npz;
+  if (endsWith(name, ".zip")) return FileFormat::EdmZip;
   if (endsWith(name, ".h5") || endsWith(name, ".hdf5") || endsWith(name, ".he5"))
     return FileFormat::Hdf5;
   if (name.find("-ubyte") != std::string::npos) return FileFormat::Idx;
@@ -157,7 +181,7 @@ Dataset readAny(const std::string& path, const LoadOptions& options,
   if (path.empty()) throw InputError("dataset", "no path given");
   const FileFormat format = detectFormat(path);
   if (format != FileFormat::Synthetic && format != FileFormat::ImageFolder &&
-      format != FileFormat::Cifar)
+      format != FileFormat::Cifar && format != FileFormat::LatentFolder)
     checkedFileSize(path);  // missing, unreadable, directory or empty: say so plainly
   switch (format) {
     case FileFormat::Idx:
@@ -178,13 +202,21 @@ Dataset readAny(const std::string& path, const LoadOptions& options,
       return readImageFolder(path, options.imageFolder, options.progress);
     case FileFormat::Synthetic:
       return makeSynthetic(parseSyntheticSpec(path));
+    case FileFormat::Safetensors:
+    case FileFormat::Npz:
+      return readLatentFile(path, options.progress);
+    case FileFormat::LatentFolder:
+      return readLatentFolder(path, options.progress);
+    case FileFormat::EdmZip:
+      return readEdmZip(path, options.imageFolder, 1, options.progress);
     case FileFormat::Unknown:
       break;
   }
   throw InputError(path,
                    "has a format NoiseScope does not recognise; supported: IDX "
                    "(MNIST, .gz too), CIFAR binary batches, .npy, HDF5, FASTA / sequence "
-                   "text, a folder of PNG/JPEG images, synthetic:KIND?…");
+                   "text, a folder of PNG/JPEG images, .safetensors / .npz latent caches and "
+                   "folders of them, EDM/EDM2 dataset ZIPs, synthetic:KIND?…");
 }
 
 }  // namespace

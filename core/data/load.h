@@ -11,7 +11,20 @@
 
 namespace noisescope {
 
-enum class FileFormat { Idx, Cifar, Npy, Hdf5, Fasta, ImageFolder, Synthetic, Unknown };
+enum class FileFormat {
+  Idx,
+  Cifar,
+  Npy,
+  Hdf5,
+  Fasta,
+  ImageFolder,
+  Synthetic,
+  Safetensors,   // a trainer's latent cache, or a plain tensor (data/latent_cache_reader.h)
+  Npz,           // sd-scripts' latent cache, or a plain array
+  LatentFolder,  // a folder of .safetensors / .npz files
+  EdmZip,        // an EDM / EDM2 dataset ZIP (data/edm_zip_reader.h)
+  Unknown
+};
 const char* toString(FileFormat format);
 
 // FASTA / plain sequence files become one-hot DNA windows (+1 for the base, −1 elsewhere).

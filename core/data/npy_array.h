@@ -20,6 +20,8 @@ struct NpyArrayInfo {
 // Reads and checks the preamble and header, and that the data the header declares is exactly
 // what the file holds after it. Throws InputError naming `path` otherwise.
 NpyArrayInfo readNpyArrayInfo(const std::string& path);
+// The same checks for a whole .npy held in memory (a member of an .npz); `where` names it.
+NpyArrayInfo parseNpyArrayInfo(const unsigned char* bytes, uint64_t size, const std::string& where);
 
 // `count` elements at `bytes` (element `firstElement` of the array onward) as float. Throws
 // InputError for a float64 value beyond float32's range.

@@ -1,5 +1,6 @@
 #include "data/npy_reader.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
@@ -161,37 +162,33 @@ size_t elementSize(Element e) {
 
 }  // namespace
 
-NpyArrayInfo data_detail::readNpyArrayInfo(const std::string& path) {
-  const uint64_t fileSize = checkedFileSize(path);
-  FilePtr file = openForReading(path);
+namespace {
 
-  unsigned char preamble[12];
-  const size_t got = std::fread(preamble, 1, 10, file.get());
-  if (!hasNpyMagic(preamble, got))
-    throw InputError(path, "is not a .npy file (no \\x93NUMPY magic)");
-  if (got < 10) throw InputError(path, "is truncated inside the .npy preamble");
-  const int major = preamble[6];
-  uint64_t headerLength = 0;
-  uint64_t preambleLength = 10;
+// Preamble length and header length of the .npy whose first `size` bytes are `head`.
+void npyLengths(const unsigned char* head, size_t size, const std::string& path,
+                uint64_t& preambleLength, uint64_t& headerLength) {
+  if (!hasNpyMagic(head, size)) throw InputError(path, "is not a .npy file (no \\x93NUMPY magic)");
+  if (size < 10) throw InputError(path, "is truncated inside the .npy preamble");
+  const int major = head[6];
   if (major == 1) {
-    headerLength = preamble[8] | (preamble[9] << 8);
+    headerLength = head[8] | (head[9] << 8);
+    preambleLength = 10;
   } else if (major == 2 || major == 3) {
-    readExactly(file.get(), preamble + 10, 2, path, "the .npy preamble");
-    headerLength = static_cast<uint64_t>(preamble[8]) | (static_cast<uint64_t>(preamble[9]) << 8) |
-                   (static_cast<uint64_t>(preamble[10]) << 16) |
-                   (static_cast<uint64_t>(preamble[11]) << 24);
+    if (size < 12) throw InputError(path, "is truncated inside the .npy preamble");
+    headerLength = static_cast<uint64_t>(head[8]) | (static_cast<uint64_t>(head[9]) << 8) |
+                   (static_cast<uint64_t>(head[10]) << 16) |
+                   (static_cast<uint64_t>(head[11]) << 24);
     preambleLength = 12;
   } else {
     throw InputError(path, "has .npy format version " + std::to_string(major) +
                                "; versions 1, 2 and 3 are supported");
   }
-  if (preambleLength + headerLength > fileSize)
-    throw InputError(path, "is truncated: its .npy header claims " + std::to_string(headerLength) +
-                               " bytes, more than the file holds");
-  std::string headerText(headerLength, '\0');
-  readExactly(file.get(), headerText.data(), headerLength, path, "the .npy header");
-  const NpyHeader header = HeaderParser(headerText, path).parse();
+}
 
+// The checks of the header text against a file (or buffer) of `totalSize` bytes.
+NpyArrayInfo checkNpyHeader(const std::string& headerText, uint64_t preambleLength,
+                            uint64_t totalSize, const std::string& path) {
+  const NpyHeader header = HeaderParser(headerText, path).parse();
   const Element element = parseDescr(header.descr, path);
   if (header.fortranOrder)
     throw InputError(path,
@@ -200,7 +197,7 @@ NpyArrayInfo data_detail::readNpyArrayInfo(const std::string& path) {
   uint64_t count = 1;
   for (int64_t s : header.shape) count = checkedMultiply(path, count, static_cast<uint64_t>(s));
   const uint64_t dataBytes = checkedMultiply(path, count, elementSize(element));
-  const uint64_t available = fileSize - preambleLength - headerLength;
+  const uint64_t available = totalSize - preambleLength - headerText.size();
   if (dataBytes != available)
     throw InputError(path, "declares shape " + formatShape(header.shape) + " of " +
                                elementName(element) + " (" + std::to_string(dataBytes) +
@@ -211,8 +208,39 @@ NpyArrayInfo data_detail::readNpyArrayInfo(const std::string& path) {
   info.dtype = elementName(element);
   info.elementBytes = elementSize(element);
   info.elements = count;
-  info.dataOffset = preambleLength + headerLength;
+  info.dataOffset = preambleLength + headerText.size();
   return info;
+}
+
+}  // namespace
+
+NpyArrayInfo data_detail::readNpyArrayInfo(const std::string& path) {
+  const uint64_t fileSize = checkedFileSize(path);
+  FilePtr file = openForReading(path);
+  unsigned char preamble[12];
+  const size_t got = std::fread(preamble, 1, 12, file.get());
+  uint64_t preambleLength = 0, headerLength = 0;
+  npyLengths(preamble, got, path, preambleLength, headerLength);
+  if (preambleLength + headerLength > fileSize)
+    throw InputError(path, "is truncated: its .npy header claims " + std::to_string(headerLength) +
+                               " bytes, more than the file holds");
+  if (std::fseek(file.get(), static_cast<long>(preambleLength), SEEK_SET) != 0)
+    throw InputError(path, "cannot seek to the .npy header");
+  std::string headerText(headerLength, '\0');
+  readExactly(file.get(), headerText.data(), headerLength, path, "the .npy header");
+  return checkNpyHeader(headerText, preambleLength, fileSize, path);
+}
+
+NpyArrayInfo data_detail::parseNpyArrayInfo(const unsigned char* bytes, uint64_t size,
+                                            const std::string& where) {
+  uint64_t preambleLength = 0, headerLength = 0;
+  npyLengths(bytes, static_cast<size_t>(std::min<uint64_t>(size, 12)), where, preambleLength,
+             headerLength);
+  if (preambleLength + headerLength > size)
+    throw InputError(where, "is truncated: its .npy header claims " + std::to_string(headerLength) +
+                                " bytes, more than it holds");
+  const std::string headerText(reinterpret_cast<const char*>(bytes) + preambleLength, headerLength);
+  return checkNpyHeader(headerText, preambleLength, size, where);
 }
 
 void data_detail::decodeNpyElements(const NpyArrayInfo& info, const std::string& path,

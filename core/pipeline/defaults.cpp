@@ -47,6 +47,7 @@ nlohmann::json defaultsJson() {
        {{"spec", kSamplingGrid},
         {"steps", kSamplingSteps},
         {"ratio_margin", kSamplingRatioMargin}}},
+      {"trainer_resolution", {{"width", kTrainerWidth}, {"height", kTrainerHeight}}},
       {"presets", presets}};
 }
 

@@ -43,6 +43,11 @@ inline constexpr const char* kSamplingGrid = "karras?rho=7";
 inline constexpr int kSamplingSteps = 18;
 inline constexpr double kSamplingRatioMargin = 2.0;
 
+// The training image size (pixels) a trainer's resolution-dependent shift reads when none is
+// given: `noisescope-cli fit --resolution` and the Export for… dialog (Flux's flux_shift).
+inline constexpr int kTrainerWidth = 1024;
+inline constexpr int kTrainerHeight = 1024;
+
 // A default as the faces show it in help and tooltips ("%g": 0.15, 80).
 std::string formatDefault(double value);
 

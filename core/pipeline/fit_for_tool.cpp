@@ -6,15 +6,22 @@
 #include "pipeline/schedule_recipe.h"
 #include "profile/profile.h"
 #include "schedule/allocation.h"
+#include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::pipeline {
 
 using namespace noisescope::schedule;
+using namespace noisescope::render;
 
 FitTarget fitTargetFromScheduleFile(const std::string& path) {
   const BuiltSchedule built = buildSchedule(fileRecipe(path), LogSigmaGrid::uniform());
   return {effectiveAllocation(built.schedule), path};
+}
+
+FitTarget fitTargetFromSchedule(const Schedule& schedule, const std::string& source) {
+  if (schedule.empty()) throw InputError(source, "the schedule is empty");
+  return {effectiveAllocation(schedule), source};
 }
 
 FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profileSource,
@@ -34,12 +41,17 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
   return {effectiveAllocation(built.schedule), method + " from " + profileSource};
 }
 
+std::vector<std::string> fitToolNames() {
+  return trainerToolNames();
+}
+
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
                    const TrainerSettings& settings) {
   const TrainerTool t = trainerTool(tool, settings);
   ToolFit out;
   out.tool = t.name;
   out.coordinate = toString(t.coordinate);
+  out.coordinateKind = t.coordinate;
   out.lossSpace = t.lossSpace;
   out.knob = t.knob;
   out.sigmaMin = t.sigmaMin;
@@ -104,6 +116,99 @@ std::string formatToolFit(const ToolFit& fit) {
     out += "# " + f.family + " (" + f.note + ")\n" + f.snippet + "\n\n";
   }
   return out;
+}
+
+void writeToolFit(const std::string& path, const ToolFit& fit) {
+  const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+  writeFileAtomically(path, json ? toJson(fit).dump(2) + "\n" : formatToolFit(fit));
+}
+
+namespace {
+
+ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::string label) {
+  ToolCurve c;
+  c.label = std::move(label);
+  const LogSigmaGrid& g = fit.grid;
+  for (int b = 0; b < g.bins(); ++b) {
+    double width = g.width(b), x = std::exp(g.center(b));
+    if (fit.coordinateKind != TrainerCoordinate::Sigma) {
+      const double lo = trainerCoordinate(std::exp(g.edges[b]), fit.coordinateKind);
+      const double hi = trainerCoordinate(std::exp(g.edges[b + 1]), fit.coordinateKind);
+      width = std::abs(hi - lo);
+      x = trainerCoordinate(x, fit.coordinateKind);
+    }
+    if (!(width > 1e-12)) continue;  // beyond what the tool's coordinate reaches
+    c.x.push_back(x);
+    c.y.push_back(masses[b] / width);
+  }
+  return c;
+}
+
+std::string paramText(const TrainerFamilyFit& f) {
+  std::string text;
+  for (const auto& [name, value] : f.parameters) {
+    char p[96];
+    std::snprintf(p, sizeof p, "%s%s=%.3g", text.empty() ? "" : ", ", name.c_str(), value);
+    text += p;
+  }
+  return text;
+}
+
+}  // namespace
+
+ToolOverlay toolOverlay(const ToolFit& fit) {
+  ToolOverlay o;
+  switch (fit.coordinateKind) {
+    case TrainerCoordinate::FlowTime:
+      o.xLabel = "rectified-flow time t = σ/(1+σ) (" + fit.tool + "'s coordinate)";
+      o.yLabel = "effective allocation φ per unit t";
+      break;
+    case TrainerCoordinate::DdpmTime:
+      o.xLabel = "DDPM timestep k/1000, SD's scaled-linear table (" + fit.tool + "'s coordinate)";
+      o.yLabel = "effective allocation φ per unit k/1000";
+      break;
+    case TrainerCoordinate::Sigma:
+      o.xLabel = "noise level σ, log scale (" + fit.tool + "'s coordinate)";
+      o.yLabel = "effective allocation φ per unit log σ";
+      o.logX = true;
+      break;
+  }
+  o.target = curveOf(fit, fit.target, "target φ");
+  for (const auto& f : fit.fits) {
+    const std::string params = paramText(f);
+    o.fits.push_back(
+        curveOf(fit, f.masses, f.family + (params.empty() ? "" : " (" + params + ")")));
+  }
+  return o;
+}
+
+ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits, const std::string& title) {
+  if (fits.empty()) throw InputError("trainer chart", "no fits to draw");
+  ChartSpec c;
+  c.title = title;
+  const ToolOverlay first = toolOverlay(*fits.front());
+  c.xLabel = first.xLabel.substr(0, first.xLabel.rfind(" ("));  // shared by every tool drawn
+  c.yLabel = first.yLabel;
+  c.logX = first.logX;
+  ChartSeries target;
+  target.label = "target φ";
+  target.x = first.target.x;
+  target.y = first.target.y;
+  c.series.push_back(std::move(target));
+  for (const ToolFit* fit : fits) {
+    if (fit->coordinateKind != fits.front()->coordinateKind)
+      throw InputError("trainer chart", "the tools drawn together must share one coordinate");
+    if (fit->fits.empty()) continue;
+    const ToolOverlay o = toolOverlay(*fit);
+    ChartSeries s;
+    char metrics[64];  // first, so a legend that shortens long names still shows it
+    std::snprintf(metrics, sizeof metrics, " (TV %.3f): ", fit->fits.front().tv);
+    s.label = fit->tool + metrics + o.fits.front().label;
+    s.x = o.fits.front().x;
+    s.y = o.fits.front().y;
+    c.series.push_back(std::move(s));
+  }
+  return c;
 }
 
 }  // namespace noisescope::pipeline

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "render/chart.h"
 #include "schedule/schedule.h"
 #include "schedule/trainer_fit.h"
 
@@ -24,6 +25,8 @@ struct FitTarget {
 };
 // φ = π·w of a schedule file (JSON, CSV, HDF5) as written.
 FitTarget fitTargetFromScheduleFile(const std::string& path);
+// φ = π·w of a schedule already built (the Schedules tab's selection, the report's InfoNoise).
+FitTarget fitTargetFromSchedule(const schedule::Schedule& schedule, const std::string& source);
 // φ of the entropic schedule `method` ("infonoise" or "sqrt-entropy") built from the profile
 // through the schedule recipes (pipeline/schedule_recipe.h) on the default grid (256 bins on
 // 0.002 … 80, as `noisescope-cli schedule` uses).
@@ -33,6 +36,7 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
 struct ToolFit {
   std::string tool;
   std::string coordinate;  // "flow-t", "ddpm-t", "sigma"
+  schedule::TrainerCoordinate coordinateKind = schedule::TrainerCoordinate::FlowTime;
   std::string lossSpace, knob;
   double sigmaMin = 0.0, sigmaMax = 0.0;  // what the tool's draw can reach
   double targetMassReachable = 1.0;       // the target's φ mass inside that range
@@ -40,6 +44,9 @@ struct ToolFit {
   std::vector<double> target;                    // φ per bin
   std::vector<schedule::TrainerFamilyFit> fits;  // best first
 };
+
+// The nine tools, in the order the CLI's help and the GUI's list show them.
+std::vector<std::string> fitToolNames();
 
 // Throws InputError("--for", …) for an unknown tool.
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
@@ -49,5 +56,27 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
 nlohmann::json toJson(const ToolFit& fit);
 // The same for a terminal, with the σ range and each family's note.
 std::string formatToolFit(const ToolFit& fit);
+// Writes the fit: toJson's object for a .json path, formatToolFit's text otherwise (atomically;
+// InputError naming the path on failure). The CLI's --output and the GUI's "Save knobs" both.
+void writeToolFit(const std::string& path, const ToolFit& fit);
+
+// φ drawn in the tool's own coordinate, per bin of the fit's grid: x is the coordinate at the
+// bin's centre and y the bin's φ mass over the bin's width in that coordinate (a σ tool: per unit
+// log σ, x = σ on a log axis, since per unit σ spans too many decades to read). Bins the tool's
+// coordinate cannot reach (zero width there) are left out.
+struct ToolCurve {
+  std::string label;
+  std::vector<double> x, y;
+};
+struct ToolOverlay {
+  std::string xLabel, yLabel;
+  bool logX = false;
+  ToolCurve target;
+  std::vector<ToolCurve> fits;  // in fit.fits order
+};
+ToolOverlay toolOverlay(const ToolFit& fit);
+// The report's chart: the target once and the best family of each fit (all in one coordinate).
+render::ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits,
+                                     const std::string& title);
 
 }  // namespace noisescope::pipeline

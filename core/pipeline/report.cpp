@@ -17,6 +17,7 @@
 #include "pipeline/bracket_job.h"
 #include "pipeline/caveats.h"
 #include "pipeline/defaults.h"
+#include "pipeline/fit_for_tool.h"
 #include "pipeline/held_out_queries.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
@@ -161,6 +162,66 @@ void writeBoth(const fs::path& folder, const std::string& stem, const ChartSpec&
   writeChart((folder / (stem + ".png")).string(), chart);
   out.files.push_back(stem + ".svg");
   out.files.push_back(stem + ".png");
+}
+
+// "Use it in your trainer": the exported schedule's φ fitted with each trainer's own families
+// (pipeline::fitForTool, as `noisescope-cli fit` and the Export for… dialog), one chart per
+// trainer coordinate with each tool's best family over the target, a table and the snippets.
+json trainerSection(const Schedule& exported, const std::string& source, const fs::path& folder,
+                    const std::string& stem, std::ostream& md, ReportDataset& out) {
+  const FitTarget target = fitTargetFromSchedule(exported, source);
+  std::vector<ToolFit> fits;
+  for (const std::string& tool : fitToolNames()) fits.push_back(fitForTool(target, tool));
+  json all = json::array();
+  for (const auto& f : fits) all.push_back(toJson(f));
+  writeFileAtomically((folder / (stem + "-trainers.json")).string(), all.dump(2) + "\n");
+  out.files.push_back(stem + "-trainers.json");
+
+  md << "### Use it in your trainer\n\n"
+     << "The φ of `" << source << "` fitted with each trainer's own sampling families, in the "
+     << "trainer's own coordinate and under its own loss weight, at " << defaults::kTrainerWidth
+     << "×" << defaults::kTrainerHeight << " px for the resolution-dependent shifts "
+     << "(`noisescope-cli fit " << source << " --for TOOL` prints every family; "
+     << "docs/trainers.md says where each knob goes). Best family per trainer, ranked by "
+     << "KL(target‖fit); TV is the share of training effort that lands where the target does "
+     << "not put it.\n\n"
+     << "| trainer | coordinate | best family | knobs | KL(target‖fit) | KL(fit‖target) | TV | "
+        "target φ it can reach |\n"
+     << "|---|---|---|---|---|---|---|---|\n";
+  for (const auto& f : fits) {
+    if (f.fits.empty()) continue;
+    const auto& best = f.fits.front();
+    std::string knobs;
+    for (const auto& [name, value] : best.parameters)
+      knobs += (knobs.empty() ? "" : ", ") + name + " = " + number(value);
+    md << "| " << f.tool << " | `" << f.coordinate << "` | `" << best.family << "` | "
+       << (knobs.empty() ? "(no knob)" : knobs) << " | " << number(best.kl) << " | "
+       << number(best.klReverse) << " | " << number(best.tv) << " | "
+       << number(100.0 * f.targetMassReachable) << " % |\n";
+  }
+  md << "\n";
+  for (TrainerCoordinate c :
+       {TrainerCoordinate::FlowTime, TrainerCoordinate::DdpmTime, TrainerCoordinate::Sigma}) {
+    std::vector<const ToolFit*> group;
+    for (const auto& f : fits)
+      if (f.coordinateKind == c) group.push_back(&f);
+    if (group.empty()) continue;
+    const std::string name = stem + "-trainers-" + toString(c);
+    writeBoth(folder, name,
+              toolOverlayChart(
+                  group, std::string("Best family per trainer over the target φ, ") + toString(c)),
+              out);
+    md << "![trainers, " << toString(c) << "](" << name << ".png)\n";
+  }
+  md << "\nTrainers whose best families are the same shape under other names (a normal in log σ, "
+        "say) draw one curve over another.\n";
+  md << "\nThe snippets, ready to paste (the best family of each trainer):\n\n";
+  for (const auto& f : fits) {
+    if (f.fits.empty()) continue;
+    md << "**" << f.tool << "** (`" << f.fits.front().family << "`; " << f.knob << "):\n\n```\n"
+       << f.fits.front().snippet << "\n```\n\n";
+  }
+  return all;
 }
 
 }  // namespace
@@ -326,12 +387,15 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
        << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
        << number(steps.ratioLimit) << ").\n\n";
     for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
+    const json trainers =
+        trainerSection(exported.schedule, stem + "-infonoise.schedule.json", folder, stem, md, out);
 
     json files = out.files;
     summary["datasets"].push_back({{"dataset", describeDataset(d)},
                                    {"sigma_data", exported.sigmaData.value},
                                    {"nearest_neighbour_median", stats.nearestNeighbourMedian},
                                    {"memorisation_sigma", memorising},
+                                   {"trainers", trainers},
                                    {"files", files}});
     result.datasets.push_back(std::move(out));
   }

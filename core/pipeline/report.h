@@ -8,7 +8,9 @@
 //     empirical profile alone,
 //   - the schedules built from the bound (InfoNoise, √-entropy) next to EDM and log-uniform, on
 //     the effective allocation φ ∝ π·w, and their comparison table (the Schedules tab),
-//   - one exported schedule file and its inference σ-steps (the Schedules tab's exports).
+//   - one exported schedule file and its inference σ-steps (the Schedules tab's exports),
+//   - "use it in your trainer": that schedule's φ fitted with each trainer's own families
+//     (pipeline/fit_for_tool.h, as the Export for… dialog), with charts, a table and snippets.
 // Every number comes from the same core functions the GUI calls (pipeline::runBracket,
 // pipeline::buildSchedule, compareSchedules, the io writers).
 #include <string>

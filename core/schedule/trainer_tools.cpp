@@ -221,7 +221,10 @@ TrainerTool musubi(const TrainerSettings& settings) {
   return t;
 }
 
-TrainerTool simpleTuner() {
+// SimpleTuner (helpers/models/common.py, prepare_batch; helpers/training/custom_schedule.py,
+// apply_flow_schedule_shift): every draw — sigmoid, uniform, beta — goes through the same shift,
+// a static flow_schedule_shift when it is > 0, else Flux's μ rule when flow_schedule_auto_shift.
+TrainerTool simpleTuner(const TrainerSettings& settings) {
   TrainerTool t =
       flowTool("simpletuner", "config.json keys (or the same flags on the command line)");
   t.families.push_back(
@@ -236,6 +239,21 @@ TrainerTool simpleTuner() {
                 ",\n\"flow_schedule_auto_shift\": false";
        },
        "the default: sigmoid of a scaled normal, then the shift"});
+  // flow_schedule_shift 0 and auto shift: σ × e^μ, μ from the latent's (H/8)(W/8)/4 tokens
+  // between Flux's scheduler ends (256, 0.5) and (4096, 1.15).
+  const double mu = fluxShiftMu(settings);
+  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+  t.families.push_back(
+      {"auto_shift",
+       {param("flow_sigmoid_scale", 1.0, 0.05, 5.0)},
+       [mu](double u, const Params& p) { return logitNormal(u, mu, p[0]); },
+       one,
+       [mu, size](const Params& p) {
+         return "\"flow_sigmoid_scale\": " + num(p[0]) +
+                ",\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": true\n# at " + size +
+                " px the auto shift is e^" + num(mu) + " = " + num(std::exp(mu));
+       },
+       "sigmoid, then Flux's resolution rule: μ = " + num(mu) + " at " + size + " px"});
   t.families.push_back(
       {"beta",
        {param("flow_beta_schedule_alpha", 2.0, 0.1, 20.0, true),
@@ -244,9 +262,10 @@ TrainerTool simpleTuner() {
        one,
        [](const Params& p) {
          return "\"flow_use_beta_schedule\": true,\n\"flow_beta_schedule_alpha\": " + num(p[0]) +
-                ",\n\"flow_beta_schedule_beta\": " + num(p[1]) + ",\n\"flow_schedule_shift\": 0";
+                ",\n\"flow_beta_schedule_beta\": " + num(p[1]) +
+                ",\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": false";
        },
-       "shift 0 (off), so t is the beta draw itself"});
+       "shift 0 and auto shift off, so t is the beta draw itself"});
   t.families.push_back({"uniform",
                         {param("flow_schedule_shift", 3.0, 0.02, 50.0, true)},
                         [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
@@ -455,7 +474,7 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
   if (name == "sd-scripts") return sdScripts(settings);
   if (name == "musubi-tuner") return musubi(settings);
   if (name == "onetrainer") return oneTrainer();
-  if (name == "simpletuner") return simpleTuner();
+  if (name == "simpletuner") return simpleTuner(settings);
   if (name == "ai-toolkit") return aiToolkit(settings);
   if (name == "edm") return edm(false);
   if (name == "edm2") return edm(true);

@@ -30,6 +30,14 @@ assert best["kl"]<1e-3 and best["tv"]<0.02, best
 assert "--logit_mean 0.3" in best["snippet"], best["snippet"]
 assert all(a["kl"]<=b["kl"] for a,b in zip(r["fits"],r["fits"][1:]))
 ' "$work/T.fit.json"
+# --output writes the same object (the GUI's "Save knobs" uses the same writer), or the text.
+"$cli" fit "$work/T.json" --for diffusers --json --output "$work/T.knobs.json" >/dev/null
+check "fit --output .json is the --json object" cmp -s "$work/T.knobs.json" "$work/T.fit.json"
+"$cli" fit "$work/T.json" --for diffusers --output "$work/T.knobs.txt" >/dev/null
+check "fit --output .txt is the text with the snippets" grep -q -- "--weighting_scheme logit_normal" "$work/T.knobs.txt"
+"$cli" fit "$work/T.json" --for diffusers --output "$work/no/such/dir/k.json" >/dev/null 2>"$work/err"
+rc=$?
+check "fit --output into a missing folder exits 2 naming it" bash -c "test $rc -eq 2 && grep -q 'no/such/dir' '$work/err'"
 
 # The Fashion-MNIST sample: a quick bound profile, its InfoNoise schedule, every tool fitted.
 train="$root/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"

@@ -71,6 +71,18 @@ assert s["format"]=="noisescope.sigma-steps/2" and len(v)==32 and v==sorted(v)
 assert s["grid"].startswith("karras?rho=7") and s["warnings"]==[] and s["step_ratio"]["largest"]<=s["step_ratio"]["limit"]
 assert s["k_diffusion"]["sigmas"]==v[::-1]+[0]' "$r1-infonoise.sigma-steps.json"
 check "report README names the memorisation caveat" grep -q "memoris" "$work/report/README.md"
+# "Use it in your trainer": the exported InfoNoise fitted for all nine trainers (pipeline/fit_for_tool).
+check "report README has a trainer section per dataset" test "$(grep -c '### Use it in your trainer' "$work/report/README.md")" -eq 2
+check "report trainer fits: nine tools, best first, the contract's keys" python3 -c '
+import json,sys; fits=json.load(open(sys.argv[1])); s=json.load(open(sys.argv[2]))
+assert [f["tool"] for f in fits]==["diffusers","sd-scripts","musubi-tuner","onetrainer","simpletuner","ai-toolkit","edm","edm2","k-diffusion"], fits
+for f in fits:
+    kl=[x["kl"] for x in f["fits"]]; assert kl==sorted(kl) and set(f["fits"][0])=={"family","params","kl","kl_reverse","tv","snippet"}
+assert s["datasets"][0]["trainers"]==fits' "$r1-trainers.json" "$work/report/summary.json"
+for c in flow-t ddpm-t sigma; do
+  check "report trainer overlay $c: the target and each tool's best family" bash -c "grep -q 'target' '$r1-trainers-$c.svg' && head -c 8 '$r1-trainers-$c.png' | grep -q PNG"
+done
+check "report trainer section shows the overlays and snippets" bash -c "grep -q 'trainers-flow-t.png' '$work/report/README.md' && grep -q -- '--timestep_sampling shift' '$work/report/README.md'"
 check "report mmse chart has a band" grep -q "<polygon" "$r1-mmse.svg"
 check "report mmse chart shows the empirical curve and the bound" bash -c "grep -q 'empirical (' '$r1-mmse.svg' && grep -q 'bound (' '$r1-mmse.svg'"
 # A set too small to hold out four points: the empirical profile alone, said in the README.

@@ -28,8 +28,8 @@ while [ $# -gt 0 ]; do
 done
 
 say() { printf 'fuzz: %s\n' "$*"; }
-harnesses=(idx idx_gz cifar npy streamed_prior hdf5 fasta image synthetic profile schedule_json
-           schedule_csv schedule_spec train_config run_event)
+harnesses=(idx idx_gz cifar npy streamed_prior hdf5 fasta image safetensors npz edm_zip synthetic
+           profile schedule_json schedule_csv schedule_spec train_config run_event)
 if [ -n "$only" ]; then IFS=',' read -r -a harnesses <<<"$only"; fi
 
 if [ "$do_build" = 1 ]; then

@@ -18,8 +18,11 @@ Outcome npy(const uint8_t* data, size_t size);    // one .npy file
 Outcome hdf5(const uint8_t* data, size_t size);   // one HDF5 file: datasets and schedules
 Outcome fasta(const uint8_t* data, size_t size);  // [window][stride][policy][FASTA text]
 Outcome image(const uint8_t* data, size_t size);  // one PNG or JPEG file
-Outcome synthetic(const uint8_t* data, size_t size);  // a "synthetic:..." spec
+Outcome synthetic(const uint8_t* data, size_t size);      // a "synthetic:..." spec
 Outcome streamedPrior(const uint8_t* data, size_t size);  // [format][.npy, IDX or CIFAR file]
+Outcome safetensors(const uint8_t* data, size_t size);    // one .safetensors latent cache
+Outcome npz(const uint8_t* data, size_t size);            // one .npz latent cache
+Outcome edmZip(const uint8_t* data, size_t size);         // one EDM / EDM2 dataset ZIP
 
 // Our own formats (noisescope_io).
 Outcome profile(const uint8_t* data, size_t size);       // noisescope.profile/1 JSON

@@ -31,6 +31,11 @@ const std::map<std::string, Entry>& entries() {
 #endif
       {"fasta", fuzz::fasta},
       {"image", fuzz::image},
+      {"safetensors", fuzz::safetensors},
+#ifdef NOISESCOPE_WITH_ZIP
+      {"npz", fuzz::npz},
+      {"edm_zip", fuzz::edmZip},
+#endif
       {"synthetic", fuzz::synthetic},
       {"profile", fuzz::profile},
       {"schedule_json", fuzz::scheduleJson},

@@ -144,6 +144,38 @@ void imageSeeds() {
   fixtures::writeJpeg(seedPath("image", "rgb-9x7.jpg"), 9, 7, 3, ramp(189, 1), 75);
 }
 
+// Latent caches as the trainers write them, a plain tensor, and EDM / EDM2 dataset ZIPs.
+void latentCacheSeeds() {
+  const std::string f32 = fixtures::rawBytes<float>({0.5f, -1.25f, 2.f, 3.f, -0.75f, 1.f});
+  const std::string bf16 = fixtures::rawBytes<uint16_t>({0x3f80, 0xbfc0, 0x4000, 0x3f00});
+  seed("safetensors", "musubi-bf16",
+       fixtures::safetensorsBytes({{"latents_1x2x2_bf16", "BF16", {1, 1, 2, 2}, bf16}}));
+  seed("safetensors", "sd-scripts-buckets",
+       fixtures::safetensorsBytes({{"latents_2x3", "F32", {1, 2, 3}, f32},
+                                   {"latents_3x2", "F32", {1, 3, 2}, f32},
+                                   {"original_size", "F32", {2}, f32.substr(0, 8)}}));
+  seed(
+      "safetensors", "plain-f16",
+      fixtures::safetensorsBytes(
+          {{"x", "F16", {3, 2}, fixtures::rawBytes<uint16_t>({0x3c00, 0, 0xbc00, 0x4000, 1, 2})}}));
+  const std::string latents = fixtures::npyBytes("<f4", {1, 2, 3}, f32);
+  seed("npz", "sd-scripts",
+       fixtures::zipBytes({{"latents.npy", latents},
+                           {"original_size.npy", fixtures::npyBytes("|u1", {2}, "\x40\x40")}}));
+  seed("npz", "bucket-key", fixtures::zipBytes({{"latents_2x3.npy", latents}}));
+  seed("npz", "plain", fixtures::zipBytes({{"arr_0.npy", fixtures::npyBytes("<f4", {3, 2}, f32)}}));
+  const std::string png = slurp(seedPath("image", "rgb-5x4.png"));
+  seed("edm_zip", "images-labels",
+       fixtures::zipBytes({{"00000/img00000000.png", png},
+                           {"00000/img00000001.png", png},
+                           {"dataset.json", R"({"labels": [["00000/img00000000.png", 0],
+                                                            ["00000/img00000001.png", 1]]})"}}));
+  std::vector<float> meanStd(8 * 2 * 2, 0.25f);
+  seed("edm_zip", "edm2-mean-std",
+       fixtures::zipBytes({{"00000/img-mean-std-00000000.npy",
+                            fixtures::npyBytes("<f4", {8, 2, 2}, fixtures::rawBytes(meanStd))}}));
+}
+
 void syntheticSeeds() {
   const char* specs[] = {"synthetic:two-moons",
                          "synthetic:dirac-mixture?n=64&d=3&k=5&seed=7",
@@ -269,6 +301,7 @@ int main(int argc, char** argv) {
   hdf5Seeds();
   fastaSeeds();
   imageSeeds();
+  latentCacheSeeds();
   syntheticSeeds();
   profileSeeds();
   scheduleSeeds();

@@ -73,6 +73,50 @@ std::string npyBytes(const std::string& descr, const std::vector<int64_t>& shape
   return bytes + header + data;
 }
 
+std::string safetensorsBytes(const std::vector<SafetensorsEntry>& tensors) {
+  std::string header = "{", data;
+  for (const auto& t : tensors) {
+    std::string shape;
+    for (size_t i = 0; i < t.shape.size(); ++i)
+      shape += (i ? "," : "") + std::to_string(t.shape[i]);
+    header += (header.size() > 1 ? "," : "") + std::string("\"") + t.name + "\":{\"dtype\":\"" +
+              t.dtype + "\",\"shape\":[" + shape + "],\"data_offsets\":[" +
+              std::to_string(data.size()) + "," + std::to_string(data.size() + t.data.size()) +
+              "]}";
+    data += t.data;
+  }
+  header += "}";
+  std::string bytes;
+  for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((header.size() >> (8 * i)) & 0xff));
+  return bytes + header + data;
+}
+
+namespace {
+std::string le(uint64_t value, int bytes) {
+  std::string out;
+  for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
+  return out;
+}
+}  // namespace
+
+std::string zipBytes(const std::vector<std::pair<std::string, std::string>>& members) {
+  std::string out, central;
+  for (const auto& [name, data] : members) {
+    const uint32_t crc =
+        crc32(0, reinterpret_cast<const Bytef*>(data.data()), static_cast<uInt>(data.size()));
+    const std::string common = le(20, 2) + le(0, 2) + le(0, 2) + le(0, 2) + le(0x21, 2) +
+                               le(crc, 4) + le(data.size(), 4) + le(data.size(), 4) +
+                               le(name.size(), 2) + le(0, 2);
+    central += le(0x02014b50, 4) + le(20, 2) + common + le(0, 2) + le(0, 2) + le(0, 2) + le(0, 4) +
+               le(out.size(), 4) + name;
+    out += le(0x04034b50, 4) + common + name + data;
+  }
+  const size_t start = out.size();
+  out += central;
+  return out + le(0x06054b50, 4) + le(0, 2) + le(0, 2) + le(members.size(), 2) +
+         le(members.size(), 2) + le(central.size(), 4) + le(start, 4) + le(0, 2);
+}
+
 void writePng(const std::string& path, int width, int height, int channels,
               const std::vector<uint8_t>& pixels) {
   png_image image;

@@ -68,6 +68,17 @@ std::string rawBytes(const std::vector<T>& values) {
   return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
 }
 
+// A safetensors file: 8-byte little-endian header length, the JSON header, the tensors' bytes.
+// Each tensor: name, dtype ("F32", "BF16", …), shape and its raw little-endian bytes.
+struct SafetensorsEntry {
+  std::string name, dtype;
+  std::vector<int64_t> shape;
+  std::string data;
+};
+std::string safetensorsBytes(const std::vector<SafetensorsEntry>& tensors);
+// A ZIP archive of stored (uncompressed) members, with their CRCs: what numpy.savez writes.
+std::string zipBytes(const std::vector<std::pair<std::string, std::string>>& members);
+
 // 8-bit PNG / JPEG; channels 1 (grey) or 3 (RGB), pixels row-major interleaved.
 void writePng(const std::string& path, int width, int height, int channels,
               const std::vector<uint8_t>& pixels);

@@ -16,6 +16,7 @@
 #include "schedule/families.h"
 #include "schedule/loss_weight.h"
 #include "schedule/sampling_grid.h"
+#include "schedule/trainer_families.h"
 #include "train/noise_sampler.h"
 #include "train/train_config.h"
 
@@ -41,6 +42,7 @@ class TestDefaults : public QObject {
     QCOMPARE(j["gate"]["comparison_band"]["empirical"].get<double>(), 0.0);
     QCOMPARE(j["gate"]["comparison_band"]["other"].get<double>(), d::kGateC);
     QCOMPARE(j["sigma_data_fallback"].get<double>(), d::kSigmaDataFallback);
+    QCOMPARE(j["trainer_resolution"]["width"].get<int>(), d::kTrainerWidth);
     QCOMPARE(j["held_out"]["share"].get<double>(), d::kHeldOutShare);
     QCOMPARE(j["sampling_grid"]["spec"].get<std::string>(), std::string(d::kSamplingGrid));
     QCOMPARE(j["sampling_grid"]["steps"].get<int>(), d::kSamplingSteps);
@@ -105,6 +107,9 @@ class TestDefaults : public QObject {
     QCOMPARE(config.noise.sigmaMax, d::kSigmaMax);
     QCOMPARE(config.noise.gateN, d::kGateN);
     QCOMPARE(config.dataset.testFraction, d::kHeldOutShare);
+    const schedule::TrainerSettings trainer;
+    QCOMPARE(trainer.width, d::kTrainerWidth);
+    QCOMPARE(trainer.height, d::kTrainerHeight);
     const train::AdaptiveSettings adaptive;
     QCOMPARE(adaptive.gateC, d::kGateC);
     QCOMPARE(adaptive.gateN, d::kGateN);

@@ -98,6 +98,14 @@ std::vector<Case> cases() {
   c.push_back({"simpletuner", "sigmoid", {1.2, 2.0}, [=](auto& g) mutable {
                  return flowLogSigma(shift(sigmoid(1.2 * normal(g)), 2.0));
                }});
+  // SimpleTuner's auto shift: μ from (latent W · latent H) // 4 tokens, Flux's (256, 0.5)–(4096,
+  // 1.15), applied as sigmas·e^μ / (1 + (e^μ − 1)·sigmas).
+  c.push_back({"simpletuner", "auto_shift", {1.1}, [=](auto& g) mutable {
+                 const int tokens = (1024 / 8) * (1024 / 8) / 4;
+                 const double m = (1.15 - 0.5) / (4096.0 - 256.0);
+                 const double e = std::exp(m * tokens + (0.5 - m * 256.0));
+                 return flowLogSigma(shift(sigmoid(1.1 * normal(g)), e));
+               }});
   c.push_back({"simpletuner", "beta", {3.0, 1.5}, [](auto& g) {
                  std::gamma_distribution<double> a(3.0, 1.0), b(1.5, 1.0);
                  const double x = a(g), y = b(g);

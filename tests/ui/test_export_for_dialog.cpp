@@ -1,0 +1,143 @@
+// "Export for…" on the Schedules tab: the selected schedule's φ fitted with a trainer's own
+// families through pipeline::fitForTool (the CLI's `fit` answers the same), the fitted family
+// drawn over the target in the tool's coordinate, the snippet copied and the knobs saved.
+#include <QtCharts/QChart>
+
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QGuiApplication>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "pipeline/fit_for_tool.h"
+#include "screenshot.h"
+#include "ui/curve_chart.h"
+#include "ui/export_for_dialog.h"
+#include "ui/main_window.h"
+#include "ui/schedule_panel.h"
+
+using namespace noisescope;
+using namespace noisescope::ui;
+
+namespace {
+// Picks `tool` and waits for its fit.
+bool chooseTool(ExportForDialog* dialog, const QString& tool) {
+  QSignalSpy done(dialog, &ExportForDialog::fitFinished);
+  dialog->toolBox()->setCurrentText(tool);
+  return done.wait(60000) && dialog->currentFit() &&
+         QString::fromStdString(dialog->currentFit()->tool) == tool;
+}
+}  // namespace
+
+class TestExportForDialog : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+  }
+
+  void edmPresetRecoveredDrawnCopiedAndSaved() {
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    panel->list()->setCurrentRow(0);  // the EDM preset: log-normal (−1.2, 1.2) under EDM's weight
+    ExportForDialog* dialog = panel->openExportFor();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->toolBox()->count(), 9);
+    QVERIFY(chooseTool(dialog, "edm"));
+
+    const pipeline::ToolFit& fit = *dialog->currentFit();
+    QCOMPARE(dialog->familyTable()->rowCount(), 1);
+    QCOMPARE(dialog->familyTable()->item(0, 0)->text(), QString("lognormal"));
+    QVERIFY(std::abs(fit.fits[0].parameters[0].second + 1.2) < 0.02);
+    QVERIFY(std::abs(fit.fits[0].parameters[1].second - 1.2) < 0.02);
+    QVERIFY(fit.fits[0].tv < 0.01);
+
+    // Target and fit, in the tool's coordinate (σ on a log axis), on top of each other.
+    const auto& curves = dialog->chart()->curves();
+    QCOMPARE(curves.size(), std::size_t(2));
+    QVERIFY(dialog->chart()->logX());
+    QVERIFY(dialog->chart()->xTitle().contains("σ"));
+    QCOMPARE(curves[0].x.size(), curves[1].x.size());
+    double peak = 0.0, gap = 0.0;
+    for (std::size_t i = 0; i < curves[0].y.size(); ++i) {
+      peak = std::max(peak, curves[0].y[i]);
+      gap = std::max(gap, std::abs(curves[0].y[i] - curves[1].y[i]));
+    }
+    QVERIFY2(gap < 0.02 * peak, qPrintable(QString("gap %1 of peak %2").arg(gap).arg(peak)));
+
+    // The snippet is the pipeline's, for the same target: one door for the CLI and the GUI.
+    const pipeline::ToolFit direct = pipeline::fitForTool(
+        pipeline::fitTargetFromSchedule(*panel->scheduleAt(0), "edm preset"), "edm");
+    QCOMPARE(dialog->snippetView()->toPlainText(), QString::fromStdString(direct.fits[0].snippet));
+    QVERIFY(dialog->snippetView()->toPlainText().contains("P_mean=-1.2"));
+    dialog->copyButton()->click();
+    QCOMPARE(QGuiApplication::clipboard()->text(), dialog->snippetView()->toPlainText());
+
+    QTemporaryDir dir;
+    QCOMPARE(dialog->saveKnobs(dir.filePath("edm.json")), QString());
+    QFile saved(dir.filePath("edm.json"));
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const auto j = nlohmann::json::parse(saved.readAll().toStdString());
+    QCOMPARE(j["tool"].get<std::string>(), std::string("edm"));
+    QCOMPARE(j["fits"][0]["snippet"].get<std::string>(), direct.fits[0].snippet);
+    const QString missing = dir.filePath("no/such/folder/knobs.txt");
+    QVERIFY(dialog->saveKnobs(missing).contains(missing));
+    dialog->close();
+  }
+
+  void coordinatesReachAndResolutionFollowTheTool() {
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    panel->list()->setCurrentRow(1);  // log-uniform over the panel's 0.002 … 80
+    ExportForDialog* dialog = panel->openExportFor();
+    QVERIFY(dialog);
+
+    // OneTrainer's DDPM table stops at σ ≈ 0.029 and 14.6: the dialog says how much is lost.
+    QVERIFY(chooseTool(dialog, "onetrainer"));
+    QVERIFY(dialog->chart()->xTitle().contains("DDPM"));
+    QVERIFY(!dialog->chart()->logX());
+    const double reach = dialog->currentFit()->targetMassReachable;
+    QVERIFY(reach > 0.5 && reach < 0.75);
+    QVERIFY(dialog->summaryLabel()->text().contains(QString::number(100.0 * reach, 'f', 1)));
+    for (const double x : dialog->chart()->curves()[0].x) QVERIFY(x >= 0.0 && x <= 1.0);
+
+    // sd-scripts' flux_shift reads the training resolution.
+    QVERIFY(chooseTool(dialog, "sd-scripts"));
+    QVERIFY(dialog->chart()->xTitle().contains("rectified-flow"));
+    QSignalSpy refitted(dialog, &ExportForDialog::fitFinished);
+    dialog->widthBox()->setValue(512);
+    dialog->heightBox()->setValue(512);
+    dialog->refit();
+    QVERIFY(refitted.wait(60000));
+    bool found = false;
+    for (const auto& f : dialog->currentFit()->fits)
+      if (f.family == "flux_shift") found = f.snippet.find("512×512") != std::string::npos;
+    QVERIFY(found);
+    // Another family's row redraws the overlay and the snippet.
+    dialog->familyTable()->setCurrentCell(1, 0);
+    QVERIFY(dialog->chart()->chart()->title().contains(dialog->familyTable()->item(1, 0)->text()));
+    QCOMPARE(dialog->snippetView()->toPlainText(),
+             QString::fromStdString(dialog->currentFit()->fits[1].snippet));
+    dialog->familyTable()->setCurrentCell(0, 0);
+    saveScreenshot(dialog, "export-for-dialog");
+    dialog->close();
+  }
+};
+
+QTEST_MAIN(TestExportForDialog)
+#include "test_export_for_dialog.moc"

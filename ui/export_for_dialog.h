@@ -1,0 +1,70 @@
+#pragma once
+// "Export for…": the selected schedule's effective allocation φ as another trainer's own knobs.
+// Pick a tool (and the training resolution its resolution-dependent shifts read); every family
+// of that tool is fitted by pipeline::fitForTool, listed with its mismatch on φ, and the chosen
+// family's φ is drawn over the target in the tool's own coordinate, with the paste-ready snippet
+// to copy or save. docs/trainers.md explains each tool.
+#include <QDialog>
+
+#include <memory>
+
+#include "pipeline/fit_for_tool.h"
+
+class QComboBox;
+class QSpinBox;
+class QTableWidget;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace noisescope::ui {
+
+class CurveChart;
+class JobRunner;
+
+class ExportForDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  // `jobs` runs the fit off the GUI thread (a tool's families take up to a second); without one
+  // the fit runs in place.
+  ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QWidget* parent = nullptr);
+
+  // Fits the target for the tool chosen now (the dialog does this whenever the choice changes).
+  void refit();
+  // Writes the current fit (JSON for .json, text otherwise); returns an error message.
+  QString saveKnobs(const QString& path);
+
+  const pipeline::ToolFit* currentFit() const { return fit_.get(); }
+  QComboBox* toolBox() const { return tool_; }
+  QSpinBox* widthBox() const { return width_; }
+  QSpinBox* heightBox() const { return height_; }
+  QTableWidget* familyTable() const { return families_; }
+  CurveChart* chart() const { return chart_; }
+  QPlainTextEdit* snippetView() const { return snippet_; }
+  QPushButton* copyButton() const { return copy_; }
+  QLabel* summaryLabel() const { return summary_; }
+
+ Q_SIGNALS:
+  void fitFinished();
+
+ private:
+  void showFit(std::shared_ptr<const pipeline::ToolFit> fit);
+  void showFamily(int row);
+
+  pipeline::FitTarget target_;
+  JobRunner* jobs_;
+  std::shared_ptr<const pipeline::ToolFit> fit_;
+  QComboBox* tool_;
+  QSpinBox* width_;
+  QSpinBox* height_;
+  QLabel* summary_;
+  QTableWidget* families_;
+  CurveChart* chart_;
+  QLabel* note_;
+  QPlainTextEdit* snippet_;
+  QPushButton* copy_;
+  QPushButton* save_;
+};
+
+}  // namespace noisescope::ui
