@@ -104,6 +104,7 @@ void readStart(const json& e, RunEvent& r) {
   const json& network = need(e, "network");
   if (!network.is_object()) wrongType("network", network, "an object");
   r.networkKind = text(network, "kind");
+  r.network = network;
   r.parameters = count(e, "parameters");
   r.sigmaData = real(e, "sigma_data");
   r.discrete = flag(e, "discrete");
@@ -111,6 +112,18 @@ void readStart(const json& e, RunEvent& r) {
   r.testSamples = count(e, "test_samples");
   r.test = text(e, "test");
   r.bins = count(e, "bins");
+  // Written by both writers since the schema file; older runs leave them out.
+  r.gateC = e.contains("gate_c") ? real(e, "gate_c") : std::numeric_limits<double>::quiet_NaN();
+  if (e.contains("gate")) r.gate = text(e, "gate");
+  if (e.contains("loss_weight")) {
+    const json& w = need(e, "loss_weight");
+    if (!w.is_object()) wrongType("loss_weight", w, "an object");
+    r.lossWeight.kind = text(w, "kind");
+    r.lossWeight.label = text(w, "label");
+    r.lossWeight.from = text(w, "from");
+    r.lossWeight.sigmaData = real(w, "sigma_data");
+    r.lossWeight.gamma = real(w, "gamma");
+  }
 }
 
 void readTrain(const json& e, RunEvent& r) {
@@ -255,6 +268,88 @@ RunEventParse parseRunEvent(std::string_view line, const std::string& source, in
     out.note = where + "unreadable event (" + printable(error.what(), 80) + ")";
   }
   return out;
+}
+
+json runEventJson(const RunEvent& r) {
+  json e{{"step", r.step}, {"time", r.time}};
+  // nlohmann writes NaN as null, which is what the schema says for a missing number.
+  switch (r.kind) {
+    case RunEvent::Kind::Start:
+    case RunEvent::Kind::Resume:
+      e["event"] = r.kind == RunEvent::Kind::Start ? "start" : "resume";
+      e["steps"] = r.steps;
+      e["world_size"] = r.worldSize;
+      e["device"] = r.device;
+      if (r.threads > 0) e["threads"] = r.threads;
+      e["network"] = r.network;
+      e["parameters"] = r.parameters;
+      e["sigma_data"] = r.sigmaData;
+      e["discrete"] = r.discrete;
+      e["train_samples"] = r.trainSamples;
+      e["test_samples"] = r.testSamples;
+      e["test"] = r.test;
+      e["bins"] = r.bins;
+      e["gate_c"] = r.gateC;
+      e["gate"] = r.gate;
+      e["loss_weight"] = {{"kind", r.lossWeight.kind},
+                          {"label", r.lossWeight.label},
+                          {"sigma_data", r.lossWeight.sigmaData},
+                          {"gamma", r.lossWeight.gamma},
+                          {"from", r.lossWeight.from}};
+      break;
+    case RunEvent::Kind::Train:
+      e["event"] = "train";
+      e["loss"] = r.loss;
+      e["lr"] = r.lr;
+      e["samples_per_s"] = r.samplesPerSecond;
+      e["steps_per_s"] = r.stepsPerSecond;
+      e["bin_error"] = r.binError;
+      e["bin_count"] = r.binCount;
+      break;
+    case RunEvent::Kind::Schedule:
+      e["event"] = "schedule";
+      e["sampler"] = r.sampler;
+      e["refresh"] = r.refresh;
+      e["log_sigma_edges"] = r.logSigmaEdges;
+      e["sigma"] = r.sigma;
+      e["pi"] = r.pi;
+      if (!r.mhat.empty()) {  // after a refresh
+        e["mhat"] = r.mhat;
+        e["rho"] = r.rho;
+        e["cdf_change"] = r.cdfChange;
+      }
+      break;
+    case RunEvent::Kind::Eval:
+      e["event"] = "eval";
+      e["sigma"] = r.sigma;
+      e["error"] = r.error;
+      e["elbo"] = r.elbo;
+      e["edm"] = r.edm;
+      e["quality"] = r.quality;
+      e["reference"] = r.reference;
+      if (std::isfinite(r.swd)) e["swd"] = r.swd;
+      if (r.qualitySamples > 0) {
+        e["quality_samples"] = r.qualitySamples;
+        e["heun_steps"] = r.heunSteps;
+        if (std::isfinite(r.fd)) e["fd"] = r.fd;
+        if (std::isfinite(r.kmerJs)) e["kmer_js"] = r.kmerJs;
+        if (!r.featureNetwork.empty()) {
+          e["feature_network"] = r.featureNetwork;
+          e["feature_accuracy"] = r.featureAccuracy;
+        }
+      }
+      break;
+    case RunEvent::Kind::Checkpoint:
+      e["event"] = "checkpoint";
+      e["path"] = r.path;
+      if (!r.exportPath.empty()) e["export"] = r.exportPath;
+      break;
+    case RunEvent::Kind::End:
+      e["event"] = "end";
+      e["seconds"] = r.seconds;
+      break;
+  }
+  return e;
 }
 
 RunEventsFollower::RunEventsFollower(std::string path, int64_t maxLineBytes,

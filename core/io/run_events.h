@@ -1,14 +1,18 @@
 #pragma once
-// The one reader of a training run's events.jsonl (schema: docs/training.md, written by
-// core/train): parseRunEvent checks one line — every documented field present with its type,
-// numbers finite and in range, arrays of matching lengths — and RunEventsFollower tails a file
-// that another process is still writing. Nothing here throws on bad content: a line that is not
-// a valid event comes back as a note naming the file and line, for the caller to show and skip.
+// The one reader and the one C++ writer of a training run's events.jsonl (schema:
+// docs/schemas/run-events.schema.json, explained in docs/training.md; the trainer writes through
+// runEventJson, the Python package writes the same schema). parseRunEvent checks one line — every
+// documented field present with its type, numbers finite and in range, arrays of matching
+// lengths — and RunEventsFollower tails a file that another process is still writing. Nothing
+// here throws on bad content: a line that is not a valid event comes back as a note naming the
+// file and line, for the caller to show and skip.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace noisescope {
 
@@ -23,8 +27,16 @@ struct RunEvent {
   int64_t steps = 0, worldSize = 0, parameters = 0, trainSamples = 0, testSamples = 0, bins = 0;
   int64_t threads = 0;  // torch CPU threads of the run (0: not recorded)
   std::string device, test, networkKind;
+  nlohmann::json network = nlohmann::json::object();  // the network description ("kind", ...)
   double sigmaData = 0.0;
   bool discrete = false;
+  // The gate and the loss weight as resolved (older files lack them: gate empty, NaN c).
+  double gateC = 0.0;
+  std::string gate;  // "auto", "set" or "off"
+  struct LossWeight {
+    std::string kind, label, from;  // from: "config" or "schedule file"
+    double sigmaData = 0.0, gamma = 0.0;
+  } lossWeight;
 
   // train. Empty bins (and a loss that was not finite) are written as null: NaN here.
   double loss = 0.0, lr = 0.0, samplesPerSecond = 0.0, stepsPerSecond = 0.0;
@@ -67,6 +79,10 @@ constexpr double kLargestEventNumber = 1e300;
 
 // A blank line is neither an event nor a note. `source` names the file in notes.
 RunEventParse parseRunEvent(std::string_view line, const std::string& source, int64_t lineNumber);
+
+// The line for an event: the fields of its kind (NaN written as null; the optional ones of eval,
+// checkpoint and start only when they hold something), the inverse of parseRunEvent.
+nlohmann::json runEventJson(const RunEvent& event);
 
 // Tails events.jsonl by byte offset. Each poll returns the complete lines written since the last
 // one; a last line without its newline waits for it. When the file is replaced (another inode),

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "schedule/families.h"
+#include "train/train_config.h"
 
 namespace noisescope::pipeline::defaults {
 
@@ -48,7 +49,12 @@ nlohmann::json defaultsJson() {
         {"steps", kSamplingSteps},
         {"ratio_margin", kSamplingRatioMargin}}},
       {"trainer_resolution", {{"width", kTrainerWidth}, {"height", kTrainerHeight}}},
-      {"presets", presets}};
+      {"presets", presets},
+      // The trainer's noise section as a config without one gets it, and the exact bins of its
+      // base schedule: the online samplers' defaults (the Python OnlineSampler reads them here).
+      {"training",
+       {{"noise", train::toJson(train::TrainConfig{})["noise"]},
+        {"base_schedule_bins", train::kBaseScheduleBins}}}};
 }
 
 }  // namespace noisescope::pipeline::defaults

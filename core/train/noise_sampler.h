@@ -35,9 +35,10 @@ enum class SamplerKind { Static, InfoNoise, SqrtEntropy };
 const char* toString(SamplerKind kind);
 SamplerKind samplerKindFromString(const std::string& name, const std::string& source);
 
+// The defaults are the trainer's noise section's (NoiseSettings; test_defaults pins them).
 struct AdaptiveSettings {
-  int64_t warmupSteps = 1000;
-  int64_t refreshEvery = 200;
+  int64_t warmupSteps = 200;
+  int64_t refreshEvery = 100;
   double statDecay = 0.9;  // m̂ ← decay·m̂ + (1 − decay)·(new window mean)
   int64_t smoothingPasses = 1;
   int64_t minBinCount = 16;  // a bin is folded into m̂ once its window holds this many samples

@@ -183,6 +183,45 @@ std::string resolvePath(const std::string& path, const std::string& baseDir) {
   return (std::filesystem::path(baseDir) / p).lexically_normal().string();
 }
 
+// The `noise` section: read by parseTrainConfig and, on its own, by parseNoiseSettings.
+void readNoise(Section& s, NoiseSettings& n, const std::string& source,
+               const std::string& baseDir) {
+  s.choice("sampler", n.sampler, {"static", "infonoise", "sqrt-entropy"});
+  s.text("schedule", n.schedule);
+  s.numberMap("schedule_params", n.scheduleParams);
+  s.number("sigma_min", n.sigmaMin, 0.0, 1e6, true);
+  s.number("sigma_max", n.sigmaMax, 0.0, 1e6, true);
+  s.choice("loss_weight", n.lossWeight, {"edm", "uniform", "epsilon", "v", "min-snr", "flow-v"});
+  s.number("min_snr_gamma", n.minSnrGamma, 0.0, 1e9, true);
+  n.lossWeightGiven = s.given("loss_weight");
+  n.minSnrGammaGiven = s.given("min_snr_gamma");
+  s.integer("bins", n.bins, 2, 4096);
+  s.integer("warmup_steps", n.warmupSteps, 0, kBig);
+  s.integer("refresh_every", n.refreshEvery, 1, kBig);
+  s.number("stat_decay", n.statDecay, 0.0, 0.999999);
+  s.integer("smoothing_passes", n.smoothingPasses, 0, 64);
+  s.integer("min_bin_count", n.minBinCount, 1, kBig);
+  s.numberOrWord("gate_c", n.gateC, "auto", 0.0, 1e6);
+  s.number("gate_n", n.gateN, 0.0, 64.0, true);
+  s.number("uniform_mix", n.uniformMix, 0.0, 1.0);
+  s.finish();
+  if (!(n.sigmaMax > n.sigmaMin)) s.fail("sigma_max", "must be larger than noise.sigma_min");
+  if (n.schedule.empty()) s.fail("schedule", "must name a schedule family or a schedule file");
+  if (isSchedulePreset(n.schedule)) {
+    const auto& preset = schedule::preset(n.schedule);
+    schedule::ParameterValues merged = preset.parameters;
+    for (const auto& [k, v] : n.scheduleParams) merged[k] = v;
+    schedule::completeParameters(schedule::family(preset.family), merged,
+                                 source + ": key 'noise.schedule_params'");
+  } else {
+    if (!n.scheduleParams.empty())
+      s.fail("schedule_params", "parameters apply to a preset, not to a schedule file");
+    n.schedule = resolvePath(n.schedule, baseDir);
+    if (!std::filesystem::is_regular_file(n.schedule))
+      s.fail("schedule", "'" + n.schedule + "' is neither a schedule preset nor a file");
+  }
+}
+
 }  // namespace
 
 bool isSchedulePreset(const std::string& name) {
@@ -255,41 +294,7 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
   }
   {
     Section s = top.sub("noise");
-    auto& n = c.noise;
-    s.choice("sampler", n.sampler, {"static", "infonoise", "sqrt-entropy"});
-    s.text("schedule", n.schedule);
-    s.numberMap("schedule_params", n.scheduleParams);
-    s.number("sigma_min", n.sigmaMin, 0.0, 1e6, true);
-    s.number("sigma_max", n.sigmaMax, 0.0, 1e6, true);
-    s.choice("loss_weight", n.lossWeight, {"edm", "uniform", "epsilon", "v", "min-snr", "flow-v"});
-    s.number("min_snr_gamma", n.minSnrGamma, 0.0, 1e9, true);
-    n.lossWeightGiven = s.given("loss_weight");
-    n.minSnrGammaGiven = s.given("min_snr_gamma");
-    s.integer("bins", n.bins, 2, 4096);
-    s.integer("warmup_steps", n.warmupSteps, 0, kBig);
-    s.integer("refresh_every", n.refreshEvery, 1, kBig);
-    s.number("stat_decay", n.statDecay, 0.0, 0.999999);
-    s.integer("smoothing_passes", n.smoothingPasses, 0, 64);
-    s.integer("min_bin_count", n.minBinCount, 1, kBig);
-    s.numberOrWord("gate_c", n.gateC, "auto", 0.0, 1e6);
-    s.number("gate_n", n.gateN, 0.0, 64.0, true);
-    s.number("uniform_mix", n.uniformMix, 0.0, 1.0);
-    s.finish();
-    if (!(n.sigmaMax > n.sigmaMin)) s.fail("sigma_max", "must be larger than noise.sigma_min");
-    if (n.schedule.empty()) s.fail("schedule", "must name a schedule family or a schedule file");
-    if (isSchedulePreset(n.schedule)) {
-      const auto& preset = schedule::preset(n.schedule);
-      schedule::ParameterValues merged = preset.parameters;
-      for (const auto& [k, v] : n.scheduleParams) merged[k] = v;
-      schedule::completeParameters(schedule::family(preset.family), merged,
-                                   source + ": key 'noise.schedule_params'");
-    } else {
-      if (!n.scheduleParams.empty())
-        s.fail("schedule_params", "parameters apply to a preset, not to a schedule file");
-      n.schedule = resolvePath(n.schedule, baseDir);
-      if (!std::filesystem::is_regular_file(n.schedule))
-        s.fail("schedule", "'" + n.schedule + "' is neither a schedule preset nor a file");
-    }
+    readNoise(s, c.noise, source, baseDir);
   }
   {
     Section s = top.sub("eval");
@@ -321,6 +326,14 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
   top.integer("log_every", c.logEvery, 1, kBig);
   top.finish();
   return c;
+}
+
+NoiseSettings parseNoiseSettings(const json& noise, const std::string& source,
+                                 const std::string& baseDir) {
+  NoiseSettings n;
+  Section s(noise, "noise", source);
+  readNoise(s, n, source, baseDir);
+  return n;
 }
 
 TrainConfig readTrainConfig(const std::string& path) {

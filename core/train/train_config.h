@@ -54,6 +54,9 @@ struct OptimSettings {
   int64_t threads = 0;
 };
 
+// Bins of the static / warm-up schedule: the preset discretised exactly on this many log-σ bins.
+inline constexpr int kBaseScheduleBins = 512;
+
 struct NoiseSettings {
   std::string sampler = "static";  // "static", "infonoise", "sqrt-entropy"
   // Static schedule, and the warm-up schedule of the adaptive samplers: a preset of the schedule
@@ -125,6 +128,9 @@ struct TrainConfig {
 TrainConfig parseTrainConfig(const nlohmann::json& json, const std::string& source,
                              const std::string& baseDir = {});
 TrainConfig readTrainConfig(const std::string& path);
+// The `noise` section alone (an object), checked as parseTrainConfig checks it ("key 'noise.x'").
+NoiseSettings parseNoiseSettings(const nlohmann::json& noise, const std::string& source,
+                                 const std::string& baseDir = {});
 // True when `name` is a preset of the schedule model (else noise.schedule is a file).
 bool isSchedulePreset(const std::string& name);
 // The full resolved config, every key present ("format": "noisescope.train-config/1").

@@ -7,11 +7,14 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "io/provenance.h"
+#include "io/run_events.h"
 #include "io/schedule_io.h"
 #include "schedule/families.h"
 #include "tensor/communicator.h"
@@ -42,13 +45,6 @@ uint64_t mixSeed(uint64_t seed, uint64_t rank, uint64_t step) {
 
 double unixTime() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-json nullableVector(const std::vector<double>& values, const std::vector<double>& counts) {
-  json out = json::array();
-  for (size_t i = 0; i < values.size(); ++i)
-    out.push_back(counts[i] > 0 ? json(values[i]) : json(nullptr));
-  return out;
 }
 
 schedule::LossWeight lossWeightFor(const NoiseSettings& n, double sigmaData) {
@@ -109,6 +105,25 @@ schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, 
   return s;
 }
 
+NoiseSampler noiseSamplerFor(const TrainConfig& config, double sigmaData) {
+  const auto& n = config.noise;
+  if (!n.gateC) throw std::logic_error("noiseSamplerFor: noise.gate_c is still 'auto'");
+  AdaptiveSettings a;
+  a.warmupSteps = n.warmupSteps;
+  a.refreshEvery = n.refreshEvery;
+  a.statDecay = n.statDecay;
+  a.smoothingPasses = n.smoothingPasses;
+  a.minBinCount = n.minBinCount;
+  a.gateC = *n.gateC;
+  a.gateN = n.gateN;
+  a.uniformMix = n.uniformMix;
+  schedule::Schedule base = baseScheduleFor(config, sigmaData);
+  const schedule::LossWeight weight = base.lossWeight;  // a schedule file's own
+  return NoiseSampler(
+      samplerKindFromString(n.sampler, config.source + ": key 'noise.sampler'"), std::move(base),
+      schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, int(n.bins)), weight, a);
+}
+
 struct Trainer::Impl {
   TrainConfig& config;
   TrainingData data;
@@ -137,13 +152,9 @@ struct Trainer::Impl {
 
   bool writer() const { return rank == 0; }
 
-  json lossWeightJson() const {
+  RunEvent::LossWeight lossWeightRecord() const {
     const auto& w = sampler->lossWeight();
-    return {{"kind", w.name()},
-            {"label", w.label()},
-            {"sigma_data", w.sigmaData},
-            {"gamma", w.gamma},
-            {"from", weightFromFile ? "schedule file" : "config"}};
+    return {w.name(), w.label(), weightFromFile ? "schedule file" : "config", w.sigmaData, w.gamma};
   }
 
   void event(json e) {
@@ -228,9 +239,9 @@ struct Trainer::Impl {
     if (gateAuto) config.noise.gateC = data.discrete ? 0.2 : 0.15;
     const double sd = config.optim.sigmaData;
     // The static / warm-up schedule and the weight the run trains with (a schedule file's own).
-    schedule::Schedule base = baseScheduleFor(config, sd);
+    sampler = std::make_unique<NoiseSampler>(noiseSamplerFor(config, sd));
     weightFromFile = !isSchedulePreset(config.noise.schedule);
-    const schedule::LossWeight weight = base.lossWeight;
+    const schedule::LossWeight weight = sampler->lossWeight();
     config.noise.lossWeight = weight.name();
     if (weight.kind == schedule::LossWeight::Kind::MinSnr) config.noise.minSnrGamma = weight.gamma;
 
@@ -247,18 +258,6 @@ struct Trainer::Impl {
         model->parameters(), torch::optim::AdamOptions(o.lr).betas({o.beta1, o.beta2}).eps(o.eps));
 
     const auto& n = config.noise;
-    AdaptiveSettings a;
-    a.warmupSteps = n.warmupSteps;
-    a.refreshEvery = n.refreshEvery;
-    a.statDecay = n.statDecay;
-    a.smoothingPasses = n.smoothingPasses;
-    a.minBinCount = n.minBinCount;
-    a.gateC = *n.gateC;
-    a.gateN = n.gateN;
-    a.uniformMix = n.uniformMix;
-    const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, int(n.bins));
-    sampler = std::make_unique<NoiseSampler>(samplerKindFromString(n.sampler, "noise.sampler"),
-                                             std::move(base), grid, weight, a);
     total = BinStatistics(int(n.bins));
     logWindow = BinStatistics(int(n.bins));
     trainData = datasetTensor(data.train).to(device);
@@ -366,15 +365,14 @@ struct Trainer::Impl {
 
   void writeCheckpoint() {
     if (!writer()) return;
-    json e{{"event", "checkpoint"}, {"step", step}};
-    e["path"] =
-        "checkpoints/" + std::filesystem::path(run.checkpointPath(step)).filename().string();
+    RunEvent e = newEvent(RunEvent::Kind::Checkpoint, step);
+    e.path = "checkpoints/" + std::filesystem::path(run.checkpointPath(step)).filename().string();
     try {
       run.create();
       writeFileAtomically(run.checkpointPath(step), sealBytes(checkpointBytes()));
       if (config.checkpoint.exportTorchScript) {
         exportTorchScriptDenoiser(*ema, run.exportPath(step));
-        e["export"] =
+        e.exportPath =
             "checkpoints/" + std::filesystem::path(run.exportPath(step)).filename().string();
       }
       writeSchedule(run.schedulesDir() + "/latest.schedule.json", sampler->current(),
@@ -393,20 +391,30 @@ struct Trainer::Impl {
 
   // ------------------------------------------------------------------------------ events
 
-  json scheduleEvent(bool refreshed) const {
-    json e{{"event", "schedule"}, {"step", step}, {"sampler", toString(sampler->kind())}};
-    e["refresh"] = sampler->refreshCount();
+  // Every event is a RunEvent written by the one writer of the schema (io/run_events.h).
+  static RunEvent newEvent(RunEvent::Kind kind, int64_t atStep) {
+    RunEvent e;
+    e.kind = kind;
+    e.step = atStep;
+    return e;
+  }
+  void event(const RunEvent& e) { event(runEventJson(e)); }
+
+  RunEvent scheduleEvent(bool refreshed) const {
+    RunEvent e = newEvent(RunEvent::Kind::Schedule, step);
+    e.sampler = toString(sampler->kind());
+    e.refresh = sampler->refreshCount();
     const auto& grid = sampler->grid();
-    e["log_sigma_edges"] = grid.edges;
-    e["sigma"] = grid.sigmaCenters();
+    e.logSigmaEdges = grid.edges;
+    e.sigma = grid.sigmaCenters();
     if (refreshed) {
       const auto& r = sampler->lastRefresh();
-      e["mhat"] = r.mhat;
-      e["rho"] = r.rho;
-      e["pi"] = r.pi;
-      e["cdf_change"] = r.cdfChange;
+      e.mhat = r.mhat;
+      e.rho = r.rho;
+      e.pi = r.pi;
+      e.cdfChange = r.cdfChange;
     } else {
-      e["pi"] = sampler->current().massesOn(grid);
+      e.pi = sampler->current().massesOn(grid);
     }
     return e;
   }
@@ -419,20 +427,21 @@ struct Trainer::Impl {
         [&net](const at::Tensor& x, const at::Tensor& s) { return net.forward(x, s); });
     model->setTraining(true);
     const auto& r = summary.lastEvaluation;
-    json e{{"event", "eval"},      {"step", step},
-           {"sigma", r.sigmas},    {"error", r.error},
-           {"elbo", r.elbo},       {"edm", r.edm},
-           {"quality", r.quality}, {"reference", config.eval.reference}};
-    if (std::isfinite(r.swd)) e["swd"] = r.swd;
-    if (r.qualitySamples > 0) {
-      e["quality_samples"] = r.qualitySamples;
-      e["heun_steps"] = r.heunSteps;
-      if (std::isfinite(r.fd)) e["fd"] = r.fd;
-      if (std::isfinite(r.kmerJs)) e["kmer_js"] = r.kmerJs;
-      if (const FeatureNetwork* f = evaluator->featureNetwork()) {
-        e["feature_network"] = f->info().path;
-        e["feature_accuracy"] = f->info().testAccuracy;
-      }
+    RunEvent e = newEvent(RunEvent::Kind::Eval, step);
+    e.sigma = r.sigmas;
+    e.error = r.error;
+    e.elbo = r.elbo;
+    e.edm = r.edm;
+    e.quality = r.quality;
+    e.reference = config.eval.reference;
+    e.swd = r.swd;
+    e.qualitySamples = r.qualitySamples;
+    e.heunSteps = r.heunSteps;
+    e.fd = r.fd;
+    e.kmerJs = r.kmerJs;
+    if (const FeatureNetwork* f = evaluator->featureNetwork()) {
+      e.featureNetwork = f->info().path;
+      e.featureAccuracy = f->info().testAccuracy;
     }
     event(e);
   }
@@ -440,14 +449,13 @@ struct Trainer::Impl {
   void trainEvent(double lr) {
     const double seconds = std::chrono::duration<double>(Clock::now() - logStart).count();
     const double samples = double(logSteps) * double(config.optim.batchSize) * double(world);
-    json e{{"event", "train"},
-           {"step", step},
-           {"loss", logLossSum / double(std::max<int64_t>(logSteps, 1))},
-           {"lr", lr},
-           {"samples_per_s", seconds > 0 ? samples / seconds : 0.0},
-           {"steps_per_s", seconds > 0 ? double(logSteps) / seconds : 0.0}};
-    e["bin_error"] = nullableVector(logWindow.means(), logWindow.count);
-    e["bin_count"] = logWindow.count;
+    RunEvent e = newEvent(RunEvent::Kind::Train, step);
+    e.loss = logLossSum / double(std::max<int64_t>(logSteps, 1));
+    e.lr = lr;
+    e.samplesPerSecond = seconds > 0 ? samples / seconds : 0.0;
+    e.stepsPerSecond = seconds > 0 ? double(logSteps) / seconds : 0.0;
+    e.binError = logWindow.means(std::numeric_limits<double>::quiet_NaN());  // null when empty
+    e.binCount = logWindow.count;
     event(e);
     logWindow.clear();
     logLossSum = 0;
@@ -596,25 +604,22 @@ struct Trainer::Impl {
       json cfg = toJson(config);
       cfg["provenance"] = provenance;
       run.writeJson(run.configPath(), cfg);
-      json start{{"event", resumed ? "resume" : "start"},
-                 {"step", step},
-                 {"steps", config.optim.steps},
-                 {"world_size", world},
-                 {"device", describeDevice(device)},
-                 {"threads", config.optim.threads},
-                 {"network", toJson(spec)},
-                 {"parameters", model->parameterCount()},
-                 {"sigma_data", config.optim.sigmaData},
-                 {"discrete", data.discrete},
-                 {"train_samples", data.train.size()},
-                 {"test_samples", data.test.size()},
-                 {"test", data.testDescription},
-                 {"bins", config.noise.bins},
-                 {"gate_c", *config.noise.gateC},
-                 {"gate", gateAuto                  ? "auto"
-                          : *config.noise.gateC > 0 ? "set"
-                                                    : "off"},
-                 {"loss_weight", lossWeightJson()}};
+      RunEvent start = newEvent(resumed ? RunEvent::Kind::Resume : RunEvent::Kind::Start, step);
+      start.steps = config.optim.steps;
+      start.worldSize = world;
+      start.device = describeDevice(device);
+      start.threads = config.optim.threads;
+      start.network = toJson(spec);
+      start.parameters = model->parameterCount();
+      start.sigmaData = config.optim.sigmaData;
+      start.discrete = data.discrete;
+      start.trainSamples = data.train.size();
+      start.testSamples = data.test.size();
+      start.test = data.testDescription;
+      start.bins = config.noise.bins;
+      start.gateC = *config.noise.gateC;
+      start.gate = gateAuto ? "auto" : *config.noise.gateC > 0 ? "set" : "off";
+      start.lossWeight = lossWeightRecord();
       event(start);
       for (const std::string& n : notes) note(n);
       if (!resumed) event(scheduleEvent(false));
@@ -651,9 +656,9 @@ struct Trainer::Impl {
       } catch (const InputError& fault) {
         stopForFault(fault, true);
       }
-      event({{"event", "end"},
-             {"step", step},
-             {"seconds", std::chrono::duration<double>(Clock::now() - runStart).count()}});
+      RunEvent end = newEvent(RunEvent::Kind::End, step);
+      end.seconds = std::chrono::duration<double>(Clock::now() - runStart).count();
+      event(end);
     }
     summary.step = step;
     return summary;

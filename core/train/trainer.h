@@ -74,6 +74,10 @@ class Trainer {
 
 // The static schedule (or warm-up schedule) a config names, on `bins` bins over its σ range, with
 // its loss weight set from noise.loss_weight and σ_data.
-schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, int bins = 512);
+schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData,
+                                   int bins = kBaseScheduleBins);
+// The sampler a run of `config` draws σ from: the base schedule above, the noise section's
+// statistics grid and adaptive settings. noise.gate_c must be resolved (not "auto") already.
+NoiseSampler noiseSamplerFor(const TrainConfig& config, double sigmaData);
 
 }  // namespace noisescope::train

@@ -41,8 +41,8 @@ class Defaults(unittest.TestCase):
         # docs/training.md, "Settings and defaults" (noise.*), and LossWeight's σ_d.
         s = OnlineSampler().settings
         expected = {"sampler": "infonoise", "schedule": "edm", "sigma_min": 0.002, "sigma_max": 80.0,
-                    "loss_weight": "edm", "min_snr_gamma": 5.0, "bins": 64, "warmup_steps": 1000,
-                    "refresh_every": 200, "stat_decay": 0.9, "smoothing_passes": 1, "min_bin_count": 16,
+                    "loss_weight": "edm", "min_snr_gamma": 5.0, "bins": 64, "warmup_steps": 200,
+                    "refresh_every": 100, "stat_decay": 0.9, "smoothing_passes": 1, "min_bin_count": 16,
                     "gate_c": 0.15, "gate_n": 3.0, "uniform_mix": 0.0, "sigma_data": 0.5}
         for key, value in expected.items():
             self.assertEqual(s[key], value, key)
@@ -60,8 +60,14 @@ class Defaults(unittest.TestCase):
         self.assertEqual(s["sigma_data"], table["sigma_data_fallback"])
         self.assertEqual(s["gate_c"], table["gate"]["auto"]["continuous"])
         self.assertEqual(OnlineSampler(discrete=True).settings["gate_c"], table["gate"]["auto"]["discrete"])
+        # Every setting but the method is the trainer's noise section as the table prints it.
+        for key, value in table["training"]["noise"].items():
+            if key not in ("sampler", "gate_c"):
+                self.assertEqual(s[key], value, key)
+        self.assertEqual(OnlineSampler().gate_setting, table["training"]["noise"]["gate_c"])
+        self.assertEqual(OnlineSampler().base.bins, table["training"]["base_schedule_bins"])
         engine = {p["name"]: p["parameters"] for p in table["presets"]}
-        self.assertIn("sd3", binned.PRESETS)
+        self.assertEqual(set(binned.PRESETS), set(engine))  # every preset, vp and laplace too
         for name, (_, values) in binned.PRESETS.items():
             self.assertEqual(values, engine[name], name)
 

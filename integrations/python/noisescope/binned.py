@@ -124,7 +124,7 @@ class BinnedSchedule:
         return torch.exp(self.log_sigma_from_uniform(u))
 
 
-# ---- base (warm-up) schedules: the presets of core/schedule/families.cpp, discretised exactly ----
+# ---- base (warm-up) schedules: the families of core/schedule/families.cpp, discretised exactly ----
 
 def _normal_cdf(z):
     return 0.5 * math.erfc(-z / math.sqrt(2.0))
@@ -146,17 +146,38 @@ def _cosine(shift):
             lambda ell: 2.0 / math.pi * math.atan(shift * math.exp(-ell)))
 
 
+def _vp(beta_d, beta_min, eps_t):
+    def cdf(ell):
+        # VP time of σ, ½β_d t² + β_min t = log(1 + σ²), in the cancellation-free form
+        q = math.log1p(math.exp(2.0 * ell))
+        t = 2.0 * q / (beta_min + math.sqrt(beta_min * beta_min + 2.0 * beta_d * q))
+        return min(max((t - eps_t) / (1.0 - eps_t), 0.0), 1.0)
+    return cdf, lambda ell: 1.0 - cdf(ell)
+
+
 def _logit_normal(m, s, shift):
     return (lambda ell: _normal_cdf((ell - m - math.log(shift)) / s),
             lambda ell: _normal_cdf(-(ell - m - math.log(shift)) / s))
 
 
-# The families written here; the presets and their parameters are the engine's (defaults.json).
-_FAMILIES = {"edm": _edm, "log-uniform": _log_uniform, "cosine": _cosine,
-             "logit-normal": _logit_normal}
-# preset: (family, default parameters), for the presets whose family is written here.
-PRESETS = {name: (_FAMILIES[family], values) for name, (family, values) in defaults.PRESETS.items()
-           if family in _FAMILIES}
+def _laplace_lambda(mu, b):
+    # λ = −2ℓ, so P(ℓ' ≤ ℓ) = P(λ' ≥ −2ℓ).
+    def cdf(ell):
+        z = (-2.0 * ell - mu) / b
+        return 1.0 - 0.5 * math.exp(z) if z < 0 else 0.5 * math.exp(-z)
+
+    def survival(ell):
+        z = (-2.0 * ell - mu) / b
+        return 0.5 * math.exp(z) if z < 0 else 1.0 - 0.5 * math.exp(-z)
+    return cdf, survival
+
+
+# Every family of the schedule model; the presets and their parameters are the engine's
+# (defaults.json), so a preset the engine adds to a family written here needs no change here.
+_FAMILIES = {"edm": _edm, "log-uniform": _log_uniform, "cosine": _cosine, "vp": _vp,
+             "logit-normal": _logit_normal, "laplace-lambda": _laplace_lambda}
+# preset: (family, default parameters)
+PRESETS = {name: (_FAMILIES[family], values) for name, (family, values) in defaults.PRESETS.items()}
 
 
 def preset_schedule(name, edges, params=None):

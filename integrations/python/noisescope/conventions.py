@@ -5,14 +5,17 @@ the signal, z = α·x0 + s·ε, is the same channel at σ = s/α, so a drawn σ 
   * DDPM/DDIM (diffusers): σ_t = √((1 − ᾱ_t)/ᾱ_t) from `alphas_cumprod`; σ → the nearest t, or a
     fractional t interpolated in log σ;
   * rectified flow x_t = (1 − t)·x0 + t·ε (SD3, Flux): t = σ/(1 + σ), σ = t/(1 − t);
-  * continuous VP: σ(t) = √(exp(½β_d t² + β_min t) − 1), β_d = 19.9, β_min = 0.1.
+  * continuous VP: σ(t) = √(exp(½β_d t² + β_min t) − 1), β_d and β_min of the "vp" preset.
 Loss weights convert with loss_weights.x0_to_parameterisation_factor.
 """
 
 import torch
 
-VP_BETA_D = 19.9
-VP_BETA_MIN = 0.1
+from . import defaults
+
+# β_d and β_min of the engine's "vp" preset (defaults.json).
+VP_BETA_D = defaults.PRESETS["vp"][1]["beta_d"]
+VP_BETA_MIN = defaults.PRESETS["vp"][1]["beta_min"]
 
 
 def ddpm_sigmas(alphas_cumprod):

@@ -2,7 +2,9 @@
 
 defaults.json is exactly what `noisescope-cli defaults --json` prints; the ctest
 test_python_defaults_json fails when the checked-in copy differs from the CLI's output, so the
-presets, the σ range, the gate rule and the σ_data fallback here are the C++ engine's.
+presets, the σ range, the gate rule, the σ_data fallback and the online samplers' settings here
+are the C++ engine's. No module of the package spells one of these numbers itself
+(test_python_no_restated_defaults).
 """
 
 import json
@@ -18,6 +20,12 @@ SIGMA_DATA = TABLE["sigma_data_fallback"]
 
 # preset name → (family name, every parameter of the family)
 PRESETS = {p["name"]: (p["family"], dict(p["parameters"])) for p in TABLE["presets"]}
+
+# The trainer's `noise` section as a config without one gets it (docs/training.md), and the exact
+# bins its base (warm-up, static) schedule is discretised on.
+NOISE = dict(TABLE["training"]["noise"])
+BASE_SCHEDULE_BINS = TABLE["training"]["base_schedule_bins"]
+MIN_SNR_GAMMA = NOISE["min_snr_gamma"]
 
 
 def auto_gate_c(discrete):

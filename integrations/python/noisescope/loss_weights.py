@@ -10,6 +10,8 @@ import math
 
 import torch
 
+from . import defaults
+
 # The names the C++ side reads and writes ("eps", "x0", "flow" are accepted as aliases there too).
 KINDS = ("edm", "uniform", "epsilon", "v", "min-snr", "flow-v", "elbo")
 _ALIASES = {"eps": "epsilon", "x0": "uniform", "min-snr-gamma": "min-snr", "flow": "flow-v"}
@@ -34,14 +36,15 @@ def parameterisation(name, source="parameterisation"):
     return kind
 
 
-def weight_label(kind, sigma_data=0.5, gamma=5.0):
+def weight_label(kind, sigma_data=defaults.SIGMA_DATA, gamma=defaults.MIN_SNR_GAMMA):
     """Display text with parameters, as LossWeight::label() writes it."""
     return {"edm": f"EDM (σ_d = {sigma_data:g})", "uniform": "uniform x0", "epsilon": "ε-MSE (1/σ²)",
             "v": "v-MSE (1 + 1/σ²)", "min-snr": f"min-SNR-γ (γ = {gamma:g})",
             "flow-v": "flow velocity ((1 + 1/σ)²)", "elbo": "ELBO (π·w ∝ 1/σ²)"}[kind]
 
 
-def weight_at(kind, sigma, sigma_data=0.5, gamma=5.0, density_log_sigma=None):
+def weight_at(kind, sigma, sigma_data=defaults.SIGMA_DATA, gamma=defaults.MIN_SNR_GAMMA,
+              density_log_sigma=None):
     """w(σ) for a tensor σ (any dtype and device). ELBO needs π's density per unit log σ."""
     s = torch.as_tensor(sigma)
     s2 = s * s
@@ -69,7 +72,8 @@ def _exp_integral(k, a, b):
     return (math.exp(-k * a) - math.exp(-k * b)) / k
 
 
-def integral_over_log_sigma(kind, a, b, sigma_data=0.5, gamma=5.0):
+def integral_over_log_sigma(kind, a, b, sigma_data=defaults.SIGMA_DATA,
+                            gamma=defaults.MIN_SNR_GAMMA):
     """∫ w dℓ over [a, b] in closed form, in the same operation order as the C++ side."""
     width = b - a
     if kind == "edm":

@@ -9,9 +9,10 @@
         sampler.observe(sigma, error)
         sampler.step()
 
-Every default and meaning is the C++ NoiseSampler's (core/train/noise_sampler.cpp,
-docs/training.md "Noise samplers"): warm-up on a base schedule (EDM log-normal, 512 exact bins),
-K log-σ bins of unweighted x0 errors, a refresh every R steps after the warm-up with an EMA of the
+Every default and meaning is the C++ trainer's (core/train/noise_sampler.cpp, docs/training.md
+"Noise samplers"; the defaults are read from defaults.json): warm-up on a base schedule (a preset,
+discretised exactly), K log-σ bins of unweighted x0 errors, a refresh every R steps after the
+warm-up with an EMA of the
 per-bin means (a bin with fewer than min_bin_count samples keeps accumulating and keeps its old
 estimate), gap filling and [¼ ½ ¼] smoothing on log m̂, the gated rate r_g = m̂/σ²·g(σ) with
 g = σⁿ/(σⁿ+cⁿ) (c = 0: no gate; "auto": c by the kind of data, defaults.py), InfoNoise π ∝ ρ/w with
@@ -38,6 +39,7 @@ from .refresh import build, estimate_errors, fold_window
 from .run_dir import RunWriter, write_atomically
 
 METHODS = ("infonoise", "sqrt-entropy", "static")
+_NOISE = defaults.NOISE
 STATE_FORMAT = "noisescope.online-sampler/1"
 SCHEDULE_FORMAT = "noisescope.schedule/1"
 
@@ -58,13 +60,17 @@ def measure_sigma_data(x):
 class OnlineSampler:
     """Adaptive σ sampler with the settings of the C++ trainer's `noise` section."""
 
-    def __init__(self, method="infonoise", sigma_min=defaults.SIGMA_MIN,
-                 sigma_max=defaults.SIGMA_MAX, bins=64, warmup_steps=1000, refresh_every=200,
-                 loss_weight="edm", sigma_data=defaults.SIGMA_DATA, gate_c="auto",
-                 gate_n=defaults.GATE_N, stat_decay=0.9, smoothing_passes=1, min_bin_count=16,
-                 uniform_mix=0.0, min_snr_gamma=5.0, schedule="edm", schedule_params=None,
-                 discrete=False, parameterisation="x0", run_dir=None, total_steps=0,
-                 run_info=None, process_group=None):
+    # Every default but the method is the trainer's noise section's, read from defaults.json.
+    def __init__(self, method="infonoise", sigma_min=_NOISE["sigma_min"],
+                 sigma_max=_NOISE["sigma_max"], bins=_NOISE["bins"],
+                 warmup_steps=_NOISE["warmup_steps"], refresh_every=_NOISE["refresh_every"],
+                 loss_weight=_NOISE["loss_weight"], sigma_data=defaults.SIGMA_DATA,
+                 gate_c=_NOISE["gate_c"], gate_n=_NOISE["gate_n"], stat_decay=_NOISE["stat_decay"],
+                 smoothing_passes=_NOISE["smoothing_passes"], min_bin_count=_NOISE["min_bin_count"],
+                 uniform_mix=_NOISE["uniform_mix"], min_snr_gamma=_NOISE["min_snr_gamma"],
+                 schedule=_NOISE["schedule"], schedule_params=None, discrete=False,
+                 parameterisation="x0", run_dir=None, total_steps=0, run_info=None,
+                 process_group=None):
         _check(method in METHODS, "method", f"must be one of {', '.join(METHODS)}, not {method!r}")
         _check(isinstance(bins, int) and 2 <= bins <= 4096, "bins", "must be an integer in [2, 4096]")
         _check(isinstance(warmup_steps, int) and warmup_steps >= 0, "warmup_steps", "must be an integer >= 0")
@@ -100,8 +106,9 @@ class OnlineSampler:
         self.discrete = bool(discrete)
         self.edges = uniform_edges(float(sigma_min), float(sigma_max), bins)
         self.sigma_centres = [math.exp(0.5 * (a + b)) for a, b in zip(self.edges, self.edges[1:])]
-        # The warm-up (and static) schedule on 512 exact bins, as the trainer discretises it.
-        self.base = preset_schedule(schedule, uniform_edges(float(sigma_min), float(sigma_max), 512),
+        # The warm-up (and static) schedule on the trainer's exact bins.
+        self.base = preset_schedule(schedule, uniform_edges(float(sigma_min), float(sigma_max),
+                                                            defaults.BASE_SCHEDULE_BINS),
                                     schedule_params)
         self.current = self.base
         self.process_group = process_group

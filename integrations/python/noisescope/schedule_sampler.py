@@ -19,6 +19,7 @@ import math
 
 import torch
 
+from . import defaults
 from .loss_weights import KINDS as _WEIGHT_KINDS
 from .loss_weights import weight_at
 
@@ -65,8 +66,9 @@ class ScheduleSampler:
         self.weight_kind = weight.get("kind", "uniform")
         if self.weight_kind not in _WEIGHT_KINDS:
             raise ScheduleError(f"{source}: unknown loss weight '{self.weight_kind}'")
-        self.sigma_data = float(weight.get("sigma_data", 0.5))
-        self.gamma = float(weight.get("gamma", 5.0))
+        # Files that leave a parameter out get the engine's fallback.
+        self.sigma_data = float(weight.get("sigma_data", defaults.SIGMA_DATA))
+        self.gamma = float(weight.get("gamma", defaults.MIN_SNR_GAMMA))
         self.atomic = "atoms" in doc
         f64 = dict(dtype=torch.float64, device=self.device)
         if self.atomic:

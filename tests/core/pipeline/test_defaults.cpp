@@ -65,6 +65,10 @@ class TestDefaults : public QObject {
       QCOMPARE(p["loss_weight"].get<std::string>(),
                schedule::presetLossWeight(presets[i].name).name());
     }
+    // The trainer's noise section and its base schedule's bins (the Python OnlineSampler's).
+    QCOMPARE(j["training"]["noise"].dump(), train::toJson(train::TrainConfig())["noise"].dump());
+    QCOMPARE(j["training"]["noise"]["gate_c"].get<std::string>(), std::string("auto"));
+    QCOMPARE(j["training"]["base_schedule_bins"].get<int>(), train::kBaseScheduleBins);
     QCOMPARE(d::defaultsJson().dump(), j.dump());  // the same bytes every time
   }
 
@@ -101,6 +105,7 @@ class TestDefaults : public QObject {
     QCOMPARE(sqrt.gateN, d::kGateN);
     const schedule::LossWeight weight;
     QCOMPARE(weight.sigmaData, d::kSigmaDataFallback);
+    QCOMPARE(weight.gamma, train::NoiseSettings().minSnrGamma);
 
     const train::TrainConfig config;
     QCOMPARE(config.noise.sigmaMin, d::kSigmaMin);
@@ -113,6 +118,13 @@ class TestDefaults : public QObject {
     const train::AdaptiveSettings adaptive;
     QCOMPARE(adaptive.gateC, d::kGateC);
     QCOMPARE(adaptive.gateN, d::kGateN);
+    // The sampler's own defaults are the trainer's noise section's.
+    QCOMPARE(adaptive.warmupSteps, config.noise.warmupSteps);
+    QCOMPARE(adaptive.refreshEvery, config.noise.refreshEvery);
+    QCOMPARE(adaptive.statDecay, config.noise.statDecay);
+    QCOMPARE(adaptive.smoothingPasses, config.noise.smoothingPasses);
+    QCOMPARE(adaptive.minBinCount, config.noise.minBinCount);
+    QCOMPARE(adaptive.uniformMix, config.noise.uniformMix);
 
     // The pipeline's own structs and recipes.
     QCOMPARE(pipeline::defaultSigmaData().value, d::kSigmaDataFallback);

@@ -1,0 +1,19 @@
+#include "pipeline/online_sampler.h"
+
+#include "train/train_config.h"
+#include "train/trainer.h"
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+
+train::NoiseSampler onlineSampler(const OnlineSamplerRequest& request) {
+  if (!(request.sigmaData > 0)) throw InputError(request.source, "sigma_data must be > 0");
+  train::TrainConfig config;
+  config.source = request.source;
+  config.noise = train::parseNoiseSettings(request.noise, request.source);
+  if (!config.noise.gateC) config.noise.gateC = defaults::autoGateC(request.discreteData);
+  config.optim.sigmaData = request.sigmaData;
+  return train::noiseSamplerFor(config, request.sigmaData);
+}
+
+}  // namespace noisescope::pipeline
