@@ -12,6 +12,8 @@ packages=(
   libfiu-dev fiu-utils
   # core libraries
   libtorch-dev libopenblas0-pthread libhdf5-dev libeigen3-dev nlohmann-json3-dev libcli11-dev
+  # SLEEF headers: the fused dense step's AVX2 kernel (at::vec exp; core/CMakeLists.txt)
+  libsleef-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
   # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/zip_archive)
   libzip-dev
