@@ -17,8 +17,6 @@ packages=(
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
   # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/zip_archive)
   libzip-dev
-  # the vectorised exp of the diagnostic's fused dense step (core/diagnostic/dense_tile_kernel)
-  libsleef-dev
   # GUI
   # qt6-charts-dev needs the Qt OpenGL development files, which it does not pull in itself
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
