@@ -37,6 +37,7 @@
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/profile_choice.h"
+#include "ui/torchscript_dialog.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -305,9 +306,7 @@ void SchedulePanel::addMenuActions() {
   atomic->setEnabled(workbench_->dataset() != nullptr);
   QAction* fromCheckpoint =
       menu->addAction(tr("Atomic design from a &checkpoint's output layer…"), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("TorchScript denoiser"), QString(),
-                                         tr("TorchScript (*.pt *.pth);;All files (*)"));
+        const QString path = chooseTorchScriptFile(this, tr("TorchScript denoiser"));
         if (path.isEmpty()) return;
         // The Jacobian is that of the x0 estimate: the model's own output goes through its adapter.
         bool ok = false;
