@@ -32,6 +32,7 @@
 #include "pipeline/run_profile.h"
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
+#include "ui/torchscript_dialog.h"
 #include "ui/workbench.h"
 #include "util/error.h"
 
@@ -218,8 +219,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   connect(run_, &QPushButton::clicked, this, &DiagnosticPanel::runDiagnostic);
   connect(runBracket_, &QPushButton::clicked, this, &DiagnosticPanel::runBracket);
   connect(runCheckpoint_, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("TorchScript denoiser"), QString(), tr("TorchScript (*.pt *.pth);;All files (*)"));
+    const QString path = chooseTorchScriptFile(this, tr("TorchScript denoiser"));
     if (!path.isEmpty()) runCheckpoint(path);
   });
   connect(load, &QPushButton::clicked, this, [this] {
@@ -407,18 +407,26 @@ void DiagnosticPanel::saveSelected(bool csv) {
     QMessageBox::information(this, tr("Save profile"), tr("Select a profile in the list first."));
     return;
   }
-  const auto profile = workbench_->profile(item->text());
   const QString path = QFileDialog::getSaveFileName(
       this, csv ? tr("Export profile as CSV") : tr("Save profile"), QString(),
       csv ? tr("CSV table (*.csv)") : tr("NoiseScope profile (*.json)"));
-  if (path.isEmpty() || !profile) return;
+  if (path.isEmpty()) return;
+  const QString error = saveSelectedTo(path, csv);
+  if (!error.isEmpty()) QMessageBox::warning(this, tr("Save failed"), error);
+}
+
+QString DiagnosticPanel::saveSelectedTo(const QString& path, bool csv) {
+  QListWidgetItem* item = list_->currentItem();
+  const auto profile = item ? workbench_->profile(item->text()) : nullptr;
+  if (!profile) return tr("Select a profile in the list first.");
   try {
     if (csv)
       writeProfileCsv(path.toStdString(), *profile);
     else
       writeProfile(path.toStdString(), *profile);
+    return {};
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Save failed"), QString::fromStdString(e.what()));
+    return QString::fromStdString(e.what());
   }
 }
 

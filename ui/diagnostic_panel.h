@@ -49,6 +49,9 @@ class DiagnosticPanel : public QWidget {
   void runRunCheckpoint(const QString& runDirectory);
   // Reads a profile file; returns an error message (empty on success).
   QString loadProfile(const QString& path);
+  // Writes the profile selected in the list (JSON, or CSV when `csv`) through io/profile_io.h;
+  // returns an error message (empty on success). The Save buttons call it after their dialog.
+  QString saveSelectedTo(const QString& path, bool csv);
 
   CurveChart* mmseChart() const { return mmseChart_; }
   CurveChart* rateChart() const { return rateChart_; }

@@ -3,34 +3,42 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QObject>
 
 #include "train/feature_network.h"
+#include "util/error.h"
 
 namespace noisescope::ui {
 
-std::optional<FoundFeatureNetwork> featureNetworkBeside(const QString& datasetPath,
-                                                        const std::vector<int64_t>& sampleShape) {
+std::optional<QString> featureNetworkBeside(const QString& datasetPath) {
   const QFileInfo data(datasetPath);
   if (datasetPath.isEmpty() || !data.exists()) return std::nullopt;  // synthetic: specs too
   const QDir folder = data.isDir() ? QDir(data.absoluteFilePath()) : data.absoluteDir();
   const QStringList names =
       folder.entryList({QStringLiteral("*.features.pt")}, QDir::Files, QDir::Name);
-  for (const QString& name : names) {
-    const QString path = folder.filePath(name);
-    try {
-      const train::FeatureNetwork network(QFile::encodeName(path).toStdString());
-      const train::FeatureNetworkInfo& info = network.info();
-      if (info.sampleShape != sampleShape) continue;
-      return FoundFeatureNetwork{
-          path, QObject::tr("%1, held-out accuracy %2, trained on %3")
-                    .arg(QString::fromStdString(info.task))
-                    .arg(info.testAccuracy, 0, 'f', 3)
-                    .arg(QFileInfo(QString::fromStdString(info.trainedOn)).fileName())};
-    } catch (const std::exception&) {
-      continue;  // not a feature network this version reads
-    }
+  if (names.isEmpty()) return std::nullopt;
+  return folder.filePath(names.first());
+}
+
+CheckedFeatureNetwork checkFeatureNetwork(const QString& path,
+                                          const std::vector<int64_t>& sampleShape) {
+  CheckedFeatureNetwork out;
+  try {
+    const train::FeatureNetwork network(QFile::encodeName(path).toStdString());
+    const train::FeatureNetworkInfo& info = network.info();
+    out.description = QObject::tr("%1, held-out accuracy %2, trained on %3")
+                          .arg(QString::fromStdString(info.task))
+                          .arg(info.testAccuracy, 0, 'f', 3)
+                          .arg(QFileInfo(QString::fromStdString(info.trainedOn)).fileName());
+    if (info.sampleShape != sampleShape)
+      out.problem =
+          QObject::tr("%1 takes samples of shape %2; the dataset's have shape %3")
+              .arg(QFileInfo(path).fileName(), QString::fromStdString(shapeText(info.sampleShape)),
+                   QString::fromStdString(shapeText(sampleShape)));
+  } catch (const std::exception& e) {
+    out.problem = QString::fromStdString(e.what());
   }
-  return std::nullopt;
+  return out;
 }
 
 }  // namespace noisescope::ui

@@ -1,8 +1,9 @@
 #pragma once
-// The race's default feature network, so that it ranks by sample quality without a file picked by
-// hand: a NoiseScope feature network (`*.features.pt`, from `noisescope-cli quality
-// train-features`) in the dataset's own folder whose sample shape is the dataset's. sample_data/
-// ships one for each bundled dataset. Torch stays in the .cpp (ui/CMakeLists.txt).
+// The race's feature network, so that it ranks by sample quality: a NoiseScope feature network
+// (`*.features.pt`, from `noisescope-cli quality train-features`) beside the loaded dataset.
+// sample_data/ ships one for each bundled dataset. A TorchScript file runs the code inside it when
+// loaded, so a file found here is only named to the user; it is loaded (checkFeatureNetwork) once
+// the user chooses it. Torch stays in the .cpp (ui/CMakeLists.txt).
 #include <QString>
 
 #include <cstdint>
@@ -11,14 +12,17 @@
 
 namespace noisescope::ui {
 
-struct FoundFeatureNetwork {
-  QString path;
+// The first `*.features.pt` in the dataset's folder, by file name; not opened. nullopt for a
+// synthetic spec or a folder without one.
+std::optional<QString> featureNetworkBeside(const QString& datasetPath);
+
+struct CheckedFeatureNetwork {
   QString description;  // task, held-out accuracy and training data, for the form's note
+  QString problem;      // why it cannot score this dataset ("" when it can)
 };
 
-// The first fitting network beside `datasetPath` (by file name), or nullopt. Files that are not
-// feature networks are skipped.
-std::optional<FoundFeatureNetwork> featureNetworkBeside(const QString& datasetPath,
-                                                        const std::vector<int64_t>& sampleShape);
+// Loads a feature network the user chose and checks that it takes samples of `sampleShape`.
+CheckedFeatureNetwork checkFeatureNetwork(const QString& path,
+                                          const std::vector<int64_t>& sampleShape);
 
 }  // namespace noisescope::ui

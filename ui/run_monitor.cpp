@@ -135,6 +135,13 @@ void RunMonitor::apply(const RunEvent& e) {
       break;
     case RunEvent::Kind::Checkpoint:
       break;
+    case RunEvent::Kind::Note:
+      addNote(QString::fromStdString(e.message));
+      break;
+    case RunEvent::Kind::Error:
+      state_.error = QString::fromStdString(e.message);
+      addNote(tr("the run stopped: %1").arg(state_.error));
+      break;
   }
 }
 

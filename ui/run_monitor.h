@@ -47,6 +47,7 @@ struct RunState {
   int threads = 0;  // torch CPU threads the run uses (start event; 0: not recorded)
   bool started = false;
   bool ended = false;
+  QString error;           // why the run stopped, from its "error" event ("" while none)
   int malformedLines = 0;  // lines that were not valid events (noted, then skipped)
   QStringList notes;       // why, for the latest kMaxNotes of them ("FILE:LINE: ...")
   int restarts = 0;        // times the events file was replaced or cut and read again

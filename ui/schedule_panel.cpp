@@ -40,6 +40,7 @@
 #include "ui/export_for_dialog.h"
 #include "ui/profile_choice.h"
 #include "ui/sampling_grid_dialog.h"
+#include "ui/torchscript_dialog.h"
 #include "ui/workbench.h"
 #include "util/error.h"
 
@@ -318,9 +319,7 @@ void SchedulePanel::addMenuActions() {
   atomic->setEnabled(workbench_->dataset() != nullptr);
   QAction* fromCheckpoint =
       menu->addAction(tr("Atomic design from a &checkpoint's output layer…"), this, [this] {
-        const QString path =
-            QFileDialog::getOpenFileName(this, tr("TorchScript denoiser"), QString(),
-                                         tr("TorchScript (*.pt *.pth);;All files (*)"));
+        const QString path = chooseTorchScriptFile(this, tr("TorchScript denoiser"));
         if (path.isEmpty()) return;
         // The Jacobian is that of the x0 estimate: the model's own output goes through its adapter.
         bool ok = false;

@@ -43,6 +43,7 @@
 #include "ui/offline_reference.h"
 #include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
+#include "ui/torchscript_dialog.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -174,9 +175,9 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   featureNetwork_->setToolTip(
       tr("TorchScript feature network from `noisescope-cli quality train-features`. Each "
          "evaluation then scores Heun samples by the Fréchet distance in its features, and the "
-         "race chart plots it. A *.features.pt file beside the loaded dataset whose sample shape "
-         "fits is filled in by default. DNA runs also get the k-mer spectrum distance without "
-         "one."));
+         "race chart plots it. A *.features.pt file beside the loaded dataset is offered; being "
+         "TorchScript, it runs code when loaded, so it is loaded only once you choose it. DNA "
+         "runs also get the k-mer spectrum distance without one."));
   auto* featureBrowse = new QPushButton(tr("…"), form);
   featureBrowse->setToolTip(tr("Choose a feature network file"));
   auto* featureRow = new QHBoxLayout();
@@ -188,7 +189,13 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   featureNote_ = new QLabel(form);
   featureNote_->setWordWrap(true);
   featureNote_->setEnabled(false);  // a note, drawn dimmed
-  layout->addRow(featureNote_);
+  featureUse_ = new QPushButton(tr("&Use it"), form);
+  featureUse_->setToolTip(tr("Load the feature network named beside it (it runs the code inside)"));
+  featureUse_->setVisible(false);
+  auto* noteRow = new QHBoxLayout();
+  noteRow->addWidget(featureNote_, 1);
+  noteRow->addWidget(featureUse_);
+  layout->addRow(noteRow);
   runsFolder_ = new QLineEdit(form);
   setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
                     .filePath(QStringLiteral("runs")));
@@ -285,15 +292,17 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
     if (!path.isEmpty()) dataset_->setText(path);
   });
   connect(featureBrowse, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Feature network"), QString(),
-                                                      tr("TorchScript (*.pt);;All files (*)"));
+    const QString path = chooseTorchScriptFile(this, tr("Feature network"));
     if (path.isEmpty()) return;
     featureNetwork_->setText(path);
     featureFound_ = false;
+    featureUse_->setVisible(false);
     featureNote_->setText(tr("Chosen by you."));
   });
+  connect(featureUse_, &QPushButton::clicked, this, &TrainingPanel::useSuggestedFeatureNetwork);
   connect(featureNetwork_, &QLineEdit::textEdited, this, [this] {
     featureFound_ = false;
+    featureUse_->setVisible(false);
     featureNote_->setText(featureNetwork_->text().trimmed().isEmpty()
                               ? tr("None: DNA runs are ranked by the k-mer spectrum, other "
                                    "data by the ELBO-like error only.")
@@ -328,19 +337,38 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
 void TrainingPanel::suggestFeatureNetwork() {
   if (!featureFound_ && !featureNetwork_->text().trimmed().isEmpty()) return;  // the user's pick
   const auto dataset = workbench_->dataset();
-  std::optional<FoundFeatureNetwork> found;
-  if (dataset)
-    found = featureNetworkBeside(QString::fromStdString(dataset->source), dataset->sampleShape);
-  featureFound_ = found.has_value();
-  featureNetwork_->setText(found ? found->path : QString());
+  std::optional<QString> found;
+  if (dataset) found = featureNetworkBeside(QString::fromStdString(dataset->source));
+  featureFound_ = false;
+  featureSuggested_ = found.value_or(QString());
+  featureUse_->setVisible(found.has_value());
+  featureNetwork_->clear();
   if (found)
-    featureNote_->setText(tr("Found beside the data: %1.").arg(found->description));
+    featureNote_->setText(
+        tr("Beside the data: %1. A TorchScript file runs the code inside it when loaded, so it "
+           "is loaded only if you choose it.")
+            .arg(QFileInfo(*found).fileName()));
   else if (dataset && dataset->kind == SampleKind::Sequence)
     featureNote_->setText(tr("None beside the data: DNA runs are ranked by the k-mer spectrum."));
   else
     featureNote_->setText(
         tr("None beside the data: the race falls back to the ELBO-like error. Make one with "
            "`noisescope-cli quality train-features DATA --out FOLDER/NAME.features.pt`."));
+}
+
+void TrainingPanel::useSuggestedFeatureNetwork() {
+  const auto dataset = workbench_->dataset();
+  if (featureSuggested_.isEmpty() || !dataset) return;
+  const CheckedFeatureNetwork checked =
+      checkFeatureNetwork(featureSuggested_, dataset->sampleShape);
+  featureUse_->setVisible(false);
+  if (!checked.problem.isEmpty()) {
+    featureNote_->setText(tr("Not used: %1.").arg(checked.problem));
+    return;
+  }
+  featureNetwork_->setText(featureSuggested_);
+  featureFound_ = true;
+  featureNote_->setText(tr("Chosen by you, from beside the data: %1.").arg(checked.description));
 }
 
 void TrainingPanel::setRunsFolder(const QString& path) {
@@ -470,6 +498,8 @@ void TrainingPanel::refreshList() {
     QString status;
     if (!failures_[i].isEmpty())
       status = tr("failed");
+    else if (!s.error.isEmpty() && !runs_[i]->isRunning())
+      status = tr("stopped at step %1 by an error, resumable").arg(step);
     else if (s.ended)
       status = tr("finished");
     else if (runs_[i]->isRunning())
@@ -484,7 +514,9 @@ void TrainingPanel::refreshList() {
       item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
       item->setCheckState(Qt::Checked);
     }
-    list_->item(i)->setToolTip(failures_[i].isEmpty() ? runs_[i]->runDirectory() : failures_[i]);
+    list_->item(i)->setToolTip(!failures_[i].isEmpty() ? failures_[i]
+                               : !s.error.isEmpty()    ? s.error
+                                                       : runs_[i]->runDirectory());
   }
   list_->setCurrentRow(current);
   list_->blockSignals(false);
@@ -708,8 +740,10 @@ void TrainingPanel::redraw() {
                         {},
                         CurveChart::paletteColor(1)});
     status_->setText(
-        failures_[row].isEmpty()
-            ? tr("%1 · sampler %2 · %3 · %4 schedule events · %5 evaluations%6")
+        !failures_[row].isEmpty() ? failures_[row]
+        : !s.error.isEmpty()
+            ? tr("The run stopped: %1").arg(s.error)
+            : tr("%1 · sampler %2 · %3 · %4 schedule events · %5 evaluations%6")
                   .arg(runs_[row]->runDirectory())
                   .arg(s.sampler.isEmpty() ? tr("starting") : s.sampler)
                   .arg(s.threads == 1  ? tr("1 torch thread")
@@ -721,8 +755,7 @@ void TrainingPanel::redraw() {
                            ? QString()
                            : tr(" · %1 unreadable event lines skipped · latest note: %2")
                                  .arg(s.malformedLines)
-                                 .arg(s.notes.last()))
-            : failures_[row]);
+                                 .arg(s.notes.last())));
     // Every recent note (skipped lines, a file read again) on hover.
     status_->setToolTip(s.notes.join(QLatin1Char('\n')));
   }

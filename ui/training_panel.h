@@ -70,6 +70,7 @@ class TrainingPanel : public QWidget {
   QLineEdit* featureNetworkEdit() const { return featureNetwork_; }
   // Where the feature network came from (found beside the data, chosen, none), under the field.
   QLabel* featureNetworkNote() const { return featureNote_; }
+  QPushButton* featureNetworkUseButton() const { return featureUse_; }
   // What the race chart ranks by: 0 sample quality (the default), 1 the ELBO-like held-out error.
   QComboBox* raceMeasureBox() const { return raceMeasure_; }
   QListWidget* runList() const { return list_; }
@@ -94,8 +95,10 @@ class TrainingPanel : public QWidget {
   int referenceProfileIndex(int run) const;
   const train::TrainConfig* runConfig(int index);
   void requestReferenceProfiles();
-  // Fills the feature network from beside the loaded dataset unless the user chose one.
+  // Offers the feature network beside the loaded dataset (named, not loaded) unless the user
+  // chose one; useSuggestedFeatureNetwork loads it once the user clicks "Use it".
   void suggestFeatureNetwork();
+  void useSuggestedFeatureNetwork();
 
   Workbench* workbench_;
   QString cliPath_;
@@ -121,7 +124,9 @@ class TrainingPanel : public QWidget {
   QComboBox* device_;
   QLineEdit* featureNetwork_;
   QLabel* featureNote_;
-  bool featureFound_ = false;  // the field holds a network found beside the data, not a pick
+  QPushButton* featureUse_;    // "Use it": loads the suggested network (shown while there is one)
+  QString featureSuggested_;   // the network beside the data, not loaded until the user uses it
+  bool featureFound_ = false;  // the field holds the suggestion the user accepted, not a pick
   QLineEdit* runsFolder_;
   QListWidget* list_;
   QLabel* status_;

@@ -40,14 +40,6 @@ std::string shapeText(at::IntArrayRef shape) {
 
 }  // namespace
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-  std::ostringstream out;
-  out << '[';
-  for (size_t i = 0; i < shape.size(); ++i) out << (i ? ", " : "") << shape[i];
-  out << ']';
-  return out.str();
-}
-
 void saveTorchScriptAtomically(torch::jit::Module& module, const std::string& path,
                                const std::string& what) {
   try {

@@ -15,11 +15,9 @@
 #include <vector>
 
 #include "tensor/prediction.h"
+#include "util/error.h"
 
 namespace noisescope {
-
-// "[1, 28, 28]"
-std::string shapeText(const std::vector<int64_t>& shape);
 
 // Writes a TorchScript module to `path` atomically (temporary file, then rename). InputError naming
 // the path and `what` ("the TorchScript denoiser", "the feature network") when it fails.

@@ -2,7 +2,9 @@
 // Errors the user can act on. InputError always names what was read (a file, a flag, a model)
 // and what was wrong with it, so the message alone tells the user what to fix.
 #include <stdexcept>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace noisescope {
 
@@ -25,5 +27,12 @@ class Cancelled : public std::runtime_error {
  public:
   Cancelled() : std::runtime_error("cancelled") {}
 };
+
+// A tensor shape as errors name it: "[1, 28, 28]".
+inline std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + "]";
+}
 
 }  // namespace noisescope

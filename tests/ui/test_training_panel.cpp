@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -394,8 +395,8 @@ class TestTrainingPanel : public QObject {
              qPrintable(panel.qualityChart()->chart()->title()));
   }
 
-  // The bundled data has its feature networks beside it: the race's default configuration names
-  // the fitting one, and a real run scored in it charts the Fréchet distance, not the ELBO.
+  // The bundled data has its feature networks beside it: offered by name, used once the user
+  // chooses it (it is code), and a real run scored in it charts the Fréchet distance, not the ELBO.
   void raceDefaultsToSampleQualityOnTheSampleData() {
     QTemporaryDir runs;
     MainWindow window;
@@ -407,9 +408,18 @@ class TestTrainingPanel : public QObject {
     const QString sample = QStringLiteral(NOISESCOPE_SOURCE_DIR) + "/sample_data/";
     QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
     const QString fashionNet = sample + "fashion-mnist/fashion-mnist.features.pt";
-    QCOMPARE(panel->featureNetworkEdit()->text(), fashionNet);
-    QVERIFY2(panel->featureNetworkNote()->text().startsWith("Found beside the data: classifier"),
+    // Named, not loaded (a TorchScript file runs code): the field fills once the user uses it.
+    QCOMPARE(panel->featureNetworkEdit()->text(), QString());
+    QVERIFY2(panel->featureNetworkNote()->text().startsWith(
+                 "Beside the data: fashion-mnist.features.pt. A TorchScript file runs the code"),
              qPrintable(panel->featureNetworkNote()->text()));
+    QVERIFY(panel->featureNetworkUseButton()->isVisibleTo(panel));
+    panel->featureNetworkUseButton()->click();
+    QCOMPARE(panel->featureNetworkEdit()->text(), fashionNet);
+    QVERIFY2(panel->featureNetworkNote()->text().startsWith(
+                 "Chosen by you, from beside the data: classifier"),
+             qPrintable(panel->featureNetworkNote()->text()));
+    QVERIFY(!panel->featureNetworkUseButton()->isVisibleTo(panel));
     panel->startRace();
     QCOMPARE(panel->runCount(), 3);
     for (int i = 0; i < 3; ++i)
@@ -420,10 +430,13 @@ class TestTrainingPanel : public QObject {
 
     // DNA windows of the default 200 bases get theirs; synthetic data has none, and says so.
     QVERIFY(openSample(window, sample + "dna/lambda_phage.fa"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), QString());  // the accepted one was Fashion's
+    panel->featureNetworkUseButton()->click();
     QCOMPARE(panel->featureNetworkEdit()->text(), sample + "dna/lambda_phage-w200.features.pt");
     QVERIFY(openSample(window, "synthetic:circle?n=200"));
     QCOMPARE(panel->featureNetworkEdit()->text(), QString());
     QVERIFY(panel->featureNetworkNote()->text().startsWith("None beside the data"));
+    QVERIFY(!panel->featureNetworkUseButton()->isVisibleTo(panel));
     // A network the user typed is theirs: loading other data leaves it.
     panel->featureNetworkEdit()->setText("/models/mine.features.pt");
     Q_EMIT panel->featureNetworkEdit()->textEdited("/models/mine.features.pt");
@@ -432,6 +445,8 @@ class TestTrainingPanel : public QObject {
     panel->featureNetworkEdit()->clear();
     Q_EMIT panel->featureNetworkEdit()->textEdited(QString());
     QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
+    QCOMPARE(panel->featureNetworkEdit()->text(), QString());
+    panel->featureNetworkUseButton()->click();
     QCOMPARE(panel->featureNetworkEdit()->text(), fashionNet);
 
     // A short real run on the sample: the trainer loads the shipped network and every evaluation

@@ -361,7 +361,7 @@ class TestTrainWriteFaults : public QObject {
     std::ofstream(config.toStdString()) << R"({
       "dataset": {"path": "synthetic:gaussian?n=400&d=3&seed=4"},
       "model": {"width": 16, "depth": 1, "embedding": 8},
-      "optim": {"steps": 3000, "batch_size": 8, "seed": 3},
+      "optim": {"steps": 1500, "batch_size": 8, "seed": 3},
       "noise": {"sampler": "sqrt-entropy", "warmup_steps": 100, "refresh_every": 100},
       "eval": {"every": 0, "samples": 16, "levels": 4, "sample_quality": "off"},
       "checkpoint": {"every": 100}, "log_every": 50})";
@@ -373,7 +373,7 @@ class TestTrainWriteFaults : public QObject {
     QVERIFY(straight.waitForFinished(180000));
     QCOMPARE(straight.exitCode(), 0);
     const auto reference =
-        loadCheckpointDenoiser(RunDirectory((dir + "/straight").toStdString()).checkpointPath(3000),
+        loadCheckpointDenoiser(RunDirectory((dir + "/straight").toStdString()).checkpointPath(1500),
                                c10::Device(c10::kCPU));
 
     // Two failing disks: one where renames fail (events.jsonl still takes the error), one where
@@ -419,7 +419,7 @@ class TestTrainWriteFaults : public QObject {
       QVERIFY2(err.contains(out) && err.contains(strerr) && err.contains("resumes from it"),
                qPrintable(err.right(2000)));
       const int64_t kept = RunDirectory(out.toStdString()).latestCheckpointStep().value_or(-1);
-      QVERIFY2(kept >= saved && kept < 3000, qPrintable(QString::number(kept)));
+      QVERIFY2(kept >= saved && kept < 1500, qPrintable(QString::number(kept)));
       const std::vector<json> events = readEvents(out.toStdString());
       QVERIFY(!events.empty());
       if (c.recorded) {
@@ -441,7 +441,7 @@ class TestTrainWriteFaults : public QObject {
       QVERIFY(second.waitForFinished(180000));
       QVERIFY2(second.exitCode() == 0, second.readAllStandardError().right(2000).constData());
       const auto resumed = loadCheckpointDenoiser(
-          RunDirectory(out.toStdString()).checkpointPath(3000), c10::Device(c10::kCPU));
+          RunDirectory(out.toStdString()).checkpointPath(1500), c10::Device(c10::kCPU));
       QVERIFY2(
           sameParameters(resumed.network->namedParameters(), reference.network->namedParameters()),
           c.name);
