@@ -141,7 +141,7 @@ std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
   return samples;
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
+std::string latentShapeText(const std::vector<int64_t>& shape) {
   std::string text;
   for (size_t i = 0; i < shape.size(); ++i) text += (i ? "×" : "") + std::to_string(shape[i]);
   return text;
@@ -180,7 +180,7 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
   d.sourceRangeKnown = true;
   d.sourceMin = lo;
   d.sourceMax = hi;
-  d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + shapeText(taken) +
+  d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + latentShapeText(taken) +
                     " from " + std::to_string(files) + " file(s), as cached (" + d.sourceDtype +
                     ", no VAE scale factor applied), flattened to " + std::to_string(dim) +
                     " values");
@@ -189,9 +189,9 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
     for (const auto& shape : order) {
       if (shape == taken) continue;
       left += (left.empty() ? "" : "; ") + std::to_string(groups[shape].size()) + " of " +
-              shapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
+              latentShapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
     }
-    d.notes.push_back("mixed buckets: took the largest group, " + shapeText(taken) + "; left out " +
+    d.notes.push_back("mixed buckets: took the largest group, " + latentShapeText(taken) + "; left out " +
                       left);
   }
   d.validate();
