@@ -70,7 +70,10 @@ int main(int argc, char** argv) {
   const std::vector<Target> targets = {
       {"schedule.json", [&](const QString& p) { return schedules->exportCurrent(p); }},
       {"schedule.csv", [&](const QString& p) { return schedules->exportCurrent(p); }},
-      {"steps.json", [&](const QString& p) { return schedules->exportSigmaSteps(p, 32); }},
+      {"steps.json",
+       [&](const QString& p) {
+         return schedules->exportSigmaSteps(p, 32, QStringLiteral("quantiles"));
+       }},
       {"profile.json", [&](const QString& p) { return diagnostic->saveSelectedTo(p, false); }},
       {"profile.csv", [&](const QString& p) { return diagnostic->saveSelectedTo(p, true); }},
   };
