@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "io/sigma_steps_io.h"
+#include "schedule/sampling_grid.h"
 #include "train/feature_network.h"
 #include "train/sample_quality.h"
 #include "util/error.h"
@@ -141,12 +142,13 @@ EvaluationResult Evaluator::evaluate(const DenoiseFunction& denoiser) const {
 }
 
 std::vector<double> edmSamplingSigmas(int64_t steps, double sigmaMin, double sigmaMax, double rho) {
-  std::vector<double> s;
-  const double a = std::pow(sigmaMax, 1.0 / rho), b = std::pow(sigmaMin, 1.0 / rho);
-  for (int64_t i = 0; i < steps; ++i)
-    s.push_back(std::pow(a + double(i) / double(steps - 1) * (b - a), rho));
-  s.push_back(0.0);
-  return s;
+  // The Karras grid has one implementation, the sampling-grid family's.
+  schedule::SamplingGridSpec spec;
+  spec.family = schedule::GridFamily::Karras;
+  spec.sigmaMin = sigmaMin;
+  spec.sigmaMax = sigmaMax;
+  spec.rho = rho;
+  return schedule::buildSamplingGrid(spec, static_cast<int>(steps));
 }
 
 at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
