@@ -246,7 +246,10 @@ SamplingGridSpec parseSamplingGridSpec(const std::string& text, const std::strin
     spec.betaStart = 0.0001;
     spec.betaEnd = 0.02;
   }
-  for (const auto& [key, value] : parsed.pairs) {
+  for (const auto& pair : parsed.pairs) {
+    // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
+    const std::string& key = pair.first;
+    const std::string& value = pair.second;
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
       std::string list;
       for (const auto& k : keys) list += std::string(list.empty() ? "" : ", ") + k;
