@@ -4,6 +4,7 @@
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
+#include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 
 #include <QAction>
@@ -24,7 +25,9 @@ namespace {
 QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
   if (log) {
     auto* axis = new QLogValueAxis();
-    axis->setBase(10.0);
+    // Base 10 labels only its decades: a range inside about one decade (NFE 8…64) gets powers
+    // of 2 instead, so it still shows labels.
+    axis->setBase(hi / lo >= 20.0 ? 10.0 : 2.0);
     axis->setLabelFormat(QStringLiteral("%g"));
     axis->setMinorTickCount(-1);
     axis->setRange(lo, hi);
@@ -161,15 +164,25 @@ void CurveChart::rebuild() {
       band->attachAxis(axisX);
       band->attachAxis(axisY);
     }
-    auto* line = new QLineSeries();
+    QXYSeries* line = nullptr;
+    if (curve.markers) {
+      auto* points = new QScatterSeries();
+      points->setMarkerSize(7);
+      points->setColor(color);
+      points->setBorderColor(color);
+      line = points;
+    } else {
+      line = new QLineSeries();
+      QPen pen(color, 2);
+      if (curve.dashed) pen.setStyle(Qt::DashLine);
+      line->setPen(pen);
+    }
     line->setName(curve.name);
-    QPen pen(color, 2);
-    if (curve.dashed) pen.setStyle(Qt::DashLine);
-    line->setPen(pen);
     for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
       if (usable(curve.x[i], logX_) && usable(curve.y[i], logY_))
         line->append(curve.x[i], curve.y[i]);
-    line->setPointsVisible(line->count() == 1);  // a lone point (a run's first evaluation) shows
+    // A lone point (a run's first evaluation) shows.
+    if (!curve.markers) line->setPointsVisible(line->count() == 1);
     c->addSeries(line);
     line->attachAxis(axisX);
     line->attachAxis(axisY);
@@ -188,7 +201,9 @@ QString legendHtml(const std::vector<Curve>& curves, const QFontMetrics& metrics
   for (const Curve& curve : curves) {
     const QColor color = curve.color.isValid() ? curve.color : CurveChart::paletteColor(index);
     ++index;
-    const QString swatch = curve.dashed ? QStringLiteral("╍╍") : QStringLiteral("━━");
+    const QString swatch = curve.markers  ? QStringLiteral("● ●")
+                           : curve.dashed ? QStringLiteral("╍╍")
+                                          : QStringLiteral("━━");
     const QString shown =
         elideWidth > 0 ? metrics.elidedText(curve.name, Qt::ElideRight, elideWidth) : curve.name;
     QString name = shown.toHtmlEscaped();

@@ -19,6 +19,7 @@ struct Curve {
   std::vector<double> lower, upper;  // optional band (same length as x), e.g. a 95 % interval
   QColor color;                      // invalid: pick from the palette
   bool dashed = false;
+  bool markers = false;  // points only, no line (e.g. the σ steps of a sampling grid)
 };
 
 class CurveChart : public QChartView {

@@ -25,6 +25,7 @@
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
+#include "ui/sampling_panel.h"
 #include "ui/schedule_panel.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
@@ -51,6 +52,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   tabs_->addTab(schedulePanel_, tr("&Schedules"));
   trainingPanel_ = new TrainingPanel(workbench_, tabs_);
   tabs_->addTab(trainingPanel_, tr("&Training"));
+  samplingPanel_ = new SamplingPanel(workbench_, tabs_);
+  tabs_->addTab(samplingPanel_, tr("Sa&mpling"));
   setCentralWidget(tabs_);
 
   summary_ = new QLabel(tr("No dataset"), this);

@@ -21,6 +21,7 @@ class Workbench;
 class DatasetPanel;
 class DiagnosticPanel;
 class SchedulePanel;
+class SamplingPanel;
 class TrainingPanel;
 
 class MainWindow : public QMainWindow {
@@ -34,6 +35,7 @@ class MainWindow : public QMainWindow {
   DiagnosticPanel* diagnosticPanel() const { return diagnosticPanel_; }
   SchedulePanel* schedulePanel() const { return schedulePanel_; }
   TrainingPanel* trainingPanel() const { return trainingPanel_; }
+  SamplingPanel* samplingPanel() const { return samplingPanel_; }
   QTabWidget* tabs() const { return tabs_; }
   QLabel* summaryLabel() const { return summary_; }
 
@@ -70,6 +72,7 @@ class MainWindow : public QMainWindow {
   DatasetPanel* datasetPanel_;
   DiagnosticPanel* diagnosticPanel_;
   SchedulePanel* schedulePanel_;
+  SamplingPanel* samplingPanel_;
   TrainingPanel* trainingPanel_;
   QMenu* recentMenu_;
   QLabel* summary_;

@@ -10,6 +10,7 @@
 
 #include "pipeline/quality_floor.h"
 #include "pipeline/run_profile.h"
+#include "pipeline/sample_race_plan.h"
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"
@@ -33,14 +34,6 @@ at::Tensor gaussian(std::vector<int64_t> shape, int64_t rows, uint64_t seed) {
   shape.insert(shape.begin(), rows);
   auto gen = at::detail::createCPUGenerator(seed);
   return at::randn(shape, gen, at::kFloat);
-}
-
-std::string resolveSampler(const std::string& asked, const train::TrainConfig& config) {
-  if (asked != "auto") {
-    train::samplerEvaluations(asked, 1);  // InputError for an unknown name
-    return asked;
-  }
-  return config.noise.lossWeight == "flow-v" ? "euler" : "heun";
 }
 
 at::Tensor drawSamples(const std::string& sampler, const train::DenoiseFunction& denoise,
@@ -67,18 +60,9 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
     throw InputError("sample-race", "needs at least one NFE and one seed");
   for (int64_t n : o.nfe)
     if (n < 1) throw InputError("--nfe", "every NFE must be at least 1, not " + std::to_string(n));
-  const bool isRun = std::filesystem::is_directory(o.model);
-  std::string modelPath = o.model, configPath = o.config;
-  if (isRun) {
-    modelPath = newestExportedDenoiser(o.model);
-    configPath = train::RunDirectory(o.model).configPath();
-  } else {
-    if (!std::filesystem::is_regular_file(o.model))
-      throw InputError(o.model, "is neither a run directory nor a TorchScript file");
-    if (o.config.empty())
-      throw InputError(o.model,
-                       "a TorchScript file needs --config, the training config of its data");
-  }
+  const SampleRacePlan plan = planSampleRace(o);
+  const std::string& modelPath = plan.model;
+  const std::string& configPath = plan.config;
   const train::TrainConfig config = train::readTrainConfig(configPath);
   const c10::Device device = resolveDevice(o.device);
   TorchScriptDenoiser model(modelPath, Prediction::X0, device);
@@ -98,8 +82,8 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
 
   SampleRaceResult r;
   r.model = modelPath;
-  r.source = isRun ? o.model : configPath;
-  r.sampler = resolveSampler(o.sampler, config);
+  r.source = plan.source;
+  r.sampler = plan.sampler;
   r.samples = o.samples > 0 ? o.samples : config.eval.qualitySamples;
   r.reference = data.test.size();
   r.test = data.testDescription;
@@ -109,10 +93,7 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
     r.featureNetwork = featurePath;
     r.featureAccuracy = features->info().testAccuracy;
   }
-  const RaceGridContext context{config.noise.sigmaMin, config.noise.sigmaMax,
-                                isRun ? o.model : std::string(), o.profile};
-  const std::vector<RaceGrid> grids =
-      raceGrids(o.grids.empty() ? defaultRaceGridSpecs(context) : o.grids, context);
+  const std::vector<RaceGrid> grids = raceGrids(plan.grids, plan.context);
   for (const auto& g : grids) r.grids.push_back({g.name, g.rule});
 
   // The floor first: it also fails early for data that no measure can score.
@@ -215,6 +196,7 @@ render::ChartSpec sampleRaceChart(const SampleRaceResult& r, const std::string& 
     const double f = meanInterval(r.floor.at(measure)).mean;
     render::ChartSeries s;
     s.label = "floor (real vs held-out)";
+    s.dashed = true;
     s.x = {double(*std::min_element(r.nfe.begin(), r.nfe.end())),
            double(*std::max_element(r.nfe.begin(), r.nfe.end()))};
     s.y = {f, f};

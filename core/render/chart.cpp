@@ -367,7 +367,8 @@ std::string renderSvg(const ChartSpec& chart) {
           << "\" cy=\"" << y << "\" r=\"4\" fill=\"" << colour << "\"/>\n";
       }
     } else {
-      o << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\" points=\"";
+      o << "<polyline fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\""
+        << (s.dashed ? " stroke-dasharray=\"6 4\"" : "") << " points=\"";
       for (std::size_t k = 0; k < s.x.size(); ++k)
         if (std::isfinite(s.y[k]) && (!l.logX || s.x[k] > 0))
           o << l.px(s.x[k]) << ',' << l.py(std::min(s.y[k], l.y1)) << ' ';

@@ -1,0 +1,104 @@
+#include "pipeline/sample_race_plan.h"
+
+#include <cmath>
+#include <filesystem>
+
+#include "io/profile_io.h"
+#include "pipeline/run_profile.h"
+#include "pipeline/sampling_grids.h"
+#include "train/evaluation.h"
+#include "train/run_directory.h"
+#include "train/train_config.h"
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+namespace {
+
+std::string resolveSampler(const std::string& asked, const train::TrainConfig& config) {
+  if (asked != "auto") {
+    train::samplerEvaluations(asked, 1);  // InputError for an unknown name
+    return asked;
+  }
+  return config.noise.lossWeight == "flow-v" ? "euler" : "heun";
+}
+
+}  // namespace
+
+SampleRacePlan planSampleRace(const SampleRaceOptions& o) {
+  SampleRacePlan plan;
+  plan.isRun = std::filesystem::is_directory(o.model);
+  if (plan.isRun) {
+    plan.model = newestExportedDenoiser(o.model);
+    plan.config = train::RunDirectory(o.model).configPath();
+    plan.source = o.model;
+  } else {
+    if (!std::filesystem::is_regular_file(o.model))
+      throw InputError(o.model, "is neither a run directory nor a TorchScript file");
+    if (o.config.empty())
+      throw InputError(o.model,
+                       "a TorchScript file needs --config, the training config of its data");
+    plan.model = o.model;
+    plan.config = o.config;
+    plan.source = o.config;
+  }
+  const train::TrainConfig config = train::readTrainConfig(plan.config);
+  plan.sampler = resolveSampler(o.sampler, config);
+  plan.context = {config.noise.sigmaMin, config.noise.sigmaMax,
+                  plan.isRun ? o.model : std::string(), o.profile};
+  plan.grids = o.grids.empty() ? defaultRaceGridSpecs(plan.context) : o.grids;
+  return plan;
+}
+
+std::vector<GridPreview> previewRaceGrids(const SampleRacePlan& plan, int64_t nfe) {
+  const int64_t steps = train::stepsForEvaluations(plan.sampler, nfe);
+  if (steps < 2)
+    throw InputError("NFE", "NFE " + std::to_string(nfe) + " leaves the " + plan.sampler +
+                                " sampler fewer than 2 σ steps");
+  std::vector<GridPreview> previews;
+  for (const auto& spec : plan.grids) {
+    GridPreview p;
+    p.name = spec;
+    p.steps = steps;
+    try {
+      // One spec at a time: a grid that fails leaves the others drawable.
+      const RaceGrid grid = raceGrids({spec}, plan.context).front();
+      p.rule = grid.rule;
+      p.sigma = grid.sigmas(steps);
+    } catch (const std::exception& e) {
+      p.sigma.clear();
+      p.error = e.what();
+    }
+    previews.push_back(std::move(p));
+  }
+  return previews;
+}
+
+RaceBackdrop raceBackdrop(const SampleRacePlan& plan) {
+  RaceBackdrop b;
+  const schedule::LogSigmaGrid grid =
+      schedule::LogSigmaGrid::uniform(plan.context.sigmaMin, plan.context.sigmaMax, 128);
+  if (!plan.context.runDirectory.empty()) {
+    try {
+      const schedule::Schedule pi = runFinalSchedule(plan.context.runDirectory, &b.piSource);
+      if (!pi.isAtomic()) {
+        for (double l : grid.centers()) {
+          b.piSigma.push_back(std::exp(l));
+          b.pi.push_back(pi.densityLogSigma(l));
+        }
+      }
+    } catch (const InputError&) {
+      // No recorded π: nothing to draw under the grids.
+    }
+  }
+  if (!plan.context.profile.empty()) {
+    const Profile profile = readProfile(plan.context.profile);
+    if (const RateSeries* rate = profile.rate("log_sigma")) {
+      b.rateSigma = profile.sigma;
+      b.rate = rate->value;
+      b.profileSource = plan.context.profile;
+    }
+  }
+  return b;
+}
+
+}  // namespace noisescope::pipeline

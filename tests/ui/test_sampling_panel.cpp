@@ -1,0 +1,191 @@
+// The Sampling tab (issue 23): a tiny DNA run trained here in seconds is raced on two grids from
+// the GUI. The tab resolves the run, offers the race's default grids, draws each grid's σ steps
+// at the chosen NFE over the run's π, refuses a bad spec and a bad model with the reason, shows
+// progress with an ETA while it samples in the background, can be cancelled, and gives the same
+// numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes).
+#include <QCheckBox>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "pipeline/sample_race.h"
+#include "screenshot.h"
+#include "train/train_config.h"
+#include "train/trainer.h"
+#include "train/training_data.h"
+#include "ui/curve_chart.h"
+#include "ui/grid_picker.h"
+#include "ui/job_runner.h"
+#include "ui/sampling_panel.h"
+#include "ui/workbench.h"
+
+using namespace noisescope;
+using namespace noisescope::ui;
+
+class TestSamplingPanel : public QObject {
+  Q_OBJECT
+
+ private:
+  QTemporaryDir dir_;
+  QString run_;
+
+  void prepare(SamplingPanel& panel) {
+    panel.setModel(run_);
+    panel.setNfe(QStringLiteral("4 8"));
+    panel.setSeeds(QStringLiteral("1 2"));
+    panel.setSamples(16);
+    panel.setElbo(false);
+    GridPicker* grids = panel.gridPicker();
+    for (const QString& spec : grids->allSpecs())
+      grids->setChecked(spec, spec == "karras?rho=7" || spec == "log-sigma");
+  }
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QVERIFY(dir_.isValid());
+    run_ = dir_.filePath(QStringLiteral("run"));
+    const nlohmann::json j = {
+        {"dataset",
+         {{"path", std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/dna/lambda_phage.fa"},
+          {"fasta_window", 32},
+          {"fasta_stride", 32},
+          {"test_fraction", 0.1}}},
+        {"model", {{"kind", "conv1d"}, {"channels", 8}, {"blocks", 2}, {"embedding", 16}}},
+        {"optim", {{"steps", 30}, {"batch_size", 32}, {"lr", 2e-3}, {"lr_warmup_steps", 5}}},
+        {"noise", {{"sampler", "infonoise"}, {"warmup_steps", 10}, {"refresh_every", 10}}},
+        {"eval", {{"every", 0}, {"samples", 32}}},
+        {"checkpoint", {{"every", 30}}}};
+    const train::TrainConfig config = train::parseTrainConfig(j, "sampling-panel test");
+    train::TrainerOptions options;
+    options.runDir = run_.toStdString();
+    train::Trainer trainer(config, train::loadTrainingData(config), options);
+    trainer.run();
+  }
+
+  void refusesWhatItCannotRace() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    QVERIFY2(panel.planText().contains("Choose"), qPrintable(panel.planText()));
+    const QString missing = dir_.filePath(QStringLiteral("no-such-model.pt"));
+    panel.setModel(missing);
+    QVERIFY2(panel.planText().contains(missing), qPrintable(panel.planText()));
+    // A TorchScript file without its config is refused with the reason.
+    panel.setModel(run_ + "/checkpoints/step-000000030.denoiser.pt");
+    QVERIFY2(panel.planText().contains("--config") || panel.planText().contains("config"),
+             qPrintable(panel.planText()));
+    panel.setConfig(run_ + "/config.json");
+    QVERIFY2(panel.planText().contains("heun"), qPrintable(panel.planText()));
+    // A bad spec is refused by the CLI's parser and does not join the list.
+    const int before = panel.gridPicker()->allSpecs().size();
+    QVERIFY(!panel.gridPicker()->addSpec(QStringLiteral("karras?rho=-1")));
+    QVERIFY2(panel.gridPicker()->errorText().contains("rho"),
+             qPrintable(panel.gridPicker()->errorText()));
+    QCOMPARE(panel.gridPicker()->allSpecs().size(), before);
+    QVERIFY(panel.gridPicker()->addSpec(QStringLiteral("karras?rho=5")));
+    QVERIFY(panel.gridPicker()->checkedSpecs().contains("karras?rho=5"));
+  }
+
+  void drawsTheGridsOverThePi() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    panel.setModel(run_);
+    QVERIFY2(panel.planText().contains("step-000000030.denoiser.pt"), qPrintable(panel.planText()));
+    const QStringList specs = panel.gridPicker()->allSpecs();
+    for (const char* expected : {"karras?rho=7", "ddpm?spacing=trailing", "quantiles?of=pi"})
+      QVERIFY2(specs.contains(expected), qPrintable(specs.join(", ")));
+    // NFE 8 with Heun: 4 σ steps per grid, Karras from σ_max = 80 down; the π drawn under them.
+    int grids = 0;
+    bool pi = false;
+    for (const Curve& c : panel.gridChart()->curves()) {
+      if (c.name.startsWith("training π")) pi = true;
+      if (!c.markers) continue;
+      ++grids;
+      QCOMPARE(int(c.x.size()), 4);
+      for (size_t i = 1; i < c.x.size(); ++i) QVERIFY(c.x[i] < c.x[i - 1]);
+      if (c.name.startsWith("karras?rho=7 ")) QCOMPARE(c.x.front(), 80.0);
+    }
+    QVERIFY(pi);
+    QCOMPARE(grids, specs.size());
+    panel.resize(1200, 700);
+    panel.show();
+    saveScreenshot(&panel, "sampling-grids");
+  }
+
+  void racesInTheBackgroundLikeTheCli() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    prepare(panel);
+    QStringList statuses;
+    connect(workbench.jobs(), &JobRunner::progressChanged, this,
+            [&] { statuses << panel.statusText(); });
+    QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
+    panel.startRace();
+    QVERIFY(panel.racing());
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QVERIFY2(statuses.filter("ETA").size() > 0, qPrintable(statuses.join("\n")));
+    const SampleRaceResult* r = panel.result();
+    QVERIFY(r);
+    QCOMPARE(int(r->grids.size()), 2);
+    QCOMPARE(int(r->cells.size()), 4);
+    QVERIFY2(panel.tableText().contains("karras?rho=7") && panel.tableText().contains("floor"),
+             qPrintable(panel.tableText()));
+    bool floor = false;
+    int lines = 0;
+    for (const Curve& c : panel.raceChart()->curves()) {
+      if (c.dashed && c.name.startsWith("floor")) floor = true;
+      if (!c.dashed) {
+        ++lines;
+        QCOMPARE(int(c.x.size()), 2);
+        QCOMPARE(c.lower.size(), c.x.size());
+      }
+    }
+    QVERIFY(floor);
+    QCOMPARE(lines, 2);
+
+    // One door: the CLI's call with the same settings gives the same numbers.
+    pipeline::SampleRaceOptions o;
+    o.model = run_.toStdString();
+    o.grids = {"karras?rho=7", "log-sigma"};
+    o.nfe = {4, 8};
+    o.seeds = {1, 2};
+    o.samples = 16;
+    o.elbo = false;
+    const SampleRaceResult cli = pipeline::runSampleRace(o);
+    QCOMPARE(cli.cells.size(), r->cells.size());
+    for (size_t i = 0; i < cli.cells.size(); ++i) {
+      QCOMPARE(cli.cells[i].sigma, r->cells[i].sigma);
+      QCOMPARE(cli.cells[i].values, r->cells[i].values);
+    }
+    QCOMPARE(cli.floor, r->floor);
+    panel.resize(1200, 700);
+    panel.show();
+    panel.findChild<QTabWidget*>()->setCurrentIndex(1);  // the Race view
+    saveScreenshot(&panel, "sampling-race");
+  }
+
+  void cancels() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    prepare(panel);
+    panel.setNfe(QStringLiteral("64"));
+    panel.setSeeds(QStringLiteral("1 2 3"));
+    panel.setSamples(256);
+    QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
+    connect(workbench.jobs(), &JobRunner::progressChanged, &panel, &SamplingPanel::cancelRace);
+    panel.startRace();
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QCOMPARE(panel.statusText(), QStringLiteral("Race cancelled."));
+    QVERIFY(!panel.racing());
+    QVERIFY(!panel.result());
+  }
+};
+
+QTEST_MAIN(TestSamplingPanel)
+#include "test_sampling_panel.moc"

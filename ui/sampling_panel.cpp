@@ -1,0 +1,505 @@
+#include "ui/sampling_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTextEdit>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "pipeline/sample_race.h"
+#include "pipeline/sample_race_plan.h"
+#include "ui/curve_chart.h"
+#include "ui/grid_picker.h"
+#include "ui/job_runner.h"
+#include "ui/workbench.h"
+
+namespace noisescope::ui {
+
+namespace {
+
+const QString kRaceTag = QStringLiteral("sample-race");
+
+QString text(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+// "8 16, 32" → {8, 16, 32}; false for anything that is not a list of positive integers.
+template <typename T>
+bool parseList(const QString& typed, std::vector<T>& out) {
+  out.clear();
+  const QStringList parts =
+      typed.split(QRegularExpression(QStringLiteral("[\\s,]+")), Qt::SkipEmptyParts);
+  for (const QString& p : parts) {
+    bool ok = false;
+    const qulonglong v = p.toULongLong(&ok);
+    if (!ok || v == 0) return false;
+    out.push_back(static_cast<T>(v));
+  }
+  return !out.empty();
+}
+
+// The race chart as the CLI writes it (pipeline::sampleRaceChart), as the GUI's curves.
+std::vector<Curve> curvesOf(const render::ChartSpec& chart) {
+  std::vector<Curve> curves;
+  for (const auto& s : chart.series) {
+    Curve c;
+    c.name = text(s.label);
+    c.x = s.x;
+    c.y = s.y;
+    if (s.hasBand()) {
+      c.lower = s.low;
+      c.upper = s.high;
+    }
+    c.dashed = s.dashed;
+    curves.push_back(std::move(c));
+  }
+  return curves;
+}
+
+QLineEdit* pathField(QWidget* parent, const QString& placeholder) {
+  auto* field = new QLineEdit(parent);
+  field->setPlaceholderText(placeholder);
+  field->setClearButtonEnabled(true);
+  return field;
+}
+
+}  // namespace
+
+SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
+    : QWidget(parent), workbench_(workbench) {
+  const pipeline::SampleRaceOptions defaults;
+  auto* layout = new QVBoxLayout(this);
+
+  // The model and what its grids follow.
+  auto* modelBox = new QGroupBox(tr("Model"), this);
+  auto* form = new QFormLayout(modelBox);
+  model_ = pathField(this, tr("a run folder, or a TorchScript x0 denoiser (.pt)"));
+  auto* runButton = new QPushButton(tr("&Run folder…"), this);
+  auto* fileButton = new QPushButton(tr("&TorchScript file…"), this);
+  auto* modelRow = new QHBoxLayout();
+  modelRow->addWidget(model_, 1);
+  modelRow->addWidget(runButton);
+  modelRow->addWidget(fileButton);
+  form->addRow(tr("&Model:"), modelRow);
+  auto browseRow = [this](QLineEdit* field, const QString& title, const QString& filter) {
+    auto* row = new QHBoxLayout();
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    row->addWidget(field, 1);
+    row->addWidget(browse);
+    connect(browse, &QPushButton::clicked, this, [this, field, title, filter] {
+      const QString path = QFileDialog::getOpenFileName(this, title, field->text(), filter);
+      if (!path.isEmpty()) field->setText(path);
+    });
+    return row;
+  };
+  config_ = pathField(this, tr("only for a TorchScript file: the training config of its data"));
+  profile_ = pathField(this, tr("optional: the entropic grids follow this profile's rate"));
+  features_ = pathField(this, tr("optional: default the config's eval.feature_network"));
+  form->addRow(tr("&Config:"),
+               browseRow(config_, tr("Training config"), tr("Config (*.json);;All files (*)")));
+  form->addRow(tr("&Profile:"),
+               browseRow(profile_, tr("Profile"), tr("Profiles (*.json);;All files (*)")));
+  form->addRow(tr("&Feature network:"),
+               browseRow(features_, tr("Feature network"), tr("TorchScript (*.pt);;All (*)")));
+  plan_ = new QLabel(tr("Choose a run folder or a TorchScript file."), this);
+  plan_->setWordWrap(true);
+  plan_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  form->addRow(plan_);
+  layout->addWidget(modelBox);
+
+  auto* split = new QSplitter(Qt::Horizontal, this);
+  layout->addWidget(split, 1);
+
+  // Left: the grids and the race's settings.
+  auto* left = new QWidget(split);
+  auto* leftLayout = new QVBoxLayout(left);
+  leftLayout->setContentsMargins(0, 0, 0, 0);
+  leftLayout->addWidget(new QLabel(tr("<b>Grids</b> (checked ones are raced)"), left));
+  grids_ = new GridPicker(left);
+  leftLayout->addWidget(grids_, 1);
+  auto* settings = new QFormLayout();
+  nfe_ = new QLineEdit(left);
+  QStringList budgets;
+  for (int64_t n : defaults.nfe) budgets << QString::number(n);
+  nfe_->setText(budgets.join(QLatin1Char(' ')));
+  nfe_->setToolTip(tr("Budgets of denoiser evaluations; every grid gets the same σ steps at each"));
+  seeds_ = new QLineEdit(left);
+  QStringList seeds;
+  for (uint64_t s : defaults.seeds) seeds << QString::number(s);
+  seeds_->setText(seeds.join(QLatin1Char(' ')));
+  seeds_->setToolTip(tr("Sampling seeds; the intervals are 95 % Student t over them (≥ 2)"));
+  samples_ = new QSpinBox(left);
+  samples_->setRange(0, 100000);
+  samples_->setValue(int(defaults.samples));
+  samples_->setSpecialValueText(tr("the config's eval.quality_samples"));
+  sampler_ = new QComboBox(left);
+  for (const char* s : {"auto", "heun", "euler", "euler-ancestral"}) sampler_->addItem(s);
+  sampler_->setCurrentText(text(defaults.sampler));
+  sampler_->setToolTip(tr("auto: Euler for a flow-v model, else EDM's Heun"));
+  elbo_ = new QCheckBox(tr("also the grid's ELBO bound"), left);
+  elbo_->setChecked(defaults.elbo);
+  settings->addRow(tr("&NFE:"), nfe_);
+  settings->addRow(tr("S&eeds:"), seeds_);
+  settings->addRow(tr("Sa&mples:"), samples_);
+  settings->addRow(tr("Sampl&er:"), sampler_);
+  settings->addRow(elbo_);
+  leftLayout->addLayout(settings);
+  auto* buttons = new QHBoxLayout();
+  start_ = new QPushButton(tr("&Start race"), left);
+  cancel_ = new QPushButton(tr("Cancel"), left);
+  cancel_->setEnabled(false);
+  buttons->addWidget(start_);
+  buttons->addWidget(cancel_);
+  leftLayout->addLayout(buttons);
+  progress_ = new QProgressBar(left);
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  leftLayout->addWidget(progress_);
+  status_ = new QLabel(left);
+  status_->setWordWrap(true);
+  leftLayout->addWidget(status_);
+  split->addWidget(left);
+
+  // Right: the grids on σ, the race chart and its table.
+  auto* views = new QTabWidget(split);
+  auto* gridPage = new QWidget(views);
+  auto* gridLayout = new QVBoxLayout(gridPage);
+  auto* gridRow = new QHBoxLayout();
+  previewNfe_ = new QComboBox(gridPage);
+  previewNfe_->setToolTip(tr("The σ steps every grid takes at this budget"));
+  gridRow->addWidget(new QLabel(tr("Steps at NFE:"), gridPage));
+  gridRow->addWidget(previewNfe_);
+  gridRow->addStretch(1);
+  gridLayout->addLayout(gridRow);
+  gridChart_ = new CurveChart(gridPage);
+  gridChart_->setAxisTitles(tr("σ"), tr("grid row · π, rate (scaled)"));
+  gridLayout->addWidget(gridChart_, 1);
+  views->addTab(gridPage, tr("&Grids on σ"));
+
+  auto* racePage = new QWidget(views);
+  auto* raceLayout = new QVBoxLayout(racePage);
+  auto* raceRow = new QHBoxLayout();
+  measure_ = new QComboBox(racePage);
+  raceRow->addWidget(new QLabel(tr("Measure:"), racePage));
+  raceRow->addWidget(measure_);
+  raceRow->addStretch(1);
+  saveJson_ = new QPushButton(tr("Save &JSON…"), racePage);
+  saveChart_ = new QPushButton(tr("Save c&hart…"), racePage);
+  saveJson_->setEnabled(false);
+  saveChart_->setEnabled(false);
+  raceRow->addWidget(saveJson_);
+  raceRow->addWidget(saveChart_);
+  raceLayout->addLayout(raceRow);
+  raceChart_ = new CurveChart(racePage);
+  raceChart_->setLogX(true);
+  raceChart_->setAxisTitles(tr("denoiser evaluations (NFE budget)"), tr("measure"));
+  raceLayout->addWidget(raceChart_, 2);
+  table_ = new QTextEdit(racePage);
+  table_->setReadOnly(true);
+  table_->setLineWrapMode(QTextEdit::NoWrap);
+  table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  table_->setAccessibleName(tr("Race table"));
+  raceLayout->addWidget(table_, 1);
+  views->addTab(racePage, tr("&Race"));
+  split->addWidget(views);
+  split->setStretchFactor(1, 3);
+
+  connect(runButton, &QPushButton::clicked, this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Run folder"), model_->text());
+    if (!dir.isEmpty()) model_->setText(dir);
+  });
+  connect(fileButton, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("TorchScript denoiser"), model_->text(), tr("TorchScript (*.pt);;All files (*)"));
+    if (!path.isEmpty()) model_->setText(path);
+  });
+  for (QLineEdit* field : {model_, config_, profile_})
+    connect(field, &QLineEdit::editingFinished, this, [this] { replan(); });
+  for (QLineEdit* field : {model_, config_, profile_})
+    connect(field, &QLineEdit::textChanged, this, [this, field] {
+      if (!field->hasFocus()) replan();  // set by a button or a test, not being typed
+    });
+  connect(nfe_, &QLineEdit::editingFinished, this, [this] { replan(); });
+  connect(sampler_, &QComboBox::currentIndexChanged, this, [this] { replan(); });
+  connect(grids_, &GridPicker::selectionChanged, this, [this] { redrawGrids(); });
+  connect(previewNfe_, &QComboBox::currentIndexChanged, this, [this] { redrawGrids(); });
+  connect(measure_, &QComboBox::currentIndexChanged, this, [this] { redrawRace(); });
+  connect(start_, &QPushButton::clicked, this, &SamplingPanel::startRace);
+  connect(cancel_, &QPushButton::clicked, this, &SamplingPanel::cancelRace);
+  connect(saveJson_, &QPushButton::clicked, this, &SamplingPanel::saveJson);
+  connect(saveChart_, &QPushButton::clicked, this, &SamplingPanel::saveChart);
+  connect(workbench_->jobs(), &JobRunner::progressChanged, this,
+          [this](const QString& tag, double fraction, const QString& message) {
+            if (tag == kRaceTag) onProgress(fraction, message);
+          });
+  start_->setEnabled(false);
+}
+
+void SamplingPanel::setModel(const QString& path) {
+  model_->setText(path);
+}
+void SamplingPanel::setConfig(const QString& path) {
+  config_->setText(path);
+}
+void SamplingPanel::setProfile(const QString& path) {
+  profile_->setText(path);
+}
+void SamplingPanel::setFeatureNetwork(const QString& path) {
+  features_->setText(path);
+}
+void SamplingPanel::setNfe(const QString& budgets) {
+  nfe_->setText(budgets);
+  replan();
+}
+void SamplingPanel::setSeeds(const QString& seeds) {
+  seeds_->setText(seeds);
+}
+void SamplingPanel::setSamples(int samples) {
+  samples_->setValue(samples);
+}
+void SamplingPanel::setElbo(bool on) {
+  elbo_->setChecked(on);
+}
+QString SamplingPanel::planText() const {
+  return plan_->text();
+}
+QString SamplingPanel::statusText() const {
+  return status_->text();
+}
+QString SamplingPanel::tableText() const {
+  return table_->toPlainText();
+}
+
+pipeline::SampleRaceOptions SamplingPanel::options() const {
+  pipeline::SampleRaceOptions o;
+  o.model = model_->text().trimmed().toStdString();
+  o.config = config_->text().trimmed().toStdString();
+  o.profile = profile_->text().trimmed().toStdString();
+  o.featureNetwork = features_->text().trimmed().toStdString();
+  for (const QString& g : grids_->checkedSpecs()) o.grids.push_back(g.toStdString());
+  std::vector<int64_t> nfe;
+  if (parseList(nfe_->text(), nfe)) o.nfe = nfe;
+  std::vector<uint64_t> seeds;
+  if (parseList(seeds_->text(), seeds)) o.seeds = seeds;
+  o.sampler = sampler_->currentText().toStdString();
+  o.samples = samples_->value();
+  o.elbo = elbo_->isChecked();
+  return o;
+}
+
+void SamplingPanel::replan() {
+  planned_ = false;
+  pipeline::SampleRaceOptions o = options();
+  o.grids.clear();  // the defaults for this model; the picker keeps the user's own
+  if (o.model.empty()) {
+    plan_->setText(tr("Choose a run folder or a TorchScript file."));
+    start_->setEnabled(false);
+    return;
+  }
+  try {
+    const pipeline::SampleRacePlan plan = pipeline::planSampleRace(o);
+    QStringList specs;
+    for (const auto& g : plan.grids) specs << text(g);
+    grids_->setDefaults(specs);
+    plan_->setText(tr("Samples <b>%1</b> with the %2 sampler on σ ∈ [%3, %4]; data and "
+                      "held-out set from %5.")
+                       .arg(text(plan.model).toHtmlEscaped(), text(plan.sampler))
+                       .arg(plan.context.sigmaMin, 0, 'g', 4)
+                       .arg(plan.context.sigmaMax, 0, 'g', 4)
+                       .arg(text(plan.source).toHtmlEscaped()));
+    planned_ = true;
+  } catch (const std::exception& e) {
+    plan_->setText(QStringLiteral("<span style=\"color:#b00020\">%1</span>")
+                       .arg(QString::fromStdString(e.what()).toHtmlEscaped()));
+  }
+  // The preview's budgets follow the NFE field.
+  const QString shown = previewNfe_->currentText();
+  {
+    const QSignalBlocker block(previewNfe_);
+    previewNfe_->clear();
+    for (int64_t n : o.nfe) previewNfe_->addItem(QString::number(n));
+    const int index = previewNfe_->findText(shown);
+    previewNfe_->setCurrentIndex(index >= 0 ? index : 0);
+  }
+  start_->setEnabled(planned_ && !racing_);
+  redrawGrids();
+}
+
+void SamplingPanel::redrawGrids() {
+  std::vector<Curve> curves;
+  if (!planned_ || previewNfe_->count() == 0) {
+    gridChart_->setCurves(curves);
+    return;
+  }
+  try {
+    const pipeline::SampleRaceOptions o = options();
+    pipeline::SampleRacePlan plan = pipeline::planSampleRace(o);
+    const int64_t nfe = previewNfe_->currentText().toLongLong();
+    const auto previews = pipeline::previewRaceGrids(plan, nfe);
+    const pipeline::RaceBackdrop backdrop = pipeline::raceBackdrop(plan);
+    // Rows 1…G, one per grid; the curves peak half a row above the top one, so no row sits on
+    // the plot's edge.
+    const double top = double(previews.size()) + 0.5;
+    auto scaled = [top](const QString& name, const std::vector<double>& x,
+                        const std::vector<double>& y, const QColor& color, bool dashed) {
+      Curve c;
+      c.name = name;
+      c.x = x;
+      const double peak = y.empty() ? 0.0 : *std::max_element(y.begin(), y.end());
+      for (double v : y) c.y.push_back(peak > 0 ? top * v / peak : 0.0);
+      c.color = color;
+      c.dashed = dashed;
+      return c;
+    };
+    if (!backdrop.pi.empty())
+      curves.push_back(scaled(tr("training π (%1)").arg(text(backdrop.piSource)), backdrop.piSigma,
+                              backdrop.pi, QColor(0x80, 0x80, 0x80), false));
+    if (!backdrop.rate.empty())
+      curves.push_back(scaled(tr("profile rate MMSE/σ² (%1)").arg(text(backdrop.profileSource)),
+                              backdrop.rateSigma, backdrop.rate, QColor(0x40, 0x40, 0x40), true));
+    QStringList failed;
+    int row = 0;
+    for (const auto& p : previews) {
+      ++row;
+      if (!p.error.empty()) {
+        failed << tr("%1: %2").arg(text(p.name), text(p.error));
+        continue;
+      }
+      Curve c;
+      c.name = tr("%1 (%2 steps)").arg(text(p.name)).arg(p.steps);
+      c.x = p.sigma;
+      c.y.assign(p.sigma.size(), double(row));
+      c.markers = true;
+      c.color = CurveChart::paletteColor(row - 1);
+      curves.push_back(std::move(c));
+    }
+    gridChart_->setTitle(tr("σ steps at NFE %1 (%2 sampler)").arg(nfe).arg(text(plan.sampler)));
+    if (!failed.isEmpty()) status_->setText(failed.join(QLatin1Char('\n')));
+  } catch (const std::exception& e) {
+    status_->setText(QString::fromStdString(e.what()));
+  }
+  gridChart_->setCurves(curves);
+}
+
+void SamplingPanel::startRace() {
+  if (racing_) return;
+  if (grids_->checkedSpecs().isEmpty()) {
+    status_->setText(tr("Check at least one grid to race."));
+    return;
+  }
+  std::vector<int64_t> nfe;
+  std::vector<uint64_t> seeds;
+  if (!parseList(nfe_->text(), nfe)) {
+    status_->setText(tr("NFE must be positive whole numbers, e.g. 8 16 32 64."));
+    return;
+  }
+  if (!parseList(seeds_->text(), seeds)) {
+    status_->setText(tr("Seeds must be positive whole numbers, e.g. 1 2 3."));
+    return;
+  }
+  const pipeline::SampleRaceOptions o = options();
+  auto result = std::make_shared<SampleRaceResult>();
+  racing_ = true;
+  eta_.clear();
+  start_->setEnabled(false);
+  cancel_->setEnabled(true);
+  progress_->setValue(0);
+  status_->setText(tr("Starting the race…"));
+  workbench_->jobs()->submit(
+      kRaceTag,
+      [o, result](const Progress& progress) { *result = pipeline::runSampleRace(o, progress); },
+      [this, result] {
+        racing_ = false;
+        result_ = result;
+        cancel_->setEnabled(false);
+        start_->setEnabled(planned_);
+        progress_->setValue(1000);
+        status_->setText(tr("Raced %1 grids at %2 budgets with %3 seeds.")
+                             .arg(result->grids.size())
+                             .arg(result->nfe.size())
+                             .arg(result->seeds.size()));
+        table_->setPlainText(text(pipeline::sampleRaceText(*result)));
+        {
+          const QSignalBlocker block(measure_);
+          measure_->clear();
+          for (const auto& m : result->measures()) measure_->addItem(text(m));
+        }
+        saveJson_->setEnabled(true);
+        saveChart_->setEnabled(true);
+        redrawRace();
+        Q_EMIT raceFinished(true);
+      },
+      [this](const QString& message, bool cancelled) {
+        racing_ = false;
+        cancel_->setEnabled(false);
+        start_->setEnabled(planned_);
+        status_->setText(cancelled ? tr("Race cancelled.") : message);
+        Q_EMIT raceFinished(false);
+      });
+}
+
+void SamplingPanel::cancelRace() {
+  workbench_->jobs()->cancel(kRaceTag);
+}
+
+void SamplingPanel::onProgress(double fraction, const QString& message) {
+  progress_->setValue(int(std::lround(1000 * std::clamp(fraction, 0.0, 1.0))));
+  eta_.add(fraction, QDateTime::currentMSecsSinceEpoch() / 1000.0);
+  status_->setText(tr("%1 — %2").arg(message, text(eta_.text())));
+}
+
+void SamplingPanel::redrawRace() {
+  if (!result_ || measure_->count() == 0) {
+    raceChart_->setCurves({});
+    return;
+  }
+  const render::ChartSpec chart =
+      pipeline::sampleRaceChart(*result_, measure_->currentText().toStdString());
+  raceChart_->setTitle(text(chart.title));
+  raceChart_->setAxisTitles(text(chart.xLabel), text(chart.yLabel));
+  raceChart_->setCurves(curvesOf(chart));
+}
+
+void SamplingPanel::saveJson() {
+  if (!result_) return;
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save the race"), tr("race.json"), tr("JSON (*.json)"));
+  if (path.isEmpty()) return;
+  try {
+    pipeline::writeSampleRaceJson(path.toStdString(), *result_);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Cannot save the race"), QString::fromStdString(e.what()));
+  }
+}
+
+void SamplingPanel::saveChart() {
+  if (!result_ || measure_->count() == 0) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save the race chart"), tr("race.svg"),
+                                                    tr("Charts (*.svg *.png)"));
+  if (path.isEmpty()) return;
+  try {
+    pipeline::writeSampleRaceChart(path.toStdString(), *result_,
+                                   measure_->currentText().toStdString());
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Cannot save the chart"), QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace noisescope::ui

@@ -1,0 +1,100 @@
+#pragma once
+// The Sampling tab (issue 23): which σ steps to *sample* a trained model with. It takes a run
+// folder or a TorchScript file with its training config, offers the sampling grids to race
+// (GridPicker), draws them on σ over the run's training π and the profile's rate, and races them
+// in the background with progress, an ETA and cancel: quality against NFE with 95 % bands and the
+// real-against-real floor. Every number comes from core/pipeline (planSampleRace,
+// previewRaceGrids, raceBackdrop, runSampleRace, sampleRaceChart), the calls `sample-race` makes.
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+#include "pipeline/progress_eta.h"
+#include "pipeline/sample_race.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTextEdit;
+
+namespace noisescope::ui {
+
+class CurveChart;
+class GridPicker;
+class Workbench;
+
+class SamplingPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SamplingPanel(Workbench* workbench, QWidget* parent = nullptr);
+
+  // What the fields hold (for the tab's own buttons and for tests).
+  void setModel(const QString& path);
+  void setConfig(const QString& path);
+  void setProfile(const QString& path);
+  void setFeatureNetwork(const QString& path);
+  void setNfe(const QString& budgets);
+  void setSeeds(const QString& seeds);
+  void setSamples(int samples);
+  void setElbo(bool on);
+  GridPicker* gridPicker() const { return grids_; }
+
+  void startRace();
+  void cancelRace();
+  bool racing() const { return racing_; }
+  const SampleRaceResult* result() const { return result_.get(); }
+  QString planText() const;    // what the model resolves to, or why it does not
+  QString statusText() const;  // progress, ETA or the last error
+  QString tableText() const;
+  CurveChart* gridChart() const { return gridChart_; }
+  CurveChart* raceChart() const { return raceChart_; }
+
+ Q_SIGNALS:
+  void raceFinished(bool succeeded);
+
+ private:
+  pipeline::SampleRaceOptions options() const;
+  void replan();       // model, config or profile changed: new default grids and preview
+  void redrawGrids();  // the preview chart at the chosen NFE
+  void redrawRace();   // the race chart of the chosen measure
+  void onProgress(double fraction, const QString& message);
+  void saveJson();
+  void saveChart();
+
+  Workbench* workbench_;
+  QLineEdit* model_;
+  QLineEdit* config_;
+  QLineEdit* profile_;
+  QLineEdit* features_;
+  QLabel* plan_;
+  GridPicker* grids_;
+  QLineEdit* nfe_;
+  QLineEdit* seeds_;
+  QSpinBox* samples_;
+  QComboBox* sampler_;
+  QCheckBox* elbo_;
+  QPushButton* start_;
+  QPushButton* cancel_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  QComboBox* previewNfe_;
+  CurveChart* gridChart_;
+  QComboBox* measure_;
+  CurveChart* raceChart_;
+  QTextEdit* table_;
+  QPushButton* saveJson_;
+  QPushButton* saveChart_;
+
+  bool planned_ = false;
+  bool racing_ = false;
+  pipeline::ProgressEta eta_;
+  std::shared_ptr<const SampleRaceResult> result_;
+};
+
+}  // namespace noisescope::ui
