@@ -81,6 +81,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
             tabs_->setCurrentWidget(diagnosticPanel_);
             diagnosticPanel_->runRunCheckpoint(run);
           });
+  connect(trainingPanel_, &TrainingPanel::samplingRaceRequested, this, [this](const QString& run) {
+    samplingPanel_->setModel(run);
+    tabs_->setCurrentWidget(samplingPanel_);
+  });
   // The race's offline reference: the EDM run's checkpoint, profiled in the background (no tab
   // switch while the user watches the race).
   connect(trainingPanel_, &TrainingPanel::referenceProfileRequested, diagnosticPanel_,

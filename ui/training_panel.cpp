@@ -212,12 +212,16 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   profile->setToolTip(
       tr("The selected run's newest exported denoiser, scored on the run's own held-out data; "
          "the profile appears in the Diagnostic list and the Schedules tab"));
+  auto* sample = new QPushButton(tr("Race sampling &grids on this run"), form);
+  sample->setToolTip(
+      tr("Opens the Sampling tab on the selected run: which σ steps to sample its model with"));
   auto* buttons = new QGridLayout();
   buttons->addWidget(start, 0, 0);
   buttons->addWidget(race, 0, 1);
   buttons->addWidget(stop, 1, 0);
   buttons->addWidget(open, 1, 1);
   buttons->addWidget(profile, 2, 0, 1, 2);
+  buttons->addWidget(sample, 3, 0, 1, 2);
   layout->addRow(buttons);
 
   auto* scroll = new QScrollArea(this);
@@ -312,6 +316,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
   connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
   connect(profile, &QPushButton::clicked, this, &TrainingPanel::profileSelectedCheckpoint);
+  connect(sample, &QPushButton::clicked, this, &TrainingPanel::raceSelectedSamplingGrids);
   connect(open, &QPushButton::clicked, this, [this] {
     const QString dir =
         QFileDialog::getExistingDirectory(this, tr("Open run directory"), runsFolder_->text());
@@ -482,6 +487,15 @@ void TrainingPanel::profileSelectedCheckpoint() {
     return;
   }
   Q_EMIT checkpointProfileRequested(runs_[row]->runDirectory());
+}
+
+void TrainingPanel::raceSelectedSamplingGrids() {
+  const int row = list_->currentRow();
+  if (row < 0 || row >= runCount()) {
+    QMessageBox::information(this, tr("Race sampling grids"), tr("Select a run first."));
+    return;
+  }
+  Q_EMIT samplingRaceRequested(runs_[row]->runDirectory());
 }
 
 void TrainingPanel::stopSelected() {

@@ -56,6 +56,8 @@ class TrainingPanel : public QWidget {
   // Asks for the selected run's checkpoint profile (checkpointProfileRequested; the main window
   // hands it to the Diagnostic tab).
   void profileSelectedCheckpoint();
+  // Asks for the Sampling tab on the selected run (samplingRaceRequested).
+  void raceSelectedSamplingGrids();
 
   int runCount() const { return static_cast<int>(runs_.size()); }
   RunMonitor* run(int index) const { return runs_[index]; }
@@ -80,6 +82,7 @@ class TrainingPanel : public QWidget {
  Q_SIGNALS:
   void runsUpdated();
   void checkpointProfileRequested(const QString& runDirectory);
+  void samplingRaceRequested(const QString& runDirectory);
   // A race's EDM run finished and no checkpoint profile is loaded: its checkpoint's profile is
   // wanted for the offline reference overlay (the main window profiles it in the background).
   void referenceProfileRequested(const QString& runDirectory);

@@ -21,7 +21,9 @@
 #include "ui/curve_chart.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
+#include "ui/main_window.h"
 #include "ui/sampling_panel.h"
+#include "ui/training_panel.h"
 #include "ui/workbench.h"
 
 using namespace noisescope;
@@ -167,6 +169,16 @@ class TestSamplingPanel : public QObject {
     panel.show();
     panel.findChild<QTabWidget*>()->setCurrentIndex(1);  // the Race view
     saveScreenshot(&panel, "sampling-race");
+  }
+
+  void opensFromTheTrainingTab() {
+    MainWindow window;
+    window.trainingPanel()->followRun(run_);
+    window.trainingPanel()->raceSelectedSamplingGrids();
+    auto* tabs = window.findChild<QTabWidget*>();
+    QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(window.samplingPanel()));
+    QVERIFY2(window.samplingPanel()->planText().contains("step-000000030.denoiser.pt"),
+             qPrintable(window.samplingPanel()->planText()));
   }
 
   void cancels() {

@@ -1,11 +1,9 @@
-// Comparison metrics on the effective allocation, schedule specs and chart output.
+// Comparison metrics on the effective allocation, and schedule specs.
 #include <QtTest>
 
 #include <cmath>
-#include <fstream>
 
 #include "io/schedule_spec.h"
-#include "render/chart.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "schedule/families.h"
@@ -13,7 +11,6 @@
 
 using namespace noisescope;
 using namespace noisescope::schedule;
-using namespace noisescope::render;
 
 namespace {
 std::vector<double> logSpaced(double lo, double hi, int n) {
@@ -37,7 +34,6 @@ class TestScheduleCompare : public QObject {
   void klOfShiftedNormals();
   void bandAndLowRateMasses();
   void specs();
-  void charts();
 };
 
 void TestScheduleCompare::identicalAndDisjoint() {
@@ -115,34 +111,6 @@ void TestScheduleCompare::specs() {
   QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("family:edm?p_mean", grid, 0.5));
   QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("edm?weight=heavy", grid, 0.5));
   QVERIFY_THROWS_EXCEPTION(InputError, scheduleFromSpec("/no/such/file.json", grid, 0.5));
-}
-
-void TestScheduleCompare::charts() {
-  const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 64);
-  const Schedule atoms = Schedule::fromAtoms({{0.1, 0.3}, {2.0, 0.7}}, 0.002, 80.0);
-  const std::vector<Schedule> schedules = {makePresetSchedule("edm", grid), atoms};
-  const ChartSpec chart = scheduleChart(schedules, {"EDM <&>", "atoms"}, grid, Coordinate::Sigma,
-                                        Curve::Allocation, 0.05, 1.0);
-  QVERIFY(chart.logX);
-  QCOMPARE(chart.series.size(), std::size_t(2));
-  QVERIFY(chart.series[1].stems);
-  QCOMPARE(chart.bands.size(), std::size_t(1));
-  const std::string svg = renderSvg(chart);
-  QVERIFY(svg.rfind("<svg", 0) == 0);
-  QCOMPARE(count(svg, "<polyline"), 1);
-  QCOMPARE(count(svg, "<circle"), 2);
-  QVERIFY(svg.find("EDM &lt;&amp;&gt;") != std::string::npos);  // labels are escaped
-  QTemporaryDir dir;
-  const std::string png = dir.filePath("chart.png").toStdString();
-  writeChart(png, chart);
-  std::ifstream in(png, std::ios::binary);
-  char magic[8] = {};
-  in.read(magic, 8);
-  QVERIFY(std::string(magic + 1, 3) == "PNG");
-  QVERIFY_THROWS_EXCEPTION(InputError, writeChart(dir.filePath("chart.gif").toStdString(), chart));
-  // The CDF curve in λ runs against σ: still in [0, 1].
-  const ChartSpec cdf = scheduleChart(schedules, {}, grid, Coordinate::Lambda, Curve::Cdf);
-  for (double v : cdf.series[0].y) QVERIFY(v >= 0.0 && v <= 1.0);
 }
 
 QTEST_APPLESS_MAIN(TestScheduleCompare)
