@@ -419,4 +419,8 @@ json toJson(const TrainConfig& c) {
   return j;
 }
 
+double autoGateC(bool discreteData) {
+  return discreteData ? 0.2 : 0.15;
+}
+
 }  // namespace noisescope::train

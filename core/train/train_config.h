@@ -86,6 +86,10 @@ struct NoiseSettings {
   double uniformMix = 0.0;  // fraction of π spread uniformly over log σ (keeps every bin observed)
 };
 
+// What gate_c "auto" resolves to for this kind of data: the trainer's copy of
+// pipeline::defaults::autoGateC (this library cannot see that layer; test_defaults pins them).
+double autoGateC(bool discreteData);
+
 struct EvalSettings {
   int64_t every = 250;                 // steps between evaluations (0: only at the end)
   int64_t samples = 256;               // held-out samples per level

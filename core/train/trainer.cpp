@@ -236,7 +236,7 @@ struct Trainer::Impl {
     // gate_c "auto" picks c from the kind of data (THEORY §6); a number, 0 included (no gate),
     // is used as it is.
     gateAuto = !config.noise.gateC.has_value();
-    if (gateAuto) config.noise.gateC = data.discrete ? 0.2 : 0.15;
+    if (gateAuto) config.noise.gateC = autoGateC(data.discrete);
     const double sd = config.optim.sigmaData;
     // The static / warm-up schedule and the weight the run trains with (a schedule file's own).
     sampler = std::make_unique<NoiseSampler>(noiseSamplerFor(config, sd));

@@ -75,6 +75,9 @@ class TestDefaults : public QObject {
   void gateRules() {
     QCOMPARE(d::autoGateC(false), d::kGateC);
     QCOMPARE(d::autoGateC(true), d::kGateCDiscrete);
+    // The trainer resolves gate_c "auto" with its own copy of the rule: the same numbers.
+    for (bool discrete : {false, true})
+      QCOMPARE(train::autoGateC(discrete), d::autoGateC(discrete));
     // The empirical prior's MMSE vanishes at small σ by itself: its band needs no gate.
     QCOMPARE(d::comparisonBandGateC("empirical"), 0.0);
     for (const char* kind : {"held-out", "gaussian", "bound", "checkpoint", "table"})
