@@ -33,6 +33,7 @@
 #include "ui/curve_chart.h"
 #include "ui/posterior_strip.h"
 #include "ui/torchscript_dialog.h"
+#include "ui/warning_box.h"
 #include "ui/workbench.h"
 #include "util/error.h"
 
@@ -411,8 +412,13 @@ void DiagnosticPanel::saveSelected(bool csv) {
       this, csv ? tr("Export profile as CSV") : tr("Save profile"), QString(),
       csv ? tr("CSV table (*.csv)") : tr("NoiseScope profile (*.json)"));
   if (path.isEmpty()) return;
+  saveSelectedAs(path, csv);
+}
+
+bool DiagnosticPanel::saveSelectedAs(const QString& path, bool csv) {
   const QString error = saveSelectedTo(path, csv);
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Save failed"), error);
+  if (!error.isEmpty()) showWarning(this, tr("Save failed"), error);
+  return error.isEmpty();
 }
 
 QString DiagnosticPanel::saveSelectedTo(const QString& path, bool csv) {

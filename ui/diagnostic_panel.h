@@ -50,8 +50,11 @@ class DiagnosticPanel : public QWidget {
   // Reads a profile file; returns an error message (empty on success).
   QString loadProfile(const QString& path);
   // Writes the profile selected in the list (JSON, or CSV when `csv`) through io/profile_io.h;
-  // returns an error message (empty on success). The Save buttons call it after their dialog.
+  // returns an error message (empty on success).
   QString saveSelectedTo(const QString& path, bool csv);
+  // What the Save buttons do after their dialog: saveSelectedTo, and on failure a warning naming
+  // the file and the system error (ui/warning_box.h, which does not block). True when written.
+  bool saveSelectedAs(const QString& path, bool csv);
 
   CurveChart* mmseChart() const { return mmseChart_; }
   CurveChart* rateChart() const { return rateChart_; }

@@ -10,7 +10,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
@@ -24,6 +23,7 @@
 #include "pipeline/defaults.h"
 #include "ui/curve_chart.h"
 #include "ui/job_runner.h"
+#include "ui/warning_box.h"
 
 namespace noisescope::ui {
 
@@ -147,9 +147,7 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Save knobs"), QStringLiteral("%1-knobs.json").arg(tool_->currentText()),
         tr("JSON (*.json);;Text (*.txt)"));
-    if (path.isEmpty()) return;
-    const QString error = saveKnobs(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save"), error);
+    if (!path.isEmpty()) saveKnobsAs(path);
   });
   refit();
 }
@@ -251,6 +249,12 @@ void ExportForDialog::showFamily(int row) {
           .arg(family.tv, 0, 'f', 3));
   snippet_->setPlainText(QString::fromStdString(family.snippet));
   copy_->setEnabled(true);
+}
+
+bool ExportForDialog::saveKnobsAs(const QString& path) {
+  const QString error = saveKnobs(path);
+  if (!error.isEmpty()) showWarning(this, tr("Cannot save"), error);
+  return error.isEmpty();
 }
 
 QString ExportForDialog::saveKnobs(const QString& path) {

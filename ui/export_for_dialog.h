@@ -34,6 +34,9 @@ class ExportForDialog : public QDialog {
   void refit();
   // Writes the current fit (JSON for .json, text otherwise); returns an error message.
   QString saveKnobs(const QString& path);
+  // What "Save knobs…" does after its dialog: saveKnobs, and on failure a warning naming the file
+  // and the system error (ui/warning_box.h, which does not block). True when written.
+  bool saveKnobsAs(const QString& path);
 
   const pipeline::ToolFit* currentFit() const { return fit_.get(); }
   QComboBox* toolBox() const { return tool_; }

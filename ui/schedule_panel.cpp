@@ -41,6 +41,7 @@
 #include "ui/profile_choice.h"
 #include "ui/sampling_grid_dialog.h"
 #include "ui/torchscript_dialog.h"
+#include "ui/warning_box.h"
 #include "ui/workbench.h"
 #include "util/error.h"
 
@@ -219,9 +220,7 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export schedule"), QStringLiteral("schedule.json"),
         tr("NoiseScope schedule (*.json);;CSV table (*.csv);;HDF5 (*.h5)"));
-    if (path.isEmpty()) return;
-    const QString error = exportCurrent(path);
-    if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
+    if (!path.isEmpty()) exportCurrentAs(path);
   });
   connect(samplingGrid_, &QPushButton::clicked, this, &SchedulePanel::exportSamplingGrid);
   connect(exportFor_, &QPushButton::clicked, this, [this] { openExportFor(); });
@@ -710,6 +709,12 @@ QString SchedulePanel::exportCurrent(const QString& path) {
   }
 }
 
+bool SchedulePanel::exportCurrentAs(const QString& path) {
+  const QString error = exportCurrent(path);
+  if (!error.isEmpty()) showWarning(this, tr("Export failed"), error);
+  return error.isEmpty();
+}
+
 SigmaSteps SchedulePanel::currentSigmaSteps(int steps, const std::string& grid) const {
   const int row = list_->currentRow();
   const BuiltSchedule* current = builtAt(row);
@@ -738,6 +743,12 @@ QString SchedulePanel::exportSigmaSteps(const QString& path, int steps, const QS
   }
 }
 
+bool SchedulePanel::exportSigmaStepsAs(const QString& path, int steps, const QString& grid) {
+  const QString error = exportSigmaSteps(path, steps, grid);
+  if (!error.isEmpty()) showWarning(this, tr("Export failed"), error);
+  return error.isEmpty();
+}
+
 ExportForDialog* SchedulePanel::openExportFor() {
   const int row = list_->currentRow();
   const BuiltSchedule* current = builtAt(row);
@@ -760,9 +771,7 @@ void SchedulePanel::exportSamplingGrid() {
       this, tr("Save σ steps"), QStringLiteral("sigma-steps.json"),
       tr("σ-steps JSON with diffusers and k-diffusion exports (*.json);;Python lists (*.py);;One σ "
          "per line (*.txt)"));
-  if (path.isEmpty()) return;
-  const QString error = exportSigmaSteps(path, dialog.steps(), dialog.spec());
-  if (!error.isEmpty()) QMessageBox::warning(this, tr("Export failed"), error);
+  if (!path.isEmpty()) exportSigmaStepsAs(path, dialog.steps(), dialog.spec());
 }
 
 void SchedulePanel::updateMetrics() {

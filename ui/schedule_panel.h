@@ -56,11 +56,16 @@ class SchedulePanel : public QWidget {
   // Writes the current schedule with the pipeline's provenance; the extension picks the format.
   // Returns an error message.
   QString exportCurrent(const QString& path);
+  // What Export… does after its dialog: exportCurrent, and on failure a warning naming the file
+  // and the system error (ui/warning_box.h, which does not block). True when written.
+  bool exportCurrentAs(const QString& path);
   // Writes N inference σ-steps of the sampling grid `grid` (pipeline/sigma_steps.h) beside the
   // current schedule: its π for "quantiles", its profile for "entropic". Error message.
   QString exportSigmaSteps(
       const QString& path, int steps,
       const QString& grid = QString::fromUtf8(pipeline::defaults::kSamplingGrid));
+  // What "Sampling grid…" does after its dialogs: exportSigmaSteps, and a warning on failure.
+  bool exportSigmaStepsAs(const QString& path, int steps, const QString& grid);
   // The same grid without writing it (throws InputError); what the dialog previews.
   SigmaSteps currentSigmaSteps(int steps, const std::string& grid) const;
   // Opens "Export for…" (ui/export_for_dialog.h) on the current schedule's φ: another trainer's

@@ -44,6 +44,7 @@
 #include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
 #include "ui/torchscript_dialog.h"
+#include "ui/warning_box.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -395,6 +396,20 @@ QString TrainingPanel::startRun(const QString& sampler, int threads) {
 
 QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
+  const QString stamp =
+      QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+  const QString directory = QDir(runsFolder_->text()).filePath(stamp + QLatin1Char('-') + sampler);
+  const QString configPath = directory + QStringLiteral(".config.json");
+  if (!writeRunConfig(configPath, sampler, threads)) return {};
+  auto* monitor = new RunMonitor(directory, this);
+  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race);
+  monitor->start(cliPath_, configPath);
+  return directory;
+}
+
+bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& samplerOverride,
+                                   int threads) {
+  const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   train::TrainConfig config;
   config.dataset.path = absoluteIfFile(dataset_->text().trimmed()).toStdString();
   config.dataset.transform = transform_->currentText().toStdString();
@@ -421,23 +436,16 @@ QString TrainingPanel::launch(const QString& samplerOverride, int threads, int r
   config.checkpoint.every = checkpointEvery_->value();
   config.eval.featureNetwork = absoluteIfFile(featureNetwork_->text().trimmed()).toStdString();
 
-  const QString stamp =
-      QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
-  const QString directory = QDir(runsFolder_->text()).filePath(stamp + QLatin1Char('-') + sampler);
-  const QString configPath = directory + QStringLiteral(".config.json");
+  const QString folder = QFileInfo(configPath).absolutePath();
   try {
-    if (!QDir().mkpath(runsFolder_->text()))
-      throw std::runtime_error(
-          tr("cannot create the runs folder %1").arg(runsFolder_->text()).toStdString());
+    if (!QDir().mkpath(folder))
+      throw std::runtime_error(tr("cannot create the runs folder %1").arg(folder).toStdString());
     pipeline::writeTrainConfigFile(configPath.toStdString(), config);
+    return true;
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Cannot start training"), QString::fromStdString(e.what()));
-    return {};
+    showWarning(this, tr("Cannot start training"), QString::fromStdString(e.what()));
+    return false;
   }
-  auto* monitor = new RunMonitor(directory, this);
-  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race);
-  monitor->start(cliPath_, configPath);
-  return directory;
 }
 
 void TrainingPanel::startRace() {

@@ -43,6 +43,11 @@ class TrainingPanel : public QWidget {
   // (threadShare). Returns the run directory, or an empty string (with a message shown) when it
   // cannot start.
   QString startRun(const QString& sampler = {}, int threads = 0);
+  // What a start writes before it launches the run: the form's settings with `sampler` ("" =
+  // the form's) and `threads` as the config file at `configPath` (creating its folder). On
+  // failure it shows a warning naming the file and the system error (ui/warning_box.h, which
+  // does not block) and returns false.
+  bool writeRunConfig(const QString& configPath, const QString& sampler = {}, int threads = 1);
   // The schedule race: the same data, model and budget with EDM, InfoNoise and √-entropy, each
   // with its share of the cores.
   void startRace();

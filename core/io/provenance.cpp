@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 #include <ctime>
 
 #include "data/dataset.h"
@@ -10,7 +11,14 @@
 namespace noisescope {
 
 std::string utcTimestamp() {
-  const std::time_t now = std::time(nullptr);
+  // SOURCE_DATE_EPOCH (reproducible-builds.org), when set to a number, is the time every file
+  // records: the same inputs then give byte-identical files.
+  std::time_t now = std::time(nullptr);
+  if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
+    char* end = nullptr;
+    const long long seconds = std::strtoll(epoch, &end, 10);
+    if (end != epoch && *end == '\0' && seconds >= 0) now = static_cast<std::time_t>(seconds);
+  }
   std::tm utc{};
   gmtime_r(&now, &utc);
   std::array<char, 32> text{};

@@ -18,7 +18,7 @@ nlohmann::json makeProvenance(const std::string& producer,
 // kind, dtype on disk and the scaling of the values.
 nlohmann::json describeDataset(const Dataset& dataset);
 
-// Current time in UTC as "YYYY-MM-DDTHH:MM:SSZ".
+// Current time in UTC as "YYYY-MM-DDTHH:MM:SSZ"; SOURCE_DATE_EPOCH (seconds), when set, instead.
 std::string utcTimestamp();
 
 }  // namespace noisescope

@@ -65,8 +65,13 @@ void writeFileAtomically(const std::string& path, const std::string& bytes) {
     ::unlink(temporary.c_str());
     throw InputError(path, "write failed: " + reason);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    const std::string reason = std::strerror(errno);
+  // The descriptor is closed whether fsync fails or not: a workbench that goes on after a full
+  // disk must not leak one per failed save.
+  const bool synced = ::fsync(fd) == 0;
+  const int syncError = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!synced || !closed) {
+    const std::string reason = std::strerror(synced ? errno : syncError);
     ::unlink(temporary.c_str());
     throw InputError(path, "write failed: " + reason);
   }
