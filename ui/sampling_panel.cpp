@@ -10,7 +10,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -28,6 +27,7 @@
 #include "ui/curve_chart.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
+#include "ui/warning_box.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -481,11 +481,17 @@ void SamplingPanel::saveJson() {
   if (!result_) return;
   const QString path =
       QFileDialog::getSaveFileName(this, tr("Save the race"), tr("race.json"), tr("JSON (*.json)"));
-  if (path.isEmpty()) return;
+  if (!path.isEmpty()) saveJsonAs(path);
+}
+
+bool SamplingPanel::saveJsonAs(const QString& path) {
+  if (!result_) return false;
   try {
     pipeline::writeSampleRaceJson(path.toStdString(), *result_);
+    return true;
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Cannot save the race"), QString::fromStdString(e.what()));
+    showWarning(this, tr("Cannot save the race"), QString::fromStdString(e.what()));
+    return false;
   }
 }
 
@@ -493,12 +499,18 @@ void SamplingPanel::saveChart() {
   if (!result_ || measure_->count() == 0) return;
   const QString path = QFileDialog::getSaveFileName(this, tr("Save the race chart"), tr("race.svg"),
                                                     tr("Charts (*.svg *.png)"));
-  if (path.isEmpty()) return;
+  if (!path.isEmpty()) saveChartAs(path);
+}
+
+bool SamplingPanel::saveChartAs(const QString& path) {
+  if (!result_ || measure_->count() == 0) return false;
   try {
     pipeline::writeSampleRaceChart(path.toStdString(), *result_,
                                    measure_->currentText().toStdString());
+    return true;
   } catch (const std::exception& e) {
-    QMessageBox::warning(this, tr("Cannot save the chart"), QString::fromStdString(e.what()));
+    showWarning(this, tr("Cannot save the chart"), QString::fromStdString(e.what()));
+    return false;
   }
 }
 

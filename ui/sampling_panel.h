@@ -45,6 +45,11 @@ class SamplingPanel : public QWidget {
   void setElbo(bool on);
   GridPicker* gridPicker() const { return grids_; }
 
+  // The race's JSON (noisescope.sample-race/1) and the chart of the shown measure (.svg or .png),
+  // as `sample-race --json/--chart` write them; false, with a warning naming the file, on failure.
+  bool saveJsonAs(const QString& path);
+  bool saveChartAs(const QString& path);
+
   void startRace();
   void cancelRace();
   bool racing() const { return racing_; }

@@ -165,6 +165,16 @@ class TestSamplingPanel : public QObject {
       QCOMPARE(cli.cells[i].values, r->cells[i].values);
     }
     QCOMPARE(cli.floor, r->floor);
+    // Its files are the CLI's: the JSON as sampleRaceToJson writes it, the chart as SVG.
+    const QString json = dir_.filePath(QStringLiteral("race.json"));
+    QVERIFY(panel.saveJsonAs(json));
+    std::ifstream in(json.toStdString());
+    QCOMPARE(nlohmann::json::parse(in).dump(), sampleRaceToJson(*r).dump());
+    const QString svg = dir_.filePath(QStringLiteral("race.svg"));
+    QVERIFY(panel.saveChartAs(svg));
+    QVERIFY(QFile(svg).size() > 0);
+    QVERIFY(!panel.saveChartAs(dir_.filePath(QStringLiteral("race.gif"))));  // warns, no file
+    QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("race.gif"))));
     panel.resize(1200, 700);
     panel.show();
     panel.findChild<QTabWidget*>()->setCurrentIndex(1);  // the Race view
