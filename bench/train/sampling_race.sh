@@ -10,6 +10,10 @@
 #   SEED                       training seed (default 1)
 #   SAMPLE_SEEDS               sampling seeds of the race (default "1 2 3")
 #   TRAIN_ONLY=1               train and stop; RACE_ONLY=1 races existing run directories
+#   DATASETS                   lanes to run (default "fashion dna")
+#   FASHION_GRIDS / DNA_GRIDS  grid specs to race, space-separated (default: the Fashion-MNIST
+#                              8-grid set of docs/sampling-steps.md; DNA: every default grid)
+#   FASHION_SAMPLES            generated samples per Fashion-MNIST cell (default 128)
 #
 # usage: bench/train/sampling_race.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -22,6 +26,10 @@ mkdir -p "$out"
 steps_fashion=${STEPS_FASHION:-3000} steps_dna=${STEPS_DNA:-3000}
 seed=${SEED:-1}
 sample_seeds=${SAMPLE_SEEDS:-1 2 3}
+datasets=${DATASETS:-fashion dna}
+fashion_grids=${FASHION_GRIDS:-karras?rho=7 karras?rho=7&sigma_min=0.03 log-sigma ddpm?spacing=trailing flow?shift=3 entropic?increment=rate entropic?increment=sqrt-rate quantiles?of=pi}
+dna_grids=${DNA_GRIDS:-}
+fashion_samples=${FASHION_SAMPLES:-128}
 fashion_features="$out/features-fashion-binarized.pt"
 dna_features="$out/features-dna-w64.pt"
 
@@ -84,10 +92,18 @@ train_lane() {  # dataset
 }
 
 race_lane() {  # dataset
-  local dataset=$1 data
+  local dataset=$1 data grids=() specs=() spec
   # DATA only fixes the shape: a run's checkpoint is scored on the run's own held-out data.
-  if [ "$dataset" = fashion ]; then data=("$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz")
-  else data=("$repo/sample_data/dna/lambda_phage.fa" --window 64 --stride 64); fi
+  if [ "$dataset" = fashion ]; then
+    data=("$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz")
+    read -r -a specs <<<"$fashion_grids"  # word-split without globbing the '?'
+    for spec in "${specs[@]}"; do grids+=(--grid "$spec"); done
+    grids+=(--samples "$fashion_samples")
+  else
+    data=("$repo/sample_data/dna/lambda_phage.fa" --window 64 --stride 64)
+    read -r -a specs <<<"$dna_grids"
+    for spec in "${specs[@]}"; do grids+=(--grid "$spec"); done
+  fi
   for sampler in static infonoise sqrt-entropy; do
     local name="$dataset-$sampler"
     # The profile the entropic grids follow: the model's own MMSE on its run's held-out data.
@@ -95,18 +111,19 @@ race_lane() {  # dataset
       --queries 128 --device cpu --out "$out/profile-$name.json" 2> "$out/profile-$name.log"
     # shellcheck disable=SC2086
     nice -n 10 "$cli" --threads 1 sample-race "$out/$name" --profile "$out/profile-$name.json" \
-      --seeds $sample_seeds --json "$out/race-$name.json" --chart "$out/race-$name.svg" \
+      --seeds $sample_seeds "${grids[@]}" --json "$out/race-$name.json" \
+      --chart "$out/race-$name.svg" \
       > "$out/race-$name.txt" 2> "$out/race-$name.log"
   done
 }
 
 start=$(date +%s)
 if [ "${RACE_ONLY:-0}" != 1 ]; then
-  for dataset in fashion dna; do train_lane "$dataset" & done
+  for dataset in $datasets; do train_lane "$dataset" & done
   wait
   echo "training finished in $(( $(date +%s) - start )) s" >&2
 fi
 [ "${TRAIN_ONLY:-0}" = 1 ] && exit 0
-for dataset in fashion dna; do race_lane "$dataset" & done
+for dataset in $datasets; do race_lane "$dataset" & done
 wait
 echo "finished in $(( $(date +%s) - start )) s" >&2
