@@ -155,6 +155,10 @@ void CurveChart::rebuild() {
                       std::max(usable(curve.upper[i], logY_) ? curve.upper[i] : floor, floor));
       }
       auto* band = new QAreaSeries(upper, lower);
+      // QAreaSeries does not own its edges: without a parent every redraw leaked both (heaptrack,
+      // bench/soak/RESULTS.md); removeAllSeries now deletes them with the band.
+      upper->setParent(band);
+      lower->setParent(band);
       band->setName(curve.name + tr(" (95% interval)"));
       QColor fill = color;
       fill.setAlpha(50);

@@ -31,6 +31,7 @@
 #include "pipeline/held_out_queries.h"
 #include "pipeline/run_profile.h"
 #include "ui/curve_chart.h"
+#include "ui/hidden_redraw.h"
 #include "ui/posterior_strip.h"
 #include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
@@ -74,7 +75,9 @@ QDoubleSpinBox* sigmaSpin(QWidget* parent, double value) {
 }  // namespace
 
 DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
-    : QWidget(parent), workbench_(workbench) {
+    : QWidget(parent),
+      workbench_(workbench),
+      hidden_(new HiddenRedraw(this, [this] { redrawCharts(); })) {
   // Settings: every one of THEORY §3's knobs, with the documented defaults.
   auto* settings = new QGroupBox(tr("Optimal-denoiser diagnostic"), this);
   auto* form = new QFormLayout(settings);
@@ -464,6 +467,7 @@ QStringList DiagnosticPanel::checkedProfiles() const {
 }
 
 void DiagnosticPanel::redrawCharts() {
+  if (hidden_->defer()) return;  // behind another tab: drawn when shown
   const int ci = std::max(0, coordinate_->currentIndex());
   rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kCoordinates[ci].axis));
   rateChart_->setLogY(true);

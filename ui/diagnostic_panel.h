@@ -29,6 +29,7 @@ namespace noisescope::ui {
 class Workbench;
 class CurveChart;
 class PosteriorStrip;
+class HiddenRedraw;
 
 class DiagnosticPanel : public QWidget {
   Q_OBJECT
@@ -88,6 +89,7 @@ class DiagnosticPanel : public QWidget {
   QStringList checkedProfiles() const;
 
   Workbench* workbench_;
+  HiddenRedraw* hidden_;  // the charts wait while the panel is hidden
   QSpinBox* levels_;
   QDoubleSpinBox* sigmaMin_;
   QDoubleSpinBox* sigmaMax_;

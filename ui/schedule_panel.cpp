@@ -38,6 +38,7 @@
 #include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
+#include "ui/hidden_redraw.h"
 #include "ui/profile_choice.h"
 #include "ui/sampling_grid_dialog.h"
 #include "ui/torchscript_dialog.h"
@@ -101,7 +102,10 @@ QString densityUnit(Coordinate c) {
 }  // namespace
 
 SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
-    : QWidget(parent), workbench_(workbench) {
+    : QWidget(parent), workbench_(workbench), hidden_(new HiddenRedraw(this, [this] {
+        redraw();
+        addMenuActions();
+      })) {
   // The common grid every schedule is discretised on and compared over.
   auto* gridBox = new QGroupBox(tr("Grid"), this);
   auto* gridForm = new QFormLayout(gridBox);
@@ -270,6 +274,7 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
 }
 
 void SchedulePanel::addMenuActions() {
+  if (hidden_->defer()) return;  // one entry pair per profile: rebuilt when shown
   QMenu* menu = add_->menu();
   menu->clear();
   QMenu* presetsMenu = menu->addMenu(tr("&Preset"));
@@ -589,6 +594,7 @@ void SchedulePanel::showEditor() {
 }
 
 void SchedulePanel::redraw() {
+  if (hidden_->defer()) return;  // behind another tab: drawn when shown
   const Coordinate coordinate = kCoordinates[std::max(0, coordinate_->currentIndex())];
   const int curve = curves_->checkedId();
   const LogSigmaGrid g = grid();
@@ -775,6 +781,7 @@ void SchedulePanel::exportSamplingGrid() {
 }
 
 void SchedulePanel::updateMetrics() {
+  if (hidden_->defer()) return;  // the comparison, too, waits until the panel is shown
   metrics_->clear();
   metrics_->setRowCount(0);
   // Compare every schedule that builds, against the selected one, on the panel's grid.

@@ -32,6 +32,7 @@ using pipeline::ScheduleRecipe;
 class Workbench;
 class CurveChart;
 class ExportForDialog;
+class HiddenRedraw;
 class ProfileChoice;
 
 class SchedulePanel : public QWidget {
@@ -108,6 +109,7 @@ class SchedulePanel : public QWidget {
   void updateMetrics();
 
   Workbench* workbench_;
+  HiddenRedraw* hidden_;  // chart, comparison and Add menu wait while the panel is hidden
   std::vector<Entry> entries_;
   std::map<QString, std::string> profileFiles_;  // workbench profile name → the file it came from
   std::optional<pipeline::SigmaDataChoice> datasetSigmaData_;  // of the workbench's dataset

@@ -40,6 +40,7 @@
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/feature_network_finder.h"
+#include "ui/hidden_redraw.h"
 #include "ui/offline_reference.h"
 #include "ui/profile_choice.h"
 #include "ui/run_monitor.h"
@@ -82,7 +83,10 @@ QString samplerLabel(const QString& sampler) {
 }  // namespace
 
 TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
-    : QWidget(parent), workbench_(workbench), cliPath_(defaultCliPath()) {
+    : QWidget(parent),
+      workbench_(workbench),
+      hidden_(new HiddenRedraw(this, [this] { redraw(); })),
+      cliPath_(defaultCliPath()) {
   const train::TrainConfig defaults;
   auto* form = new QWidget(this);
   auto* layout = new QFormLayout(form);
@@ -599,6 +603,7 @@ void TrainingPanel::requestReferenceProfiles() {
 }
 
 void TrainingPanel::drawQuality() {
+  if (hidden_->defer()) return;  // behind another tab: drawn when shown
   // The race is judged by sample quality (THEORY §11) when every charted run's evaluations carry
   // the same measure; the held-out error integral only when asked for, or when they carry none.
   enum class Measure { Fd, KmerJs, HeldOut };
@@ -694,6 +699,8 @@ void TrainingPanel::drawQuality() {
 }
 
 void TrainingPanel::redraw() {
+  // Hidden, a run's every poll and every profile change would redraw four charts for no one.
+  if (hidden_->defer()) return;
   std::vector<Curve> losses;
   for (int i = 0; i < runCount(); ++i) {
     if (!list_->item(i) || list_->item(i)->checkState() != Qt::Checked) continue;

@@ -26,6 +26,7 @@ class Workbench;
 class CurveChart;
 class RunMonitor;
 class ProfileChoice;
+class HiddenRedraw;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -109,6 +110,7 @@ class TrainingPanel : public QWidget {
   void useSuggestedFeatureNetwork();
 
   Workbench* workbench_;
+  HiddenRedraw* hidden_;  // the charts and status wait while the panel is hidden
   QString cliPath_;
   QLineEdit* dataset_;
   QComboBox* transform_;

@@ -85,7 +85,9 @@ class TestDefaultProfiles : public QObject {
     // The rule goes by kind: the bound, whatever else is newer.
     QCOMPARE(ProfileChoice::defaultProfileName(workbench), bound);
 
-    // Schedules: the band comes from the bound, and the combo says it is the default.
+    // Schedules: the band comes from the bound, and the combo says it is the default. Each panel
+    // is shown before its comparison or chart is read: hidden, they wait (ui/hidden_redraw.h).
+    window.tabs()->setCurrentWidget(schedules);
     ProfileChoice* band = schedules->bandProfileBox();
     QCOMPARE(band->profileName(), bound);
     QVERIFY(band->followsDefault());
@@ -94,6 +96,7 @@ class TestDefaultProfiles : public QObject {
     QVERIFY2(bandNote(schedules).contains("rate of “" + bound + "”"),
              qPrintable(bandNote(schedules)));
     // Training: the overlay is the bound's MMSE curve, named in the legend.
+    window.tabs()->setCurrentWidget(training);
     ProfileChoice* overlay = training->overlayProfileBox();
     QCOMPARE(overlay->profileName(), bound);
     QVERIFY2(overlay->currentText().startsWith("[default: bound] " + bound),
@@ -121,6 +124,7 @@ class TestDefaultProfiles : public QObject {
     QVERIFY(newBound != bound);
     QCOMPARE(band->profileName(), empirical);
     QCOMPARE(overlay->profileName(), newBound);
+    window.tabs()->setCurrentWidget(training);
     QCOMPARE(overlayCurve(training)->name, "offline MMSE: " + newBound);
 
     // Removing the picked profile hands the band back to the default.

@@ -1,11 +1,14 @@
 // The Schedules panel: presets and families overlaid on φ, editors that redraw as values change,
 // coordinate and curve switches with labelled axes, entropic schedules from a workbench profile,
-// an atomic design in the background, and schedule files written and read back.
+// an atomic design in the background, schedule files written and read back, and hidden panels
+// that redraw only when shown.
 #include <QAbstractButton>
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QListWidget>
+#include <QMenu>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -21,6 +24,8 @@
 #include "io/sigma_steps_io.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
+#include "ui/dataset_panel.h"
+#include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
 #include "ui/sampling_grid_dialog.h"
 #include "ui/schedule_panel.h"
@@ -51,6 +56,8 @@ class TestSchedulePanel : public QObject {
   void editsRedrawAndCoordinatesLabel() {
     MainWindow window;
     SchedulePanel* panel = window.schedulePanel();
+    // Its tab current: a panel behind another tab redraws only when shown (ui/hidden_redraw.h).
+    window.tabs()->setCurrentWidget(panel);
     QCOMPARE(panel->scheduleCount(), 2);  // EDM and log-uniform to start from
     const auto& curves = panel->chart()->curves();
     QCOMPARE(curves.size(), size_t(2));
@@ -74,6 +81,43 @@ class TestSchedulePanel : public QObject {
     // Row 0 is the selected reference: zero divergence from itself, positive from log-uniform.
     QCOMPARE(panel->metricsTable()->item(0, 4)->text(), QString("0"));
     QVERIFY(panel->metricsTable()->item(1, 4)->text().toDouble() > 0.1);
+  }
+
+  // A profile added while the Diagnostic and Schedules tabs are behind the Dataset tab costs
+  // them no redraw (ui/hidden_redraw.h); each draws it, and the Add menu lists it, once shown.
+  void hiddenPanelsRedrawWhenShown() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    window.tabs()->setCurrentWidget(window.datasetPanel());
+    SchedulePanel* panel = window.schedulePanel();
+    DiagnosticPanel* diagnostic = window.diagnosticPanel();
+    QPushButton* add = nullptr;
+    for (QPushButton* b : panel->findChildren<QPushButton*>())
+      if (b->text() == QStringLiteral("&Add")) add = b;
+    QVERIFY(add && add->menu());
+    auto listed = [add](const QString& name) {
+      for (QAction* a : add->menu()->findChildren<QAction*>())
+        if (a->text().startsWith(QStringLiteral("InfoNoise")) && a->text().contains(name))
+          return true;
+      return false;
+    };
+    DiagnosticOptions options;
+    options.levels = 16;
+    options.queries = 64;
+    auto profile =
+        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
+    const QString name = window.workbench()->addProfile("dirac", profile);
+    QCOMPARE(diagnostic->mmseChart()->curves().size(), size_t(0));
+    QVERIFY(!listed(name));
+    window.tabs()->setCurrentWidget(diagnostic);
+    QCOMPARE(diagnostic->mmseChart()->curves().size(), size_t(1));
+    QVERIFY(!listed(name));  // the Schedules tab is still hidden
+    window.tabs()->setCurrentWidget(panel);
+    QVERIFY(listed(name));
   }
 
   void entropicAtomicAndFiles() {
