@@ -5,9 +5,9 @@
 #include <QListWidget>
 #include <QProcess>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QTabWidget>
 #include <QtTest>
 
 #include <cmath>
