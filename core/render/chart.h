@@ -17,7 +17,7 @@ using schedule::Schedule;
 struct ChartSeries {
   std::string label;
   std::vector<double> x, y;
-  bool stems = false;  // atoms: vertical stems, drawn against the right axis ("atom weight")
+  bool stems = false;   // atoms: vertical stems, drawn against the right axis ("atom weight")
   bool dashed = false;  // a reference line (a floor, a bound): dashed in SVG and in the GUI
   // Optional interval around a line (e.g. a 95 % interval), same length as x: drawn as a pale
   // band in the series' colour behind the line.
