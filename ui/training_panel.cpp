@@ -572,12 +572,14 @@ const train::TrainConfig* TrainingPanel::runConfig(int index) {
   return configs_[index].get();
 }
 
-int TrainingPanel::referenceProfileIndex(int run) const {
+int TrainingPanel::referenceProfileIndex(int run) {
   const auto& profiles = workbench_->profiles();
-  QString edmRun;
-  for (int j = 0; j < runCount() && race_[run] >= 0; ++j)  // launch() names it STAMP-static
-    if (race_[j] == race_[run] && runs_[j]->runDirectory().endsWith(QStringLiteral("-static")))
-      edmRun = runs_[j]->runDirectory();
+  QString edmRun;  // the race's EDM run: the one whose resolved config samples statically
+  for (int j = 0; j < runCount() && race_[run] >= 0; ++j) {
+    if (race_[j] != race_[run]) continue;
+    const train::TrainConfig* config = runConfig(j);
+    if (config && config->noise.sampler == "static") edmRun = runs_[j]->runDirectory();
+  }
   int newest = -1;
   for (int k = 0; k < static_cast<int>(profiles.size()); ++k) {
     const Profile& p = *profiles[k].profile;

@@ -101,7 +101,7 @@ class TrainingPanel : public QWidget {
   QString progressText(int index) const;
   void drawQuality();
   // The checkpoint profile the overlay uses for `run`: the race's EDM run's, else the newest.
-  int referenceProfileIndex(int run) const;
+  int referenceProfileIndex(int run);
   const train::TrainConfig* runConfig(int index);
   void requestReferenceProfiles();
   // Offers the feature network beside the loaded dataset (named, not loaded) unless the user

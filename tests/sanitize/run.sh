@@ -25,13 +25,16 @@ done
 say() { printf 'sanitize: %s\n' "$*"; }
 
 # The job thread, the run monitor and the GUI tests that start jobs (loads, diagnostics, the
-# bracket, atomic design, training children); the sharded diagnostic with loopback ranks.
+# bracket, atomic design, the sampling race); the sharded diagnostic with loopback ranks.
+# test_training_panel is not here: under TSan every QProcess child dies in the sanitizer's own
+# runtime before it execs (clang 14 and 16; docs/sanitizers.md), so its training children cannot
+# start. test_run_monitor follows a run's files on the monitor's own thread without a child.
 tsan_tests=(test_job_runner test_run_monitor test_dataset_explorer test_diagnostic_panel
-            test_schedule_panel test_diagnostic_bracket test_training_panel cli_diagnose_sharded)
+            test_schedule_panel test_diagnostic_bracket test_sampling_panel cli_diagnose_sharded)
 # Every GUI test (test_python_run needs the Python fixture of the normal build, so it stays there).
 asan_tests=(test_job_runner test_run_monitor test_curve_chart test_dataset_explorer
             test_diagnostic_panel test_diagnostic_bracket test_schedule_panel
-            test_default_profiles test_training_panel test_gui_cli_schedules)
+            test_default_profiles test_training_panel test_gui_cli_schedules test_sampling_panel)
 
 # build KIND DIR TARGETS...: configure and build with clang; the logs beside DIR.
 build() {

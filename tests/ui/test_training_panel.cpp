@@ -502,6 +502,28 @@ class TestTrainingPanel : public QObject {
     QCOMPARE(asked.at(0).at(0).toString(), edm);
     panel.run(0)->poll();
     QCOMPARE(asked.count(), 1);  // once
+
+    // The race's InfoNoise run overlays the EDM run's own frozen checkpoint — found by its
+    // config's sampler, not by its folder name — even when a newer checkpoint profile is loaded.
+    const QString info = panel.run(1)->runDirectory();
+    QVERIFY(QDir().mkpath(info));
+    QVERIFY(QFile::copy(info + ".config.json", info + "/config.json"));
+    const train::TrainConfig infoConfig =
+        train::readTrainConfig(QFile::encodeName(info + "/config.json").toStdString());
+    appendEvents(info, {startEvent(100, 1700000000.0), scheduleEvent(infoConfig, 0)});
+    panel.run(1)->poll();
+    auto frozen = checkpointProfile();
+    frozen->provenance = {{"run_directory", edm.toStdString()}};
+    const QString frozenName = fixture.workbench.addProfile("race edm · checkpoint", frozen);
+    const QString newerName =
+        fixture.workbench.addProfile("other · checkpoint", checkpointProfile());
+    panel.runList()->setCurrentRow(1);
+    QVERIFY(
+        curveStartingWith(panel.scheduleChart(),
+                          "offline reference: InfoNoise π from checkpoint profile " + frozenName));
+    QVERIFY(
+        !curveStartingWith(panel.scheduleChart(),
+                           "offline reference: InfoNoise π from checkpoint profile " + newerName));
   }
 
   void badSettingIsRefused() {
