@@ -8,8 +8,10 @@
 
 namespace noisescope::ui {
 
-ScatterView::ScatterView(QWidget* parent) : QChartView(parent) {
-  auto* chart = new QChart();
+// The chart is given to the base: QChartView(parent) would make a default one, which setChart
+// releases without deleting (LeakSanitizer found it).
+ScatterView::ScatterView(QWidget* parent) : QChartView(new QChart(), parent) {
+  QChart* chart = this->chart();
   clean_ = new QScatterSeries();
   clean_->setName(tr("data x₀"));
   clean_->setMarkerSize(4);
@@ -32,7 +34,6 @@ ScatterView::ScatterView(QWidget* parent) : QChartView(parent) {
     series->attachAxis(axisY_);
   }
   chart->legend()->setAlignment(Qt::AlignBottom);
-  setChart(chart);
   setRenderHint(QPainter::Antialiasing);
   setMinimumSize(200, 200);
 }
