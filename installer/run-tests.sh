@@ -15,3 +15,9 @@ if [ "${NOISESCOPE_FUZZ_SECONDS:-30}" != 0 ]; then
   bash "$root/tests/fuzz/run.sh" --seconds "${NOISESCOPE_FUZZ_SECONDS:-30}" \
     --build "${NOISESCOPE_FUZZ_BUILD_DIR:-$build-fuzz-clang}"
 fi
+# ThreadSanitizer and AddressSanitizer + UBSan (docs/sanitizers.md): clang builds of the job, GUI
+# and sharded tests in build folders of their own; fails on any race, memory error, leak or UB
+# report. NOISESCOPE_SANITIZE_STAGE=0 skips it.
+if [ "${NOISESCOPE_SANITIZE_STAGE:-1}" != 0 ]; then
+  bash "$root/tests/sanitize/run.sh" --prefix "$build"
+fi
