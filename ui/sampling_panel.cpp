@@ -23,7 +23,6 @@
 #include <cmath>
 
 #include "pipeline/sample_race.h"
-#include "pipeline/sample_race_plan.h"
 #include "ui/curve_chart.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
@@ -305,26 +304,37 @@ pipeline::SampleRaceOptions SamplingPanel::options() const {
 }
 
 void SamplingPanel::replan() {
-  planned_ = false;
+  racePlan_.reset();
+  backdrop_ = {};
+  backdropError_.clear();
   pipeline::SampleRaceOptions o = options();
   o.grids.clear();  // the defaults for this model; the picker keeps the user's own
   if (o.model.empty()) {
     plan_->setText(tr("Choose a run folder or a TorchScript file."));
     start_->setEnabled(false);
+    redrawGrids();
     return;
   }
   try {
-    const pipeline::SampleRacePlan plan = pipeline::planSampleRace(o);
+    racePlan_ = pipeline::planSampleRace(o);
+    const pipeline::SampleRacePlan& plan = *racePlan_;
     QStringList specs;
     for (const auto& g : plan.grids) specs << text(g);
-    grids_->setDefaults(specs);
+    {
+      const QSignalBlocker block(grids_);  // one redraw, below, once the NFE list is set too
+      grids_->setDefaults(specs);
+    }
     plan_->setText(tr("Samples <b>%1</b> with the %2 sampler on σ ∈ [%3, %4]; data and "
                       "held-out set from %5.")
                        .arg(text(plan.model).toHtmlEscaped(), text(plan.sampler))
                        .arg(plan.context.sigmaMin, 0, 'g', 4)
                        .arg(plan.context.sigmaMax, 0, 'g', 4)
                        .arg(text(plan.source).toHtmlEscaped()));
-    planned_ = true;
+    try {
+      backdrop_ = pipeline::raceBackdrop(plan);
+    } catch (const std::exception& e) {
+      backdropError_ = QString::fromStdString(e.what());  // e.g. a profile that does not read
+    }
   } catch (const std::exception& e) {
     plan_->setText(QStringLiteral("<span style=\"color:#b00020\">%1</span>")
                        .arg(QString::fromStdString(e.what()).toHtmlEscaped()));
@@ -338,22 +348,23 @@ void SamplingPanel::replan() {
     const int index = previewNfe_->findText(shown);
     previewNfe_->setCurrentIndex(index >= 0 ? index : 0);
   }
-  start_->setEnabled(planned_ && !racing_);
+  start_->setEnabled(racePlan_.has_value() && !racing_);
   redrawGrids();
 }
 
 void SamplingPanel::redrawGrids() {
   std::vector<Curve> curves;
-  if (!planned_ || previewNfe_->count() == 0) {
+  if (!racePlan_ || previewNfe_->count() == 0) {
     gridChart_->setCurves(curves);
     return;
   }
   try {
-    const pipeline::SampleRaceOptions o = options();
-    pipeline::SampleRacePlan plan = pipeline::planSampleRace(o);
+    pipeline::SampleRacePlan plan = *racePlan_;
+    plan.grids.clear();
+    for (const QString& g : grids_->checkedSpecs()) plan.grids.push_back(g.toStdString());
     const int64_t nfe = previewNfe_->currentText().toLongLong();
     const auto previews = pipeline::previewRaceGrids(plan, nfe);
-    const pipeline::RaceBackdrop backdrop = pipeline::raceBackdrop(plan);
+    const pipeline::RaceBackdrop& backdrop = backdrop_;
     // Rows 1…G, one per grid; the curves peak half a row above the top one, so no row sits on
     // the plot's edge.
     const double top = double(previews.size()) + 0.5;
@@ -375,6 +386,7 @@ void SamplingPanel::redrawGrids() {
       curves.push_back(scaled(tr("profile rate MMSE/σ² (%1)").arg(text(backdrop.profileSource)),
                               backdrop.rateSigma, backdrop.rate, QColor(0x40, 0x40, 0x40), true));
     QStringList failed;
+    if (!backdropError_.isEmpty()) failed << backdropError_;
     int row = 0;
     for (const auto& p : previews) {
       ++row;
@@ -429,7 +441,7 @@ void SamplingPanel::startRace() {
         racing_ = false;
         result_ = result;
         cancel_->setEnabled(false);
-        start_->setEnabled(planned_);
+        start_->setEnabled(racePlan_.has_value());
         progress_->setValue(1000);
         status_->setText(tr("Raced %1 grids at %2 budgets with %3 seeds.")
                              .arg(result->grids.size())
@@ -449,7 +461,7 @@ void SamplingPanel::startRace() {
       [this](const QString& message, bool cancelled) {
         racing_ = false;
         cancel_->setEnabled(false);
-        start_->setEnabled(planned_);
+        start_->setEnabled(racePlan_.has_value());
         status_->setText(cancelled ? tr("Race cancelled.") : message);
         Q_EMIT raceFinished(false);
       });

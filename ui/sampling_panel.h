@@ -8,10 +8,12 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "pipeline/progress_eta.h"
 #include "pipeline/sample_race.h"
+#include "pipeline/sample_race_plan.h"
 
 class QCheckBox;
 class QComboBox;
@@ -96,7 +98,11 @@ class SamplingPanel : public QWidget {
   QPushButton* saveJson_;
   QPushButton* saveChart_;
 
-  bool planned_ = false;
+  // What the fields resolve to, and the curves its grids are drawn over: read once per replan,
+  // not on every redraw of the preview.
+  std::optional<pipeline::SampleRacePlan> racePlan_;
+  pipeline::RaceBackdrop backdrop_;
+  QString backdropError_;
   bool racing_ = false;
   pipeline::ProgressEta eta_;
   std::shared_ptr<const SampleRaceResult> result_;

@@ -12,6 +12,7 @@
 // every grid: the comparison between grids is paired by seed.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,15 @@ struct RaceGridContext {
 // file. InputError for a bad spec or a missing source, before anything is sampled.
 std::vector<RaceGrid> raceGrids(const std::vector<std::string>& specs,
                                 const RaceGridContext& context);
+// The same, spec by spec: a spec that cannot be built carries its error instead of failing the
+// others (a face's preview). The sources are read once either way.
+struct RaceGridAttempt {
+  std::string spec;
+  std::optional<RaceGrid> grid;
+  std::string error;  // why `grid` is empty
+};
+std::vector<RaceGridAttempt> tryRaceGrids(const std::vector<std::string>& specs,
+                                          const RaceGridContext& context);
 // The grids raced by default: Karras ρ = 7 and ρ = 3, uniform σ, uniform log σ, DDPM trailing,
 // leading (steps_offset 1) and linspace on Stable Diffusion's table, flow t with shift 3; with a
 // profile the entropic ∫ rate and ∫ √rate grids; with a run that recorded its π its quantiles.

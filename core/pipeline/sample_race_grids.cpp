@@ -2,6 +2,7 @@
 // (schedule/sampling_grid.h) built through pipeline::samplingGrid, with the race's profile and the
 // run's final π as the sources of the data-driven families.
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "io/profile_io.h"
@@ -71,6 +72,30 @@ std::vector<RaceGrid> raceGrids(const std::vector<std::string>& specs,
   std::vector<RaceGrid> grids;
   for (const auto& spec : specs) grids.push_back(makeGrid(spec, sources));
   return grids;
+}
+
+std::vector<RaceGridAttempt> tryRaceGrids(const std::vector<std::string>& specs,
+                                          const RaceGridContext& context) {
+  std::vector<RaceGridAttempt> attempts;
+  std::optional<Sources> sources;
+  std::string sourceError;  // an unreadable profile: every spec gets its message
+  try {
+    sources = readSources(context);
+  } catch (const std::exception& e) {
+    sourceError = e.what();
+  }
+  for (const auto& spec : specs) {
+    RaceGridAttempt a{spec, std::nullopt, sourceError};
+    if (sources) {
+      try {
+        a.grid = makeGrid(spec, *sources);
+      } catch (const std::exception& e) {
+        a.error = e.what();
+      }
+    }
+    attempts.push_back(std::move(a));
+  }
+  return attempts;
 }
 
 std::vector<std::string> defaultRaceGridSpecs(const RaceGridContext& c) {

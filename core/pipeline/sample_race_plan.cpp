@@ -55,18 +55,18 @@ std::vector<GridPreview> previewRaceGrids(const SampleRacePlan& plan, int64_t nf
     throw InputError("NFE", "NFE " + std::to_string(nfe) + " leaves the " + plan.sampler +
                                 " sampler fewer than 2 σ steps");
   std::vector<GridPreview> previews;
-  for (const auto& spec : plan.grids) {
+  for (auto& attempt : tryRaceGrids(plan.grids, plan.context)) {
     GridPreview p;
-    p.name = spec;
+    p.name = attempt.spec;
     p.steps = steps;
-    try {
-      // One spec at a time: a grid that fails leaves the others drawable.
-      const RaceGrid grid = raceGrids({spec}, plan.context).front();
-      p.rule = grid.rule;
-      p.sigma = grid.sigmas(steps);
-    } catch (const std::exception& e) {
-      p.sigma.clear();
-      p.error = e.what();
+    p.error = attempt.error;
+    if (attempt.grid) {
+      p.rule = attempt.grid->rule;
+      try {
+        p.sigma = attempt.grid->sigmas(steps);
+      } catch (const std::exception& e) {
+        p.error = e.what();
+      }
     }
     previews.push_back(std::move(p));
   }
