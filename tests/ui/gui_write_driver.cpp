@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "profile/profile.h"
+#include "table_profile.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
 #include "ui/schedule_panel.h"
@@ -27,21 +28,9 @@ using namespace noisescope::ui;
 
 namespace {
 
+// The profiles this file writes: 64 levels (table_profile.h).
 std::shared_ptr<const Profile> tableProfile(double scale) {
-  Profile p;
-  p.kind = "table";
-  p.dim = 4;
-  for (int i = 0; i < 64; ++i) p.sigma.push_back(0.01 * std::pow(1.15, i));
-  MmseEstimate e;
-  e.name = "mmse";
-  e.description = "driver";
-  for (double s : p.sigma) e.mean.push_back(scale * s * s / (1 + s * s));
-  e.standardError.assign(p.sigma.size(), 0.0);
-  e.ciLow = e.mean;
-  e.ciHigh = e.mean;
-  p.estimates.push_back(e);
-  p.rates = computeRates(p.sigma, p.primary());
-  return std::make_shared<const Profile>(p);
+  return ::tableProfile(scale, 64, 1.15);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@
 #include "pipeline/schedule_recipe.h"
 #include "profile/profile.h"
 #include "screenshot.h"
+#include "table_profile.h"
 #include "ui/chart_export.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
@@ -87,21 +88,9 @@ QByteArray slurp(const QString& path) {
   return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+// The profiles this file writes: 48 levels (table_profile.h).
 std::shared_ptr<const Profile> tableProfile(double scale) {
-  Profile p;
-  p.kind = "table";
-  p.dim = 4;
-  for (int i = 0; i < 48; ++i) p.sigma.push_back(0.01 * std::pow(1.2, i));
-  MmseEstimate e;
-  e.name = "mmse";
-  e.description = "fault test";
-  for (double s : p.sigma) e.mean.push_back(scale * s * s / (1 + s * s));
-  e.standardError.assign(p.sigma.size(), 0.0);
-  e.ciLow = e.mean;
-  e.ciHigh = e.mean;
-  p.estimates.push_back(e);
-  p.rates = computeRates(p.sigma, p.primary());
-  return std::make_shared<const Profile>(p);
+  return ::tableProfile(scale, 48, 1.2);
 }
 
 // Open file descriptors of this process.

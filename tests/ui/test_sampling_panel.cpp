@@ -4,6 +4,7 @@
 // progress with an ETA while it samples in the background, can be cancelled, and gives the same
 // numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes).
 #include <QCheckBox>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -90,6 +91,46 @@ class TestSamplingPanel : public QObject {
     QCOMPARE(panel.gridPicker()->allSpecs().size(), before);
     QVERIFY(panel.gridPicker()->addSpec(QStringLiteral("karras?rho=5")));
     QVERIFY(panel.gridPicker()->checkedSpecs().contains("karras?rho=5"));
+  }
+
+  // Files that are empty, cut short or of the wrong kind: named with their problem, nothing raced.
+  void namesBadFiles() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    const QString pt = run_ + "/checkpoints/step-000000030.denoiser.pt";
+    auto write = [this](const QString& name, const QByteArray& bytes) {
+      const QString path = dir_.filePath(name);
+      QFile file(path);
+      file.open(QIODevice::WriteOnly);
+      file.write(bytes);
+      return path;
+    };
+    // A config that is not JSON.
+    const QString config = write("config.txt", "not a config\n");
+    panel.setModel(pt);
+    panel.setConfig(config);
+    QVERIFY2(panel.planText().contains(config), qPrintable(panel.planText()));
+    // An empty profile: the model still plans, the preview says what is wrong with the profile.
+    const QString profile = write("empty.profile.json", "");
+    panel.setConfig(run_ + "/config.json");
+    panel.setProfile(profile);
+    QVERIFY2(panel.planText().contains("heun"), qPrintable(panel.planText()));
+    QVERIFY2(panel.statusText().contains(profile), qPrintable(panel.statusText()));
+    // A TorchScript file cut short: the race fails naming it, and the tab can race again.
+    QFile whole(pt);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QString truncated = write("truncated.pt", whole.read(whole.size() / 2));
+    panel.setProfile(QString());
+    panel.setModel(truncated);
+    panel.setNfe(QStringLiteral("4"));
+    panel.setSamples(8);
+    QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
+    panel.startRace();
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.first().first().toBool(), false);
+    QVERIFY2(panel.statusText().contains(truncated), qPrintable(panel.statusText()));
+    QVERIFY(!panel.racing());
+    QVERIFY(!panel.result());
   }
 
   void drawsTheGridsOverThePi() {
