@@ -73,23 +73,29 @@ void CurveChart::setTitle(const QString& title) {
   chart()->setTitle(title);
 }
 
+// Titles are set on the axes in place: a panel sets them before every setCurves, and a rebuild
+// per call tripled the cost of its redraw (bench/soak/RESULTS.md).
 void CurveChart::setAxisTitles(const QString& x, const QString& y) {
   xTitle_ = x;
   yTitle_ = y;
-  rebuild();
+  for (QAbstractAxis* axis : chart()->axes(Qt::Horizontal)) axis->setTitleText(x);
+  for (QAbstractAxis* axis : chart()->axes(Qt::Vertical)) axis->setTitleText(y);
 }
 
 void CurveChart::setLogX(bool on) {
+  if (on == logX_) return;
   logX_ = on;
   rebuild();
 }
 
 void CurveChart::setLogY(bool on) {
+  if (on == logY_) return;
   logY_ = on;
   rebuild();
 }
 
 void CurveChart::setCurves(const std::vector<Curve>& curves) {
+  if (curves == curves_ && !chart()->axes().isEmpty()) return;  // nothing to draw anew
   curves_ = curves;
   rebuild();
 }
@@ -144,16 +150,20 @@ void CurveChart::rebuild() {
     ++index;
     if (!curve.lower.empty() && curve.lower.size() == curve.x.size() &&
         curve.upper.size() == curve.x.size()) {
-      auto* lower = new QLineSeries();
-      auto* upper = new QLineSeries();
+      QList<QPointF> lowerPoints, upperPoints;
       for (size_t i = 0; i < curve.x.size(); ++i) {
         if (!usable(curve.x[i], logX_)) continue;
         const double floor = logY_ ? ylo : -std::numeric_limits<double>::max();
-        lower->append(curve.x[i],
-                      std::max(usable(curve.lower[i], logY_) ? curve.lower[i] : floor, floor));
-        upper->append(curve.x[i],
-                      std::max(usable(curve.upper[i], logY_) ? curve.upper[i] : floor, floor));
+        lowerPoints.append(
+            {curve.x[i], std::max(usable(curve.lower[i], logY_) ? curve.lower[i] : floor, floor)});
+        upperPoints.append(
+            {curve.x[i], std::max(usable(curve.upper[i], logY_) ? curve.upper[i] : floor, floor)});
       }
+      // One replace per series: append() point by point signals (and relayouts) per point.
+      auto* lower = new QLineSeries();
+      auto* upper = new QLineSeries();
+      lower->replace(lowerPoints);
+      upper->replace(upperPoints);
       auto* band = new QAreaSeries(upper, lower);
       // QAreaSeries does not own its edges: without a parent every redraw leaked both (heaptrack,
       // bench/soak/RESULTS.md); removeAllSeries now deletes them with the band.
@@ -182,9 +192,11 @@ void CurveChart::rebuild() {
       line->setPen(pen);
     }
     line->setName(curve.name);
+    QList<QPointF> points;
     for (size_t i = 0; i < curve.x.size() && i < curve.y.size(); ++i)
       if (usable(curve.x[i], logX_) && usable(curve.y[i], logY_))
-        line->append(curve.x[i], curve.y[i]);
+        points.append({curve.x[i], curve.y[i]});
+    line->replace(points);
     // A lone point (a run's first evaluation) shows.
     if (!curve.markers) line->setPointsVisible(line->count() == 1);
     c->addSeries(line);

@@ -20,6 +20,12 @@ struct Curve {
   QColor color;                      // invalid: pick from the palette
   bool dashed = false;
   bool markers = false;  // points only, no line (e.g. the σ steps of a sampling grid)
+
+  bool operator==(const Curve& other) const {
+    return name == other.name && x == other.x && y == other.y && lower == other.lower &&
+           upper == other.upper && color == other.color && dashed == other.dashed &&
+           markers == other.markers;
+  }
 };
 
 class CurveChart : public QChartView {

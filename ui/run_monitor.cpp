@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "io/run_events.h"
+#include "ui/child_process.h"
 
 namespace noisescope::ui {
 
@@ -22,7 +23,7 @@ RunMonitor::RunMonitor(const QString& runDirectory, QObject* parent)
 }
 
 RunMonitor::~RunMonitor() {
-  if (process_ && process_->state() != QProcess::NotRunning) {
+  if (process_ && process_->isRunning()) {
     // No signals from a monitor being destroyed: its owner (the Training panel, closing with runs
     // still going) may already have destroyed what its slots touch.
     process_->disconnect(this);
@@ -33,37 +34,33 @@ RunMonitor::~RunMonitor() {
 }
 
 void RunMonitor::start(const QString& cliPath, const QString& configPath) {
-  process_ = new QProcess(this);
-  process_->setProcessChannelMode(QProcess::MergedChannels);
-  connect(process_, &QProcess::readyRead, this, [this] {
-    log_ += QString::fromLocal8Bit(process_->readAll());
+  process_ = new ChildProcess(this);
+  connect(process_, &ChildProcess::output, this, [this](const QByteArray& bytes) {
+    log_ += QString::fromLocal8Bit(bytes);
     if (log_.size() > 200000) log_ = log_.right(100000);  // keep the tail only
   });
-  connect(process_, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+  connect(process_, &ChildProcess::finished, this, [this](int code, bool crashed) {
     poll();
     QString message;
-    if (status == QProcess::CrashExit)
-      message = tr("the training process stopped abnormally (signal or crash)");
+    if (crashed)
+      message = tr("the training process stopped abnormally (signal %1)").arg(code);
     else if (code != 0)
       message = tr("the training process exited with code %1: %2")
                     .arg(code)
                     .arg(log_.right(600).trimmed());
-    Q_EMIT processFinished(status == QProcess::CrashExit ? -1 : code, message);
+    Q_EMIT processFinished(crashed ? -1 : code, message);
   });
-  connect(process_, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-    if (error == QProcess::FailedToStart)
-      Q_EMIT processFinished(-1, tr("cannot start %1").arg(process_->program()));
-  });
-  process_->start(cliPath, {QStringLiteral("train"), QStringLiteral("--config"), configPath,
-                            QStringLiteral("--out"), directory_});
+  if (!process_->start(cliPath, {QStringLiteral("train"), QStringLiteral("--config"), configPath,
+                                 QStringLiteral("--out"), directory_}))
+    Q_EMIT processFinished(-1, process_->errorString());
 }
 
 void RunMonitor::stop() {
-  if (process_ && process_->state() != QProcess::NotRunning) process_->terminate();
+  if (process_) process_->terminate();
 }
 
 bool RunMonitor::isRunning() const {
-  return process_ && process_->state() != QProcess::NotRunning;
+  return process_ && process_->isRunning();
 }
 
 void RunMonitor::poll() {

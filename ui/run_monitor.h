@@ -4,7 +4,6 @@
 // charts need. The run lives in its own process, so a crash there never takes the workbench
 // down; a line that is not a valid event is skipped and noted, never trusted.
 #include <QObject>
-#include <QProcess>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
@@ -18,6 +17,8 @@ struct RunEvent;
 }  // namespace noisescope
 
 namespace noisescope::ui {
+
+class ChildProcess;
 
 struct RunState {
   struct TrainPoint {
@@ -84,7 +85,7 @@ class RunMonitor : public QObject {
   void addNote(const QString& note);
 
   QString directory_;
-  QProcess* process_ = nullptr;
+  ChildProcess* process_ = nullptr;
   QTimer timer_;
   std::unique_ptr<RunEventsFollower> events_;
   RunState state_;
