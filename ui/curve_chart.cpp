@@ -20,30 +20,6 @@
 
 namespace noisescope::ui {
 
-namespace {
-
-QAbstractAxis* makeAxis(bool log, const QString& title, double lo, double hi) {
-  if (log) {
-    auto* axis = new QLogValueAxis();
-    // Base 10 labels only its decades: a range inside about one decade (NFE 8…64) gets powers
-    // of 2 instead, so it still shows labels.
-    axis->setBase(hi / lo >= 20.0 ? 10.0 : 2.0);
-    axis->setLabelFormat(QStringLiteral("%g"));
-    axis->setMinorTickCount(-1);
-    axis->setRange(lo, hi);
-    axis->setTitleText(title);
-    return axis;
-  }
-  auto* axis = new QValueAxis();
-  axis->setLabelFormat(QStringLiteral("%g"));
-  axis->setRange(lo, hi);
-  axis->applyNiceNumbers();
-  axis->setTitleText(title);
-  return axis;
-}
-
-}  // namespace
-
 CurveChart::CurveChart(QWidget* parent) : QChartView(new QChart(), parent) {
   setRenderHint(QPainter::Antialiasing);
   chart()->legend()->setVisible(false);  // replaced by legend_, which wraps instead of shortening
@@ -85,13 +61,20 @@ void CurveChart::setAxisTitles(const QString& x, const QString& y) {
 void CurveChart::setLogX(bool on) {
   if (on == logX_) return;
   logX_ = on;
+  dropSeries();  // which points a log axis can show changes: no curve is kept
   rebuild();
 }
 
 void CurveChart::setLogY(bool on) {
   if (on == logY_) return;
   logY_ = on;
+  dropSeries();  // which points a log axis can show changes: no curve is kept
   rebuild();
+}
+
+void CurveChart::dropSeries() {
+  chart()->removeAllSeries();
+  drawn_.clear();
 }
 
 void CurveChart::setCurves(const std::vector<Curve>& curves) {
@@ -100,13 +83,49 @@ void CurveChart::setCurves(const std::vector<Curve>& curves) {
   rebuild();
 }
 
+namespace {
+
+struct AxisShape {
+  bool log = false;
+  double base = 10.0;  // of a log axis
+  bool operator==(const AxisShape& o) const { return log == o.log && (!log || base == o.base); }
+};
+
+AxisShape shapeOf(bool log, double lo, double hi) {
+  // Base 10 labels only its decades: a range inside about one decade (NFE 8…64) gets powers of 2
+  // instead, so it still shows labels.
+  return {log, hi / lo >= 20.0 ? 10.0 : 2.0};
+}
+
+AxisShape shapeOf(const QAbstractAxis* axis) {
+  if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return {true, log->base()};
+  return {false, 10.0};
+}
+
+QAbstractAxis* makeAxis(const AxisShape& shape, const QString& title) {
+  if (shape.log) {
+    auto* axis = new QLogValueAxis();
+    axis->setBase(shape.base);
+    axis->setLabelFormat(QStringLiteral("%g"));
+    axis->setMinorTickCount(-1);
+    axis->setTitleText(title);
+    return axis;
+  }
+  auto* axis = new QValueAxis();
+  axis->setLabelFormat(QStringLiteral("%g"));
+  axis->setTitleText(title);
+  return axis;
+}
+
+void setAxisRange(QAbstractAxis* axis, double lo, double hi) {
+  axis->setRange(lo, hi);
+  if (auto* linear = qobject_cast<QValueAxis*>(axis)) linear->applyNiceNumbers();
+}
+
+}  // namespace
+
 void CurveChart::rebuild() {
   QChart* c = chart();
-  c->removeAllSeries();
-  for (QAbstractAxis* axis : c->axes()) {
-    c->removeAxis(axis);
-    delete axis;
-  }
   // Ranges over every finite point that the axis type can show.
   double xlo = std::numeric_limits<double>::max(), xhi = -xlo;
   double ylo = xlo, yhi = -xlo;
@@ -139,21 +158,54 @@ void CurveChart::rebuild() {
   if (!logY_ && ylo > 0 && ylo < 0.25 * yhi) ylo = 0;  // densities read best from zero
   // A log axis over less than a decade shows almost no labels: draw such data linearly.
   const bool logY = logY_ && yhi / ylo > 10.0;
-  QAbstractAxis* axisX = makeAxis(logX_, xTitle_, xlo, xhi);
-  QAbstractAxis* axisY = makeAxis(logY, yTitle_, logY ? ylo * 0.8 : ylo, logY ? yhi * 1.25 : yhi);
-  c->addAxis(axisX, Qt::AlignBottom);
-  c->addAxis(axisY, Qt::AlignLeft);
+  const double yAxisLo = logY ? ylo * 0.8 : ylo, yAxisHi = logY ? yhi * 1.25 : yhi;
+  const AxisShape xShape = shapeOf(logX_, xlo, xhi), yShape = shapeOf(logY, yAxisLo, yAxisHi);
 
+  // The axes stay while their kind does; then a curve drawn before is kept as it is. A panel
+  // redraws on every profile, level or run poll, and most of its curves have not changed: adding
+  // a Qt Charts series (and laying the chart out again) is what the redraw used to spend its time
+  // on (bench/soak/RESULTS.md).
+  const QList<QAbstractAxis*> xAxes = c->axes(Qt::Horizontal), yAxes = c->axes(Qt::Vertical);
+  const bool keepAxes = xAxes.size() == 1 && yAxes.size() == 1 &&
+                        shapeOf(xAxes.front()) == xShape && shapeOf(yAxes.front()) == yShape;
+  if (!keepAxes) {
+    dropSeries();
+    for (QAbstractAxis* axis : c->axes()) {
+      c->removeAxis(axis);
+      delete axis;
+    }
+    c->addAxis(makeAxis(xShape, xTitle_), Qt::AlignBottom);
+    c->addAxis(makeAxis(yShape, yTitle_), Qt::AlignLeft);
+  }
+  QAbstractAxis* axisX = c->axes(Qt::Horizontal).front();
+  QAbstractAxis* axisY = c->axes(Qt::Vertical).front();
+  setAxisRange(axisX, xlo, xhi);
+  setAxisRange(axisY, yAxisLo, yAxisHi);
+
+  // Band points below a log axis's floor are drawn on it, so a band depends on the floor too.
+  const double floor = logY_ ? ylo : -std::numeric_limits<double>::max();
+  std::vector<DrawnCurve> previous = std::move(drawn_);
+  drawn_.clear();
   int index = 0;
-  for (const Curve& curve : curves_) {
-    const QColor color = curve.color.isValid() ? curve.color : paletteColor(index);
+  for (Curve curve : curves_) {
+    if (!curve.color.isValid()) curve.color = paletteColor(index);
     ++index;
-    if (!curve.lower.empty() && curve.lower.size() == curve.x.size() &&
-        curve.upper.size() == curve.x.size()) {
+    const bool banded = !curve.lower.empty() && curve.lower.size() == curve.x.size() &&
+                        curve.upper.size() == curve.x.size();
+    const auto same = std::find_if(previous.begin(), previous.end(), [&](const DrawnCurve& d) {
+      return d.line && d.curve == curve && (!banded || d.floor == floor);
+    });
+    if (same != previous.end()) {
+      drawn_.push_back(*same);
+      same->line = nullptr;  // taken
+      continue;
+    }
+    DrawnCurve d{curve, floor, nullptr, nullptr};
+    const QColor color = curve.color;
+    if (banded) {
       QList<QPointF> lowerPoints, upperPoints;
       for (size_t i = 0; i < curve.x.size(); ++i) {
         if (!usable(curve.x[i], logX_)) continue;
-        const double floor = logY_ ? ylo : -std::numeric_limits<double>::max();
         lowerPoints.append(
             {curve.x[i], std::max(usable(curve.lower[i], logY_) ? curve.lower[i] : floor, floor)});
         upperPoints.append(
@@ -166,7 +218,7 @@ void CurveChart::rebuild() {
       upper->replace(upperPoints);
       auto* band = new QAreaSeries(upper, lower);
       // QAreaSeries does not own its edges: without a parent every redraw leaked both (heaptrack,
-      // bench/soak/RESULTS.md); removeAllSeries now deletes them with the band.
+      // bench/soak/RESULTS.md); deleting the band now deletes them.
       upper->setParent(band);
       lower->setParent(band);
       band->setName(curve.name + tr(" (95% interval)"));
@@ -177,6 +229,7 @@ void CurveChart::rebuild() {
       c->addSeries(band);
       band->attachAxis(axisX);
       band->attachAxis(axisY);
+      d.band = band;
     }
     QXYSeries* line = nullptr;
     if (curve.markers) {
@@ -202,6 +255,17 @@ void CurveChart::rebuild() {
     c->addSeries(line);
     line->attachAxis(axisX);
     line->attachAxis(axisY);
+    d.line = line;
+    drawn_.push_back(d);
+  }
+  for (const DrawnCurve& gone : previous) {
+    if (!gone.line) continue;  // kept
+    for (QAbstractSeries* series :
+         {static_cast<QAbstractSeries*>(gone.band), static_cast<QAbstractSeries*>(gone.line)}) {
+      if (!series) continue;
+      c->removeSeries(series);
+      delete series;
+    }
   }
   rebuildLegend();
 }

@@ -9,6 +9,8 @@
 #include <vector>
 
 class QAbstractAxis;
+class QAbstractSeries;
+class QXYSeries;
 class QLabel;
 
 namespace noisescope::ui {
@@ -56,10 +58,20 @@ class CurveChart : public QChartView {
 
  private:
   void rebuild();
+  void dropSeries();
   void rebuildLegend();
   void placeLegend();
 
+  // A curve on the chart and the series that draw it (its band, if any, and its line).
+  struct DrawnCurve {
+    Curve curve;   // as drawn: its colour resolved
+    double floor;  // the log axis's floor its band was clamped to
+    QAbstractSeries* band;
+    QXYSeries* line;
+  };
+
   std::vector<Curve> curves_;
+  std::vector<DrawnCurve> drawn_;
   QString xTitle_, yTitle_;
   bool logX_ = true, logY_ = false;
   QLabel* legend_;

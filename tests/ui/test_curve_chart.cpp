@@ -67,6 +67,34 @@ class TestCurveChart : public QObject {
     QVERIFY(!qobject_cast<QLineSeries*>(chart.chart()->series().first())->pointsVisible());
   }
 
+  // A redraw keeps the series of curves that did not change (a panel redraws on every profile,
+  // level or run poll); changed, new and removed curves get their own, and a change of axis
+  // kind draws everything anew.
+  void unchangedCurvesKeepTheirSeries() {
+    CurveChart chart;
+    chart.setLogY(true);
+    Curve banded = line("banded", 1.0);
+    for (double y : banded.y) banded.lower.push_back(0.5 * y), banded.upper.push_back(2.0 * y);
+    chart.setCurves({banded, line("b", 2.0)});
+    const QList<QAbstractSeries*> before = chart.chart()->series();
+    QCOMPARE(before.size(), 3);  // band, its line, b
+    chart.setCurves({banded, line("b", 2.0), line("c", 3.0)});
+    const QList<QAbstractSeries*> grown = chart.chart()->series();
+    QCOMPARE(grown.size(), 4);
+    for (QAbstractSeries* s : before) QVERIFY2(grown.contains(s), "an unchanged curve was redrawn");
+    chart.setCurves({banded, line("c", 4.0)});  // b removed, c changed
+    const QList<QAbstractSeries*> changed = chart.chart()->series();
+    QCOMPARE(changed.size(), 3);
+    QVERIFY(changed.contains(before[0]) && changed.contains(before[1]));
+    QVERIFY(!changed.contains(grown[3]));
+    const auto* c = qobject_cast<QLineSeries*>(changed[2]);
+    QVERIFY(c && c->name() == "c");
+    QCOMPARE(c->at(c->count() - 1).y(), line("c", 4.0).y.back());
+    chart.setLogY(false);
+    for (QAbstractSeries* s : chart.chart()->series()) QVERIFY(!before.contains(s));
+    QCOMPARE(chart.chart()->series().size(), 3);
+  }
+
   void crowdedLegendShortensNamesButKeepsThemInTheTooltip() {
     CurveChart chart;
     chart.resize(260, 240);
