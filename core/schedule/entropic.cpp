@@ -67,9 +67,12 @@ double RateProfile::rateLogSigma(double ell) const {
   const double first = std::log(sigma.front()), last = std::log(sigma.back());
   if (ell <= first) return mmse.front() / (sigma.front() * sigma.front());
   if (ell >= last) return mmse.back() * std::exp(-2.0 * ell);
-  // Locate the interval in ℓ; interpolate the rate linearly.
-  std::size_t hi = 1;
-  while (hi < n - 1 && std::log(sigma[hi]) < ell) ++hi;
+  // Locate the interval in ℓ by bisection (σ increases, so log σ does): the first level at or
+  // above ℓ among 1..n−2, else n−1. A linear scan took a log per level, and the comparison calls
+  // this for every bin of every schedule, on the GUI thread (bench/soak/RESULTS.md).
+  const auto above = std::partition_point(sigma.begin() + 1, sigma.begin() + (n - 1),
+                                          [ell](double s) { return std::log(s) < ell; });
+  const std::size_t hi = static_cast<std::size_t>(above - sigma.begin());
   const double l0 = std::log(sigma[hi - 1]), l1 = std::log(sigma[hi]);
   const double r0 = mmse[hi - 1] / (sigma[hi - 1] * sigma[hi - 1]);
   const double r1 = mmse[hi] / (sigma[hi] * sigma[hi]);
