@@ -132,6 +132,8 @@ for how in KILL STOP; do
   check "$how: the message names the rank and the failed collective" \
     grep -Eq "rank 0 of 2: (all-reduce|broadcast).* failed \(another rank stopped, or did not answer within 4 s\)" "$work/${how}0.err"
   check "$how: no profile written" test ! -e "$work/$how.json"
+  # A failure above shows what rank 0 said (under a sanitizer, its report).
+  [ $failures -eq 0 ] || { echo "--- rank 0 ($how) stderr, last lines:"; tail -60 "$work/${how}0.err"; }
   kill -9 "${pids[1]}" 2>/dev/null
   wait "${pids[1]}" 2>/dev/null
   pids=()
