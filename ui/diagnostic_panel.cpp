@@ -17,6 +17,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -276,9 +277,11 @@ std::optional<DiagnosticOptions> DiagnosticPanel::engineOptions() {
 }
 
 LevelObserver DiagnosticPanel::liveLevels(const Dataset& dataset) {
-  // Each level as it completes is posted to the GUI thread and drawn at once (dashed, "running").
+  // Each level as it completes is posted to the GUI thread and drawn in the next turn of the
+  // event loop (dashed, "running"); levels that arrive together are drawn together.
   const double dim = static_cast<double>(std::max<int64_t>(1, dataset.dim()));
   live_.clear();
+  undrawn_.clear();
   // The guard drops a level that arrives after the panel is gone (the runner outlives it).
   const QPointer<DiagnosticPanel> self(this);
   JobRunner* jobs = workbench_->jobs();
@@ -286,10 +289,22 @@ LevelObserver DiagnosticPanel::liveLevels(const Dataset& dataset) {
     jobs->post([self, e, dim] {
       if (!self) return;
       self->live_[e.kind][e.level] = {e.sigma, e.mmse / dim};
-      self->redrawCharts();
-      Q_EMIT self->liveLevelDrawn(QString::fromStdString(e.kind), e.level, e.sigma, e.mmse / dim);
+      self->undrawn_.push_back({e.kind, e.level, e.sigma, e.mmse / dim});
+      if (self->undrawn_.size() == 1)
+        QTimer::singleShot(0, self.data(), [self] {
+          if (self) self->drawLiveLevels();
+        });
     });
   };
+}
+
+void DiagnosticPanel::drawLiveLevels() {
+  if (undrawn_.empty()) return;
+  redrawCharts();
+  const std::vector<LiveLevel> drawn = std::move(undrawn_);
+  undrawn_.clear();
+  for (const LiveLevel& l : drawn)
+    Q_EMIT liveLevelDrawn(QString::fromStdString(l.kind), l.level, l.sigma, l.mmsePerDim);
 }
 
 void DiagnosticPanel::runDiagnostic() {
@@ -326,6 +341,7 @@ void DiagnosticPanel::runBracket() {
                                     onLevel);
       },
       [this, dataset, job] {
+        drawLiveLevels();  // levels that came in the same burst as the result
         live_.clear();
         const QString data = QString::fromStdString(dataset->name);
         std::vector<Workbench::NamedProfile> curves;
@@ -341,6 +357,7 @@ void DiagnosticPanel::runBracket() {
       },
       [this](const QString& message, bool cancelled) {
         live_.clear();
+        undrawn_.clear();
         redrawCharts();
         if (!cancelled) QMessageBox::warning(this, tr("Bracket failed"), message);
       });
@@ -353,12 +370,14 @@ void DiagnosticPanel::submitProfileJob(const QString& name,
       kDiagnosticTag,
       [compute, profile](const Progress& progress) { *profile = compute(progress); },
       [this, profile, name] {
-        live_.clear();  // the finished profile replaces its running curve
+        drawLiveLevels();  // levels that came in the same burst as the result
+        live_.clear();     // the finished profile replaces its running curve
         const QString added = workbench_->addProfile(name, profile);
         Q_EMIT diagnosticFinished(added);
       },
       [this](const QString& message, bool cancelled) {
         live_.clear();
+        undrawn_.clear();
         redrawCharts();
         if (!cancelled) QMessageBox::warning(this, tr("Diagnostic failed"), message);
       });

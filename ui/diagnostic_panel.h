@@ -81,6 +81,8 @@ class DiagnosticPanel : public QWidget {
   void readLevelSettings(DiagnosticOptions& options) const;
   // An observer that draws each finished level of a running diagnostic (clears the last run's).
   LevelObserver liveLevels(const Dataset& dataset);
+  // Draws the levels that arrived since the last draw, once for all of them, and says so for each.
+  void drawLiveLevels();
   // The empirical engine's settings (levels, memory), validated; nullopt after telling the user.
   std::optional<DiagnosticOptions> engineOptions();
   void redrawCharts();
@@ -111,6 +113,13 @@ class DiagnosticPanel : public QWidget {
   PosteriorStrip* strip_;
   // Levels of a running bracket known so far: kind → level → (σ, MMSE/D), drawn dashed.
   std::map<std::string, std::map<int, std::pair<double, double>>> live_;
+  // Levels that arrived but are not drawn yet: a burst of them is drawn once, not once each.
+  struct LiveLevel {
+    std::string kind;
+    int level;
+    double sigma, mmsePerDim;
+  };
+  std::vector<LiveLevel> undrawn_;
 };
 
 }  // namespace noisescope::ui

@@ -1,5 +1,6 @@
 #include "ui/job_runner.h"
 
+#include <QElapsedTimer>
 #include <QMetaObject>
 
 #include <chrono>
@@ -70,14 +71,29 @@ void JobRunner::post(std::function<void()> call) {
 }
 
 void JobRunner::deliver() {
-  std::deque<std::function<void()>> calls;
-  {
-    std::lock_guard<std::mutex> lock(postMutex_);
-    calls.swap(posted_);
-    wakePending_ = false;
+  // Calls run in order until kDeliverBudgetMs have passed; the rest wait for the next turn of the
+  // event loop, so a burst (the last levels of a bracket and its result) is not one long stall.
+  QElapsedTimer spent;
+  spent.start();
+  for (;;) {
+    std::function<void()> call;
+    {
+      std::lock_guard<std::mutex> lock(postMutex_);
+      if (posted_.empty()) {
+        wakePending_ = false;
+        return;
+      }
+      call = std::move(posted_.front());
+      posted_.pop_front();
+    }
+    // Unlocked: a call may post or submit again (a finished load starts its statistics job).
+    call();
+    if (spent.elapsed() >= kDeliverBudgetMs) {
+      // wakePending_ stays set: this queued deliver() sees everything posted meanwhile.
+      QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
+      return;
+    }
   }
-  // Unlocked: a call may post or submit again (a finished load starts its statistics job).
-  for (std::function<void()>& call : calls) call();
 }
 
 void JobRunner::workerLoop() {

@@ -55,6 +55,8 @@ class JobRunner : public QObject {
   void workerLoop();
   void runJob(Job& job);
   Q_INVOKABLE void deliver();  // GUI thread: runs the posted calls
+  // GUI time one deliver() may spend on posted calls before it yields to the event loop.
+  static constexpr int kDeliverBudgetMs = 8;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

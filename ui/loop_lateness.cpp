@@ -1,10 +1,10 @@
-#include "loop_lateness.h"
+#include "ui/loop_lateness.h"
 
 #include <algorithm>
 
 #include <time.h>
 
-namespace noisescope::soak {
+namespace noisescope::ui {
 
 namespace {
 double threadCpuMs() {
@@ -36,6 +36,7 @@ void LoopLateness::tick() {
     warmUpWorst_ = std::max(warmUpWorst_, late);
     return;
   }
+  ++ticks_;
   if (late > worst_) {
     worst_ = late;
     worstStep_ = step_;
@@ -58,4 +59,4 @@ long long LoopLateness::stallsOver(double ms) const {
   return n;
 }
 
-}  // namespace noisescope::soak
+}  // namespace noisescope::ui

@@ -1,7 +1,8 @@
 #pragma once
 // The GUI event loop's longest stall, measured by a timer that measures its own lateness: it asks
 // to fire every few milliseconds, and whatever time beyond that passes between two firings is
-// time the loop spent blocked. Each stall is charged to the step the soak was in. Beside the
+// time the loop spent blocked. Each stall is charged to the step its caller names (the soak's
+// steps in bench/soak; one step in the responsiveness test). Beside the
 // wall-clock stall it keeps the GUI thread's own CPU time over the same gap: on a loaded machine
 // a stall is partly waiting for a core, and the CPU part is what the workbench itself spent.
 #include <QElapsedTimer>
@@ -11,7 +12,7 @@
 
 #include <map>
 
-namespace noisescope::soak {
+namespace noisescope::ui {
 
 class LoopLateness : public QObject {
   Q_OBJECT
@@ -32,6 +33,8 @@ class LoopLateness : public QObject {
   const std::map<QString, double>& worstByStep() const { return byStep_; }
   const std::map<QString, double>& worstBusyByStep() const { return busyByStep_; }
   long long stallsOver(double ms) const;
+  // Firings counted since startCounting(): the loop turned this many times.
+  long long ticks() const { return ticks_; }
 
  private:
   void tick();
@@ -47,6 +50,7 @@ class LoopLateness : public QObject {
   QString worstStep_, worstBusyStep_;
   std::map<QString, double> byStep_, busyByStep_;
   std::map<int, long long> histogram_;  // stalls by whole 10 ms
+  long long ticks_ = 0;
 };
 
-}  // namespace noisescope::soak
+}  // namespace noisescope::ui

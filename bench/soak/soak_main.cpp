@@ -24,13 +24,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "loop_lateness.h"
+#include "ui/loop_lateness.h"
 #include "rss_sampler.h"
 #include "soak_cycle.h"
 #include "step_runner.h"
 #include "ui/main_window.h"
 
 using namespace noisescope::soak;
+using noisescope::ui::LoopLateness;
 using nlohmann::json;
 
 namespace {

@@ -25,16 +25,21 @@ done
 say() { printf 'sanitize: %s\n' "$*"; }
 
 # The job thread, the run monitor and the GUI tests that start jobs (loads, diagnostics, the
-# bracket, atomic design, the sampling race); the sharded diagnostic with loopback ranks.
-# test_training_panel is not here: under TSan every QProcess child dies in the sanitizer's own
-# runtime before it execs (clang 14 and 16; docs/sanitizers.md), so its training children cannot
-# start. test_run_monitor follows a run's files on the monitor's own thread without a child.
-tsan_tests=(test_job_runner test_run_monitor test_dataset_explorer test_diagnostic_panel
-            test_schedule_panel test_diagnostic_bracket test_sampling_panel cli_diagnose_sharded)
-# Every GUI test (test_python_run needs the Python fixture of the normal build, so it stays there).
-asan_tests=(test_job_runner test_run_monitor test_curve_chart test_dataset_explorer
-            test_diagnostic_panel test_diagnostic_bracket test_schedule_panel
-            test_default_profiles test_training_panel test_gui_cli_schedules test_sampling_panel)
+# bracket, atomic design, the sampling race); a training child started, followed and stopped from
+# the Training tab (posix_spawn, ui/child_process); the sharded diagnostic with loopback ranks.
+tsan_tests=(test_job_runner test_run_monitor test_child_process test_dataset_explorer
+            test_diagnostic_panel test_schedule_panel test_diagnostic_bracket test_sampling_panel
+            test_training_panel_threads cli_diagnose_sharded)
+tsan_targets=(noisescope-cli test_job_runner test_run_monitor test_child_process
+              test_dataset_explorer test_diagnostic_panel test_schedule_panel
+              test_diagnostic_bracket test_sampling_panel test_training_panel)
+# Every GUI test but two: test_python_run needs the Python fixture of the normal build, and
+# test_gui_write_faults preloads libfiu's POSIX wrappers, which would load before ASan's runtime.
+asan_tests=(test_job_runner test_run_monitor test_child_process test_curve_chart
+            test_dataset_explorer test_diagnostic_panel test_diagnostic_bracket test_schedule_panel
+            test_export_for_dialog test_default_profiles test_training_panel test_gui_cli_schedules
+            test_sampling_panel test_gui_killed_mid_write)
+asan_targets=(noisescope-cli gui_write_driver "${asan_tests[@]}")
 
 # build KIND DIR TARGETS...: configure and build with clang; the logs beside DIR.
 build() {
@@ -89,9 +94,7 @@ if [ -z "$only" ] || [ "$only" = thread ]; then
   export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1:suppressions=$here/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
   ok=1
   if [ "$do_build" = 1 ]; then
-    targets=(noisescope-cli)
-    for t in "${tsan_tests[@]}"; do [[ $t == test_* ]] && targets+=("$t"); done
-    build thread "$dir" "${targets[@]}" || ok=0
+    build thread "$dir" "${tsan_targets[@]}" || ok=0
   fi
   # libgomp is not instrumented: torch kernels on one thread (the CLI's own --threads too).
   [ $ok = 1 ] && { OMP_NUM_THREADS=1 run_tests thread "$dir" "${tsan_tests[@]}" || ok=0; }
@@ -106,7 +109,7 @@ if [ -z "$only" ] || [ "$only" = address ]; then
   export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
   ok=1
   if [ "$do_build" = 1 ]; then
-    build address "$dir" noisescope-cli "${asan_tests[@]}" || ok=0
+    build address "$dir" "${asan_targets[@]}" || ok=0
   fi
   [ $ok = 1 ] && { run_tests address "$dir" "${asan_tests[@]}" || ok=0; }
   [ $ok = 1 ] || failed+=(address)
