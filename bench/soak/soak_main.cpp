@@ -24,15 +24,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ui/loop_lateness.h"
 #include "rss_sampler.h"
 #include "soak_cycle.h"
 #include "step_runner.h"
+#include "ui/loop_lateness.h"
 #include "ui/main_window.h"
 
 using namespace noisescope::soak;
-using noisescope::ui::LoopLateness;
 using nlohmann::json;
+using noisescope::ui::LoopLateness;
 
 namespace {
 
@@ -160,11 +160,31 @@ int main(int argc, char** argv) {
   app.exec();
   context->window.reset();
 
-  // Flat: every later cycle's end-of-cycle and peak RSS within the tolerance of cycle 1's.
+  // Against cycle 1 (reported): every later cycle's end-of-cycle and peak RSS.
   double worstEnd = 0, worstPeak = 0;
   for (size_t k = 1; k < cycles.size(); ++k) {
     worstEnd = std::max(worstEnd, cycles[k].endMiB / cycles[0].endMiB - 1);
     worstPeak = std::max(worstPeak, cycles[k].peakMiB / cycles[0].peakMiB - 1);
+  }
+  // Flat (the check): after cycle 1, the mean end-of-cycle and the mean peak RSS of the later
+  // half of the cycles against those of the earlier half. A single cycle's end lands on one of
+  // two levels about 10 % apart (a thread arena that holds ~20 MiB at the end of some cycles and
+  // not of others, in no order; RESULTS.md), so a check against one cycle passes or fails by
+  // chance; a growth shows in the means (8 MiB/cycle over 12 cycles is +20 %).
+  const auto halfMeans = [&](double CycleFigures::*field) {
+    const size_t first = 1, n = cycles.size() - first, half = n / 2;
+    double early = 0, late = 0;
+    for (size_t k = 0; k < half; ++k) early += cycles[first + k].*field;
+    for (size_t k = n - half; k < n; ++k) late += cycles[first + k].*field;
+    return std::pair<double, double>{early / half, late / half};
+  };
+  const bool enoughCycles = cycles.size() >= 5;  // two cycles in each half after cycle 1
+  double growthEnd = 0, growthPeak = 0;
+  if (enoughCycles) {
+    const auto [earlyEnd, lateEnd] = halfMeans(&CycleFigures::endMiB);
+    const auto [earlyPeak, latePeak] = halfMeans(&CycleFigures::peakMiB);
+    growthEnd = lateEnd / earlyEnd - 1;
+    growthPeak = latePeak / earlyPeak - 1;
   }
   // Least-squares slope of the end-of-cycle RSS over cycles 2.. (a leak's signature).
   double slope = 0;
@@ -175,8 +195,7 @@ int main(int argc, char** argv) {
     }
     slope = (n * sxy - sx * sy) / (n * sxx - sx * sx);
   }
-  const bool enoughCycles = cycles.size() >= 2;
-  const bool rssFlat = enoughCycles && worstEnd <= rssTolerance && worstPeak <= rssTolerance;
+  const bool rssFlat = enoughCycles && growthEnd <= rssTolerance && growthPeak <= rssTolerance;
   const bool cpuClock = parser.value(clockOption) == QLatin1String("cpu");
   const bool stallsOk =
       enoughCycles && (cpuClock ? lateness.worstBusyMs() : lateness.worstMs()) <= stallLimit;
@@ -190,8 +209,10 @@ int main(int argc, char** argv) {
     perCycle.push_back(
         {{"end_rss_mib", c.endMiB}, {"peak_rss_mib", c.peakMiB}, {"seconds", c.seconds}});
   summary["per_cycle"] = perCycle;
-  summary["rss_growth_end"] = worstEnd;
-  summary["rss_growth_peak"] = worstPeak;
+  summary["rss_growth_end"] = growthEnd;  // later half against earlier half, after cycle 1
+  summary["rss_growth_peak"] = growthPeak;
+  summary["rss_worst_end_vs_cycle1"] = worstEnd;
+  summary["rss_worst_peak_vs_cycle1"] = worstPeak;
   summary["rss_slope_mib_per_cycle"] = slope;
   summary["rss_samples"] = rss->samples().size();
   summary["stall_worst_ms"] = lateness.worstMs();
@@ -225,8 +246,12 @@ int main(int argc, char** argv) {
     std::printf("| %zu | %.0f | %.0f | %.0f |\n", k + 1, cycles[k].seconds, cycles[k].endMiB,
                 cycles[k].peakMiB);
   std::printf(
-      "RSS after cycle 1: end %+.1f %%, peak %+.1f %% (goal ≤ %.0f %%), slope %+.1f MiB/cycle\n",
-      100 * worstEnd, 100 * worstPeak, 100 * rssTolerance, slope);
+      "RSS after cycle 1, later half of the cycles against the earlier half (means): end %+.1f %%, "
+      "peak %+.1f %% (goal ≤ %.0f %%%s); slope %+.1f MiB/cycle\n",
+      100 * growthEnd, 100 * growthPeak, 100 * rssTolerance, enoughCycles ? "" : "; needs 5 cycles",
+      slope);
+  std::printf("  the largest single cycle against cycle 1: end %+.1f %%, peak %+.1f %%\n",
+              100 * worstEnd, 100 * worstPeak);
   std::printf(
       "longest event-loop stall after cycle 1: %.0f ms in \"%s\" (goal ≤ %.0f ms; %lld over); "
       "in cycle 1: %.0f ms\n",
