@@ -85,12 +85,20 @@ void JobRunner::deliver() {
       }
       call = std::move(posted_.front());
       posted_.pop_front();
+      // A post from here on queues its own deliver(): a call that opens a modal dialog does not
+      // hold back the results and progress that arrive meanwhile (they still run in order).
+      wakePending_ = false;
     }
     // Unlocked: a call may post or submit again (a finished load starts its statistics job).
     call();
     if (spent.elapsed() >= kDeliverBudgetMs) {
-      // wakePending_ stays set: this queued deliver() sees everything posted meanwhile.
-      QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
+      bool wake = false;
+      {
+        std::lock_guard<std::mutex> lock(postMutex_);
+        wake = !posted_.empty() && !wakePending_;
+        if (wake) wakePending_ = true;
+      }
+      if (wake) QMetaObject::invokeMethod(this, "deliver", Qt::QueuedConnection);
       return;
     }
   }

@@ -11,8 +11,7 @@
 #include <QSpinBox>
 #include <QStringList>
 
-#include "data/load.h"
-#include "data/synthetic.h"
+#include "pipeline/dataset_loading.h"
 
 namespace noisescope::ui {
 
@@ -93,7 +92,7 @@ bool askImageFolderOptions(QWidget* parent, const QString& path, LoadOptions& op
 }
 
 bool askHdf5Dataset(QWidget* parent, const QString& path, LoadOptions& options) {
-  const std::vector<Hdf5DatasetInfo> found = listHdf5Datasets(path.toStdString());
+  const std::vector<Hdf5DatasetInfo> found = pipeline::hdf5Datasets(path.toStdString());
   if (found.size() == 1) {
     options.hdf5Dataset = found.front().path;
     return true;
@@ -148,7 +147,7 @@ QString askSyntheticSpec(QWidget* parent) {
   spec.scale = scale->value();
   spec.noise = noise->value();
   spec.seed = static_cast<uint64_t>(seed->value());
-  return QString::fromStdString(formatSyntheticSpec(spec));
+  return QString::fromStdString(pipeline::syntheticSpecText(spec));
 }
 
 }  // namespace noisescope::ui

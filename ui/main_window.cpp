@@ -19,9 +19,8 @@
 
 #include <memory>
 
-#include "data/load.h"
-#include "data/statistics.h"
-#include "pipeline/defaults.h"
+#include "pipeline/dataset_info.h"
+#include "pipeline/dataset_loading.h"
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
@@ -138,7 +137,7 @@ void MainWindow::openSyntheticDialog() {
 }
 
 bool MainWindow::askOptions(const QString& path, LoadOptions& options) {
-  switch (detectFormat(path.toStdString())) {
+  switch (pipeline::datasetFormat(path.toStdString())) {
     case FileFormat::Fasta:
       return askFastaOptions(this, path, options);
     case FileFormat::ImageFolder:
@@ -161,10 +160,10 @@ void MainWindow::openPath(const QString& path, bool ask) {
       Q_EMIT loadFailed(path, QString::fromStdString(e.what()));
       return;
     }
-  } else if (detectFormat(path.toStdString()) == FileFormat::Hdf5) {
+  } else if (pipeline::datasetFormat(path.toStdString()) == FileFormat::Hdf5) {
     // Without asking, a single-dataset file still loads; several datasets give a clear error.
     try {
-      const auto found = listHdf5Datasets(path.toStdString());
+      const auto found = pipeline::hdf5Datasets(path.toStdString());
       if (found.size() == 1) options.hdf5Dataset = found.front().path;
     } catch (const std::exception&) {
       // loadDataset reports the same problem with the file name.
@@ -181,7 +180,7 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
       [loaded, file, options](const Progress& progress) {
         LoadOptions withProgress = options;
         withProgress.progress = progress;
-        *loaded = loadDataset(file, withProgress);
+        *loaded = pipeline::openDataset(file, withProgress);
       },
       [this, loaded, path] {
         std::shared_ptr<const Dataset> dataset = loaded;
@@ -192,8 +191,7 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
         workbench_->jobs()->submit(
             kStatisticsTag,
             [dataset, statistics](const Progress& progress) {
-              *statistics =
-                  computeStatistics(*dataset, pipeline::defaults::kNeighbourQueries, 1, progress);
+              *statistics = pipeline::datasetStatistics(*dataset, {}, progress);
             },
             [this, dataset, statistics] {
               if (workbench_->dataset() == dataset) workbench_->setStatistics(*statistics);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "data/statistics.h"
+#include "pipeline/dataset_info.h"
 #include "profile/profile.h"
 #include "ui/job_runner.h"
 

@@ -5,10 +5,9 @@
 #include <iostream>
 
 #include "command.h"
-#include "data/load.h"
-#include "data/statistics.h"
 #include "dataset_options.h"
-#include "pipeline/defaults.h"
+#include "pipeline/dataset_info.h"
+#include "pipeline/dataset_loading.h"
 
 namespace noisescope::cli {
 namespace {
@@ -19,35 +18,8 @@ struct InfoArgs {
   int64_t nnQueries = pipeline::defaults::kNeighbourQueries;
 };
 
-nlohmann::json describe(const Dataset& d, const DatasetStatistics& s) {
-  nlohmann::json out;
-  out["name"] = d.name;
-  out["source"] = d.source;
-  out["split"] = d.split;
-  out["kind"] = toString(d.kind);
-  out["N"] = d.size();
-  out["D"] = d.dim();
-  out["shape"] = d.sampleShape;
-  out["source_dtype"] = d.sourceDtype;
-  if (d.sourceRangeKnown) out["source_range"] = {d.sourceMin, d.sourceMax};
-  out["scaling"] = d.scaling;
-  out["has_labels"] = d.hasLabels();
-  if (!d.labelsSource.empty()) out["labels_source"] = d.labelsSource;
-  out["notes"] = d.notes;
-  out["transforms"] = d.transforms;
-  out["value_range"] = {s.minValue, s.maxValue};
-  out["mean"] = s.mean;
-  out["std"] = s.stddev;
-  out["sigma_data"] = s.sigmaData;
-  if (s.nearestNeighbourQueries > 0) {
-    out["nearest_neighbour_median"] = s.nearestNeighbourMedian;
-    out["nearest_neighbour_queries"] = s.nearestNeighbourQueries;
-  }
-  return out;
-}
-
 int listHdf5(const InfoArgs& args) {
-  const auto found = listHdf5Datasets(args.dataset.path);
+  const auto found = pipeline::hdf5Datasets(args.dataset.path);
   if (args.json) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& info : found)
@@ -67,12 +39,13 @@ int listHdf5(const InfoArgs& args) {
 }
 
 int runInfo(const InfoArgs& args) {
-  if (args.dataset.hdf5Dataset.empty() && detectFormat(args.dataset.path) == FileFormat::Hdf5)
+  if (args.dataset.hdf5Dataset.empty() &&
+      pipeline::datasetFormat(args.dataset.path) == FileFormat::Hdf5)
     return listHdf5(args);
   const Dataset dataset = loadWithProgress(args.dataset);
-  const DatasetStatistics stats = computeStatistics(dataset, args.nnQueries, 1);
+  const DatasetStatistics stats = pipeline::datasetStatistics(dataset, {args.nnQueries});
   if (args.json) {
-    std::cout << describe(dataset, stats).dump(2) << "\n";
+    std::cout << pipeline::datasetInfoJson(dataset, stats).dump(2) << "\n";
     return 0;
   }
   std::printf("dataset       %s (%s split)\n", dataset.name.c_str(), dataset.split.c_str());

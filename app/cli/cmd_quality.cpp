@@ -19,7 +19,6 @@
 #include <memory>
 
 #include "command.h"
-#include "data/load.h"
 #include "data/transforms.h"
 #include "dataset_options.h"
 #include "pipeline/defaults.h"

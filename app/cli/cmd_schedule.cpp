@@ -10,13 +10,13 @@
 #include <optional>
 
 #include "command.h"
-#include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
+#include "pipeline/dataset_loading.h"
 #include "pipeline/defaults.h"
 #include "pipeline/sampling_grids.h"
 #include "pipeline/schedule_recipe.h"
@@ -107,7 +107,7 @@ void listFamilies() {
 Dataset load(const std::string& spec) {
   LoadOptions load;
   load.progress = stderrProgress("loading");
-  return loadDataset(spec, load);
+  return pipeline::openDataset(spec, load);
 }
 
 // The entropic recipes' profile: read from --profile, or computed from --profile-dataset.

@@ -52,7 +52,7 @@ LoadOptions toLoadOptions(const DatasetArgs& args) {
 Dataset loadWithProgress(const DatasetArgs& args) {
   LoadOptions options = toLoadOptions(args);
   options.progress = stderrProgress("loading");
-  return loadDataset(args.path, options);
+  return pipeline::openDataset(args.path, options);
 }
 
 }  // namespace noisescope::cli

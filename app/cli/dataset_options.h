@@ -6,7 +6,7 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "data/load.h"
+#include "pipeline/dataset_loading.h"
 
 namespace noisescope::cli {
 

@@ -20,8 +20,9 @@ inline constexpr int kBins = 256;
 // The offline diagnostic: σ levels and Monte Carlo queries per level (THEORY §3).
 inline constexpr int kDiagnosticLevels = 64;
 inline constexpr int64_t kDiagnosticQueries = 256;
-// Dataset statistics: query rows of the nearest-neighbour distance.
+// Dataset statistics: query rows of the nearest-neighbour distance, and the seed that picks them.
 inline constexpr int64_t kNeighbourQueries = 256;
+inline constexpr uint64_t kNeighbourSeed = 1;
 
 // The low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ) of the rate (THEORY §6): InfoNoise's c, and the published
 // choices that gate "auto" picks from, for continuous and for discrete (±1) data.

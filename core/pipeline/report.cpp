@@ -16,6 +16,7 @@
 #include "io/sigma_steps_io.h"
 #include "pipeline/bracket_job.h"
 #include "pipeline/caveats.h"
+#include "pipeline/dataset_info.h"
 #include "pipeline/defaults.h"
 #include "pipeline/fit_for_tool.h"
 #include "pipeline/held_out_queries.h"
@@ -264,7 +265,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     out.stem = fileStem(d, i);
     const std::string& stem = out.stem;
 
-    const DatasetStatistics stats = computeStatistics(d, defaults::kNeighbourQueries, 1);
+    const DatasetStatistics stats = datasetStatistics(d);
     writePng((folder / (stem + "-samples.png")).string(), noiseLadder(d, request));
     out.files.push_back(stem + "-samples.png");
 
