@@ -23,6 +23,8 @@ while [ $# -gt 0 ]; do
     *) echo "bracket_lateness.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "bracket_lateness.sh: --runs '$runs' is not a positive whole number" >&2; exit 2; }
+[[ "$limit" =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "bracket_lateness.sh: --limit-ms '$limit' is not a number of milliseconds" >&2; exit 2; }
 test_binary="$build/tests/ui/test_bracket_responsiveness"
 [ -x "$test_binary" ] || { echo "bracket_lateness.sh: no $test_binary (build the tests)" >&2; exit 2; }
 [ -e "$dataset" ] || { echo "bracket_lateness.sh: no dataset $dataset (apt install dataset-fashion-mnist)" >&2; exit 2; }

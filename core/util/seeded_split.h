@@ -1,7 +1,7 @@
 #pragma once
 // The one seeded split of rows 0..n−1, for every held-out share, test split and subset in the
-// engine. It draws from RandomSource (util/random_source.h), never from std::shuffle or a standard
-// distribution, so a seed picks the same rows on every platform and standard library.
+// engine. It draws from RandomSource (util/random_source.h), never from the standard library's
+// shuffle or distributions, so a seed picks the same rows on every platform and standard library.
 #include <cstdint>
 #include <vector>
 
