@@ -22,15 +22,10 @@
 
 #include <cmath>
 
-#include "diagnostic/bracket.h"
-#include "diagnostic/checkpoint_diagnostic.h"
-#include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
-#include "pipeline/bracket_job.h"
 #include "pipeline/defaults.h"
+#include "pipeline/diagnose_job.h"
 #include "pipeline/environment.h"
-#include "pipeline/held_out_queries.h"
-#include "pipeline/run_profile.h"
 #include "ui/curve_chart.h"
 #include "ui/hidden_redraw.h"
 #include "ui/posterior_strip.h"
@@ -98,7 +93,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
     device_->addItem(QString::fromStdString(name));
   memory_ = new QSpinBox(settings);
   memory_->setRange(16, 1 << 20);
-  memory_->setValue(1024);
+  memory_->setValue(static_cast<int>(DiagnosticOptions{}.memoryBytes >> 20));
   memory_->setSuffix(tr(" MB"));
   memory_->setToolTip(tr("Extra memory the computation may use on top of the dataset"));
   form->addRow(tr("&Levels:"), levels_);
@@ -307,48 +302,57 @@ void DiagnosticPanel::drawLiveLevels() {
     Q_EMIT liveLevelDrawn(QString::fromStdString(l.kind), l.level, l.sigma, l.mmsePerDim);
 }
 
+std::optional<pipeline::DiagnoseRequest> DiagnosticPanel::diagnoseRequest(const std::string& kind) {
+  const std::optional<DiagnosticOptions> options = engineOptions();
+  if (!options) return std::nullopt;
+  pipeline::DiagnoseRequest request;
+  request.kind = kind;
+  request.options = *options;
+  // One share for both uses: the bracket's held-out queries and a checkpoint's evaluation set.
+  request.heldOut.share = heldOutShare_->value() / 100.0;
+  request.holdout = request.heldOut.share;
+  request.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
+  request.producer = "noisescope workbench";
+  return request;
+}
+
 void DiagnosticPanel::runDiagnostic() {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
-  const std::optional<DiagnosticOptions> checked = engineOptions();
-  if (!checked) return;
-  const DiagnosticOptions options = *checked;
+  const std::optional<pipeline::DiagnoseRequest> request = diagnoseRequest("empirical");
+  if (!request) return;
   const QString name = tr("%1 · empirical · %2×%3")
                            .arg(QString::fromStdString(dataset->name))
-                           .arg(options.levels)
-                           .arg(options.queries);
+                           .arg(request->options.levels)
+                           .arg(request->options.queries);
   const LevelObserver onLevel = liveLevels(*dataset);
-  submitProfileJob(name, [dataset, options, onLevel](const Progress& progress) {
-    return computeEmpiricalProfile(*dataset, options, progress, onLevel);
+  submitProfileJob(name, [dataset, request = *request, onLevel](const Progress& progress) {
+    return std::move(pipeline::runDiagnosis(*dataset, dataset->source, request, progress, onLevel)
+                         .profiles.front());
   });
 }
 
 void DiagnosticPanel::runBracket() {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
-  const std::optional<DiagnosticOptions> checked = engineOptions();
-  if (!checked) return;
-  const DiagnosticOptions options = *checked;
-  pipeline::HeldOutRequest request;
-  request.share = heldOutShare_->value() / 100.0;
-  request.seed = options.seed;
-  auto job = std::make_shared<pipeline::BracketJob>();
+  const std::optional<pipeline::DiagnoseRequest> request = diagnoseRequest("bracket");
+  if (!request) return;
+  auto result = std::make_shared<pipeline::DiagnoseResult>();
   const LevelObserver onLevel = liveLevels(*dataset);
   workbench_->jobs()->submit(
       kDiagnosticTag,
-      [dataset, options, request, job, onLevel](const Progress& progress) {
-        *job = pipeline::runBracket(*dataset, dataset->source, request, options, {}, progress,
-                                    onLevel);
+      [dataset, request = *request, result, onLevel](const Progress& progress) {
+        *result = pipeline::runDiagnosis(*dataset, dataset->source, request, progress, onLevel);
       },
-      [this, dataset, job] {
+      [this, dataset, result] {
         drawLiveLevels();  // levels that came in the same burst as the result
         live_.clear();
         const QString data = QString::fromStdString(dataset->name);
         std::vector<Workbench::NamedProfile> curves;
-        for (Profile* profile : pipeline::bracketCurves(job->bracket)) {
+        for (Profile& profile : result->profiles) {
           // The kind first: chart legends are short, and it is what tells the curves apart.
-          curves.push_back({tr("%1 · %2").arg(bracketCurveLabel(profile->kind), data),
-                            std::make_shared<Profile>(std::move(*profile))});
+          curves.push_back({tr("%1 · %2").arg(bracketCurveLabel(profile.kind), data),
+                            std::make_shared<Profile>(std::move(profile))});
         }
         // All at once: each profilesChanged redraws every panel (1.4 s of GUI time for a
         // five-curve bracket when they came one by one; bench/soak/RESULTS.md).
@@ -386,29 +390,32 @@ void DiagnosticPanel::submitProfileJob(const QString& name,
 void DiagnosticPanel::runCheckpoint(const QString& path) {
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
-  CheckpointOptions options;
-  options.path = path.toStdString();
-  options.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
-  readLevelSettings(options.grid);
-  // Say which data the error was measured on: held-out data is what makes it an honest bound.
-  options.evaluationSet = dataset->split == "test" ? "test split: " + dataset->source
-                                                   : dataset->split + " data: " + dataset->source +
-                                                         " (the model may have seen it)";
+  std::optional<pipeline::DiagnoseRequest> request = diagnoseRequest("checkpoint");
+  if (!request) return;
+  // Scored on the test split, or on a seeded held-out share of the loaded set (the pipeline's
+  // rule, and the profile says which): held-out data is what makes it an honest bound.
+  request->checkpoint = path.toStdString();
   const QString name = tr("%1 · checkpoint on %2")
                            .arg(QFileInfo(path).fileName(), QString::fromStdString(dataset->name));
-  submitProfileJob(name, [dataset, options](const Progress& progress) {
-    return computeCheckpointProfile(*dataset, options, progress);
+  submitProfileJob(name, [dataset, request = *request](const Progress& progress) {
+    return std::move(
+        pipeline::runDiagnosis(*dataset, dataset->source, request, progress).profiles.front());
   });
 }
 
 void DiagnosticPanel::runRunCheckpoint(const QString& runDirectory) {
-  CheckpointOptions options;
-  readLevelSettings(options.grid);
-  const std::string run = runDirectory.toStdString();
+  std::optional<pipeline::DiagnoseRequest> request = diagnoseRequest("checkpoint");
+  if (!request) return;
+  request->checkpoint = runDirectory.toStdString();
+  request->prediction = Prediction::X0;  // a run's exports predict x0
+  // The run's own held-out data is scored; a loaded dataset only has its shape checked.
+  const auto dataset = workbench_->dataset();
   const QString name =
       tr("%1 · checkpoint on its held-out data").arg(QFileInfo(runDirectory).fileName());
-  submitProfileJob(name, [run, options](const Progress& progress) {
-    return pipeline::profileRunCheckpoint(run, options, progress);
+  submitProfileJob(name, [dataset, request = *request](const Progress& progress) {
+    static const Dataset none;
+    return std::move(
+        pipeline::runDiagnosis(dataset ? *dataset : none, "", request, progress).profiles.front());
   });
 }
 

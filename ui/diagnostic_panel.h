@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "diagnostic/diagnostic_options.h"
-#include "diagnostic/empirical_diagnostic.h"  // LevelObserver (torch-free)
+#include "pipeline/diagnose_job.h"  // DiagnoseRequest, LevelObserver (torch-free)
 #include "profile/profile.h"
 #include "util/progress.h"
 
@@ -63,6 +63,8 @@ class DiagnosticPanel : public QWidget {
   QComboBox* rateCoordinate() const { return coordinate_; }
   QSpinBox* levelsSpin() const { return levels_; }
   QSpinBox* queriesSpin() const { return queries_; }
+  QComboBox* deviceBox() const { return device_; }
+  QSpinBox* seedSpin() const { return seed_; }
   QDoubleSpinBox* heldOutShareSpin() const { return heldOutShare_; }
   QListWidget* profileList() const { return list_; }
   QPushButton* bracketButton() const { return runBracket_; }
@@ -85,6 +87,9 @@ class DiagnosticPanel : public QWidget {
   void drawLiveLevels();
   // The empirical engine's settings (levels, memory), validated; nullopt after telling the user.
   std::optional<DiagnosticOptions> engineOptions();
+  // The Diagnostic action's request of `kind` from the panel's controls (pipeline/diagnose_job.h:
+  // the CLI's `diagnose` fills the same one); nullopt after telling the user what is wrong.
+  std::optional<pipeline::DiagnoseRequest> diagnoseRequest(const std::string& kind);
   void redrawCharts();
   void rebuildList();
   void saveSelected(bool csv);

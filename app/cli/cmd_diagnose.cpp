@@ -9,20 +9,14 @@
 
 #include "command.h"
 #include "data/dataset.h"
-#include "data/scale_reference.h"
 #include "dataset_options.h"
-#include "diagnostic/bracket.h"
-#include "diagnostic/checkpoint_diagnostic.h"
-#include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
-#include "pipeline/bracket_job.h"
 #include "pipeline/defaults.h"
+#include "pipeline/diagnose_job.h"
 #include "pipeline/held_out_queries.h"
-#include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"
 #include "progress_bar.h"
 #include "util/error.h"
-#include "util/seeded_split.h"
 
 namespace noisescope::cli {
 namespace {
@@ -30,8 +24,8 @@ namespace {
 struct DiagnoseArgs {
   DatasetArgs dataset;
   DiagnosticOptions options;
-  int64_t memoryMiB = 1024;
-  std::string precision = "float64";
+  int64_t memoryMiB = DiagnosticOptions{}.memoryBytes >> 20;
+  std::string precision = toString(DiagnosticOptions{}.distancePrecision);
   std::string checkpoint;
   std::string prediction = "x0";
   std::string evalData;
@@ -48,44 +42,6 @@ struct DiagnoseArgs {
   std::string stream = "auto";
   int timeout = 300;
 };
-
-// Picks the data a checkpoint is scored on and says which, for the profile.
-Dataset evaluationSet(const DiagnoseArgs& args, Dataset given, std::string& description) {
-  if (!args.evalData.empty()) {
-    LoadOptions load = toLoadOptions(args.dataset);
-    load.progress = stderrProgress("loading");
-    Dataset data = loadDatasetOnScale(args.evalData, scaleReferenceOf(given), load);
-    if (data.sampleShape != given.sampleShape)
-      throw InputError(args.evalData, "samples of shape " + data.shapeString() +
-                                          " do not match the dataset's " + given.shapeString());
-    description = "--eval-data " + args.evalData + " (split: " + data.split + ")";
-    return data;
-  }
-  // A run directory: the data the run held out, exactly as the GUI scores it.
-  if (std::filesystem::is_directory(args.checkpoint)) {
-    pipeline::RunHeldOutSet held =
-        pipeline::runHeldOutSet(args.checkpoint, stderrProgress("loading"));
-    if (held.data.sampleShape != given.sampleShape)
-      throw InputError(args.checkpoint, "holds out samples of shape " + held.data.shapeString() +
-                                            ", but " + args.dataset.path + " has samples of " +
-                                            given.shapeString());
-    description = held.description;
-    return std::move(held.data);
-  }
-  if (given.split == "test") {
-    description = "test split (" + given.source + ")";
-    return given;
-  }
-  // The engine's one seeded split; the seed is offset so these rows are not the query draw's.
-  const int64_t keep = heldOutCount(given.size(), args.holdout, "--holdout");
-  const RowSplit rows = seededSplit(given.size(), keep, args.options.seed + 0x9e3779b97f4a7c15ULL);
-  char share[32];
-  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * args.holdout);
-  description = std::string("held-out part: a seeded random ") + share + " (" +
-                std::to_string(keep) + " samples) of " + given.source + " (split: " + given.split +
-                "); the model may have been trained on it — pass --eval-data for a test split";
-  return selectRows(given, rows.held);
-}
 
 // The held-out query set of --kind held-out / bracket (pipeline/held_out_queries): --queries-from,
 // else the test split beside the file (unless --holdout was given), else a seeded --holdout share.
@@ -109,19 +65,21 @@ std::string withKind(const std::string& path, const std::string& kind) {
   return path.substr(0, dot) + "." + kind + path.substr(dot);
 }
 
-void printBracket(Bracket& b) {
-  const std::vector<Profile*> curves = pipeline::bracketCurves(b);
+// The bracket's curves side by side (runDiagnosis gives them empirical first, the bound last).
+void printBracket(const std::vector<Profile>& curves) {
+  const Profile& empirical = curves.front();
+  const Profile& bound = curves.back();
   std::printf("\nMMSE(σ) of the bracket (THEORY §10):\n");
-  for (const Profile* p : curves)
-    std::printf("  %-16s %s\n", p->kind.c_str(), profileKindMeaning(p->kind).c_str());
+  for (const Profile& p : curves)
+    std::printf("  %-16s %s\n", p.kind.c_str(), profileKindMeaning(p.kind).c_str());
   std::printf("\n%-10s", "sigma");
-  for (const Profile* p : curves) std::printf(" %-15s", p->kind.c_str());
+  for (const Profile& p : curves) std::printf(" %-15s", p.kind.c_str());
   std::printf(" %-13s %-16s\n", "bound upper95", "bound from");
-  const nlohmann::json& source = b.bound.provenance["source"];
-  for (int l = 0; l < b.empirical.levels(); ++l) {
-    std::printf("%-10.4g", b.empirical.sigma[l]);
-    for (const Profile* p : curves) std::printf(" %-15.4g", p->primary().mean[l]);
-    std::printf(" %-13.4g %-16s\n", b.bound.primary().upper95[l],
+  const nlohmann::json& source = bound.provenance["source"];
+  for (int l = 0; l < empirical.levels(); ++l) {
+    std::printf("%-10.4g", empirical.sigma[l]);
+    for (const Profile& p : curves) std::printf(" %-15.4g", p.primary().mean[l]);
+    std::printf(" %-13.4g %-16s\n", bound.primary().upper95[l],
                 source[l].get<std::string>().c_str());
   }
 }
@@ -154,41 +112,44 @@ void printSummary(const Profile& profile) {
   }
 }
 
+// The Diagnostic action's request (pipeline/diagnose_job.h), as the Diagnostic tab fills it.
+pipeline::DiagnoseRequest diagnoseRequest(const DiagnoseArgs& a, Prediction prediction) {
+  pipeline::DiagnoseRequest request;
+  request.kind = a.checkpoint.empty() ? a.kind : "checkpoint";
+  request.options = a.options;
+  request.heldOut = heldOutRequest(a);
+  request.spectrumRank = a.rank;
+  request.bootstrap = a.bootstrap;
+  request.patchSizes = a.patchSizes;
+  request.checkpoint = a.checkpoint;
+  request.prediction = prediction;
+  request.batchSize = a.batch;
+  request.evalData = a.evalData;
+  request.evalLoad = toLoadOptions(a.dataset);
+  request.evalLoad.progress = stderrProgress("loading");
+  request.holdout = a.holdout;
+  request.producer =
+      "noisescope-cli diagnose" +
+      (a.checkpoint.empty() ? (a.kind == "empirical" ? std::string() : " --kind " + a.kind)
+                            : std::string(" --checkpoint"));
+  return request;
+}
+
 // --kind empirical / held-out on a prior streamed from disk or sharded across ranks (torchrun's
-// variables): the same profile as in memory, computed tile by tile and merged with c10d. Rank 0
-// writes the files; every rank ends with the same profile or the same kind of error.
-int diagnoseScaled(const DiagnoseArgs& a, pipeline::ScaledPrior& prior) {
+// variables). Rank 0 writes the files; every rank ends with the same profile or the same kind of
+// error.
+int diagnoseScaled(const DiagnoseArgs& a, Prediction prediction, pipeline::ScaledPrior& prior) {
   const bool lead = prior.rank() == 0;
-  const Progress progress = lead ? stderrProgress("diagnose") : Progress{};
   if (lead) std::fprintf(stderr, "prior: %s\n", prior.describe().c_str());
-  Profile profile;
-  std::string querySet;
-  if (a.kind == "held-out") {
-    pipeline::HeldOutRequest request = heldOutRequest(a);
-    if (!lead) request.load.progress = {};  // one progress bar, rank 0's
-    const std::string file =
-        pipeline::heldOutQueryFile(request, a.dataset.path, prior.whole->description().split);
-    if (file.empty())
-      throw InputError("--queries-from",
-                       "a streamed or sharded prior cannot be split in memory; give the held-out "
-                       "samples as a file (--queries-from FILE, or a test split beside the "
-                       "dataset)");
-    const pipeline::HeldOutQueries held =
-        pipeline::loadHeldOutQueryFile(file, request, *prior.whole);
-    const Dataset& queries = held.queries;
-    querySet = held.description;
-    profile = computeHeldOutProfile(prior.access(), queries, a.options, progress);
-    profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";
-    profile.provenance["query_set"] = querySet;
-  } else {
-    profile = computeEmpiricalProfile(prior.access(), a.options, progress);
-    profile.provenance["producer"] = "noisescope-cli diagnose";
-  }
+  pipeline::DiagnoseRequest request = diagnoseRequest(a, prediction);
+  if (!lead) request.heldOut.load.progress = {};  // one progress bar, rank 0's
+  const pipeline::DiagnoseResult result = pipeline::runScaledDiagnosis(
+      prior, a.dataset.path, request, lead ? stderrProgress("diagnose") : Progress{});
   if (!lead) return 0;
-  profile.provenance["prior"] = prior.describe();
+  const Profile& profile = result.profiles.front();
   writeProfile(a.out, profile);
   if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
-  if (!querySet.empty()) std::printf("held-out queries: %s\n", querySet.c_str());
+  if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
   printSummary(profile);
   std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
               a.csv.c_str());
@@ -211,8 +172,11 @@ std::function<int()> setup(CLI::App& app) {
   app.add_option("--device", o.device, "auto, cpu, cuda or cuda:N")->capture_default_str();
   app.add_option("--memory", args->memoryMiB, "Extra memory for the computation, MiB")
       ->capture_default_str();
-  app.add_option("--precision", args->precision,
-                 "Distance assembly: float64 (exact at small σ) or float32")
+  app.add_option(
+         "--precision", args->precision,
+         "Distance assembly: float64 (exact at small σ), auto (float32 where its proven logit "
+         "error stays under the engine's limit at every σ used, else float64) or float32 "
+         "(its bound is recorded, not enforced)")
       ->capture_default_str();
   app.add_option("--checkpoint", args->checkpoint,
                  "TorchScript denoiser forward(x, sigma) -> x0 (see integrations/python), or a "
@@ -290,7 +254,7 @@ std::function<int()> setup(CLI::App& app) {
       pipeline::ScaledPrior prior =
           pipeline::openScaledPrior(a.dataset.path, load, pipeline::streamingFromString(a.stream),
                                     a.options.memoryBytes, env, a.timeout);
-      if (prior.streamed() || prior.communicator) return diagnoseScaled(a, prior);
+      if (prior.streamed() || prior.communicator) return diagnoseScaled(a, prediction, prior);
       prior.whole.reset();
       data = std::move(*prior.loaded);
     } else {
@@ -301,70 +265,27 @@ std::function<int()> setup(CLI::App& app) {
       throw InputError("--kind",
                        "does not apply to --checkpoint (a checkpoint profile is its own "
                        "kind)");
-    GaussianSpectrumOptions spectrum;
-    spectrum.rank = a.rank;
-    spectrum.seed = a.options.seed;
-    spectrum.bootstrap = a.bootstrap;
-    if (a.kind == "bracket") {
-      BracketOptions options;
-      options.spectrum = spectrum;
-      options.withPatch = a.patchSizes != std::vector<int>{0};
-      if (options.withPatch) options.patch.sizes = a.patchSizes;
-      pipeline::BracketJob job =
-          pipeline::runBracket(std::move(data), a.dataset.path, heldOutRequest(a), a.options,
-                               options, stderrProgress("diagnose"));
-      Bracket& b = job.bracket;
-      for (Profile* p : pipeline::bracketCurves(b)) {
-        p->provenance["producer"] = "noisescope-cli diagnose --kind bracket";
-        writeProfile(withKind(a.out, p->kind), *p);
-        if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p->kind), *p);
+    pipeline::DiagnoseRequest request = diagnoseRequest(a, prediction);
+    pipeline::DiagnoseResult result = pipeline::runDiagnosis(std::move(data), a.dataset.path,
+                                                             request, stderrProgress("diagnose"));
+    if (request.kind == "bracket") {
+      for (const Profile& p : result.profiles) {
+        writeProfile(withKind(a.out, p.kind), p);
+        if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p.kind), p);
       }
-      printBracket(b);
-      std::printf("held-out queries: %s\n", job.querySet.c_str());
-      for (const Profile* p : pipeline::bracketCurves(b))
-        std::printf("profile written to %s%s%s\n", withKind(a.out, p->kind).c_str(),
+      printBracket(result.profiles);
+      std::printf("held-out queries: %s\n", result.querySet.c_str());
+      for (const Profile& p : result.profiles)
+        std::printf("profile written to %s%s%s\n", withKind(a.out, p.kind).c_str(),
                     a.csv.empty() ? "" : " and ",
-                    a.csv.empty() ? "" : withKind(a.csv, p->kind).c_str());
+                    a.csv.empty() ? "" : withKind(a.csv, p.kind).c_str());
       return 0;
     }
-
-    Profile profile;
-    if (a.checkpoint.empty() && a.kind == "held-out") {
-      const pipeline::HeldOutQueries held =
-          pipeline::chooseHeldOutQueries(std::move(data), a.dataset.path, heldOutRequest(a));
-      profile =
-          computeHeldOutProfile(held.prior, held.queries, a.options, stderrProgress("diagnose"));
-      profile.provenance["producer"] = "noisescope-cli diagnose --kind held-out";
-      profile.provenance["query_set"] = held.description;
-      std::printf("held-out queries: %s\n", held.description.c_str());
-    } else if (a.checkpoint.empty() && a.kind == "gaussian") {
-      profile = computeGaussianProfile(data, a.options, spectrum, stderrProgress("diagnose"));
-      profile.provenance["producer"] = "noisescope-cli diagnose --kind gaussian";
-    } else if (a.checkpoint.empty()) {
-      profile = computeEmpiricalProfile(data, a.options, stderrProgress("diagnose"));
-      profile.provenance["producer"] = "noisescope-cli diagnose";
-    } else {
-      std::string described;
-      Dataset evaluation = evaluationSet(a, std::move(data), described);
-      // A run directory stands for its newest exported denoiser (x0 convention).
-      const bool isRun = std::filesystem::is_directory(a.checkpoint);
-      const std::string runDirectory = isRun ? a.checkpoint : std::string();
-      CheckpointOptions c;
-      c.path = isRun ? pipeline::newestExportedDenoiser(a.checkpoint) : a.checkpoint;
-      if (isRun && a.prediction != "x0")
-        throw InputError("--prediction", "a run directory's exported denoiser predicts x0");
-      c.prediction = prediction;
-      c.grid = a.options;
-      c.batchSize = a.batch;
-      c.evaluationSet = described;
-      profile = computeCheckpointProfile(evaluation, c, stderrProgress("diagnose"));
-      profile.provenance["producer"] = "noisescope-cli diagnose --checkpoint";
-      if (!runDirectory.empty()) {
-        profile.provenance["run_directory"] = runDirectory;
-        std::printf("checkpoint: %s (newest export of run %s)\n", c.path.c_str(),
-                    runDirectory.c_str());
-      }
-    }
+    const Profile& profile = result.profiles.front();
+    if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
+    if (std::filesystem::is_directory(a.checkpoint))
+      std::printf("checkpoint: %s (newest export of run %s)\n", result.model.c_str(),
+                  a.checkpoint.c_str());
     writeProfile(a.out, profile);
     if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
     printSummary(profile);

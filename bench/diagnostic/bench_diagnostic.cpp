@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   DiagnosticOptions options;
   int64_t memoryMiB = 1024;
   int threads = 0;
-  std::string precision = "float64";
+  std::string precision = "auto";
   std::string kind = "empirical", heldOutPath;
   app.add_option("dataset", data, "dataset file")->required();
   app.add_option("--queries", options.queries)->capture_default_str();

@@ -8,13 +8,22 @@
 namespace noisescope {
 
 const char* toString(DistancePrecision precision) {
-  return precision == DistancePrecision::Float64 ? "float64" : "float32";
+  switch (precision) {
+    case DistancePrecision::Float64:
+      return "float64";
+    case DistancePrecision::Auto:
+      return "auto";
+    case DistancePrecision::Float32:
+      return "float32";
+  }
+  return "float64";
 }
 
 DistancePrecision distancePrecisionFromString(const std::string& text) {
   if (text == "float64" || text == "fp64") return DistancePrecision::Float64;
   if (text == "float32" || text == "fp32") return DistancePrecision::Float32;
-  throw InputError("--precision " + text, "expected float64 or float32");
+  if (text == "auto") return DistancePrecision::Auto;
+  throw InputError("--precision " + text, "expected float64, auto or float32");
 }
 
 void DiagnosticOptions::validate() const {

@@ -10,6 +10,7 @@
 
 #include "data/prior_rows.h"
 #include "diagnostic/dense_tile.h"
+#include "diagnostic/distance_terms.h"
 #include "tensor/communicator.h"
 #include "tensor/device.h"
 #include "util/error.h"
@@ -122,6 +123,7 @@ class Engine {
     levels_ = static_cast<int>(sigmas.size());
     device_ = resolveDevice(settings.device);
     tau_ = settings.pruneLogRatio;
+    largestSigma_ = *std::max_element(sigmas.begin(), sigmas.end());
     // A streamed prior's tile buffer counts inside the budget: peak memory is the budget.
     plan_ = planChunks(settings.planRows > 0 ? settings.planRows : n_, d_, m_, levels_,
                        settings.memoryBytes, prior.resident() ? 0 : d_ * int64_t{4});
@@ -178,6 +180,9 @@ class Engine {
       runQueryChunk(q0, std::min(plan_.queryChunk, m_ - q0));
     }
     if (comm_) sumCountersOverRanks();
+    // Float32 terms may hide up to 2δ of a dropped weight's logit (its own error and the max's).
+    out_.prunedWeightBound =
+        std::min(out_.prunedWeightBound * std::exp(2.0 * out_.distanceLogitErrorBound), 1.0);
     progress_.report(1.0, "done");
     out_.phaseSeconds = clock_.report();
     if (comm_) out_.communicatedBytes = comm_->bytesCommunicated() - bytesAtStart_;
@@ -265,18 +270,10 @@ class Engine {
       const bool first = c0 == 0;
       const bool last = c0 + cols >= n_;
       at::Tensor xc = tile(c0, cols);
-      at::Tensor terms;
-      {
-        PhaseClock::Scope timing(clock_, PhaseClock::Distances);
-        terms = distanceTerms(rows, c0, cols, xc, hostIndex);
-      }
-      at::Tensor a = terms.narrow(0, 0, rows);
-      at::Tensor b = terms.narrow(0, rows, rows);
-      std::vector<double> onset;
-      {
-        PhaseClock::Scope timing(clock_, PhaseClock::Onset);
-        onset = activationSigma(a, b);
-      }
+      const TileTerms terms = tileTerms(rows, c0, cols, xc, hostIndex);
+      at::Tensor a = terms.d.terms.narrow(0, 0, rows);
+      at::Tensor b = terms.d.terms.narrow(0, rows, rows);
+      const std::vector<double>& onset = terms.onset;
       denseFromHere_ = false;
       for (int l = 0; l < levels_; ++l) {
         progress_.throwIfCancelled();
@@ -299,35 +296,103 @@ class Engine {
     return std::vector<int64_t>(c.data_ptr<int64_t>(), c.data_ptr<int64_t>() + c.numel());
   }
 
-  // Returns [2·rows, cols]: rows 0..rows−1 hold A = ‖x_j − x_i‖², the rest B = ε_j·(x_j − x_i),
-  // so that ‖x_j + σε_j − x_i‖² = A + 2σB + σ²‖ε_j‖² at every σ. The query's own point gets
-  // A = kSelfDistance, B = 0 (its weight is added analytically).
-  at::Tensor distanceTerms(int64_t rows, int64_t c0, int64_t cols, const at::Tensor& xc,
-                           const std::vector<int64_t>& hostIndex) {
-    const bool exact = settings_.distancePrecision == DistancePrecision::Float64;
-    const auto gemmType = exact ? at::kDouble : at::kFloat;
-    at::Tensor xj = xj_.to(gemmType);
-    at::Tensor eps = epsj_.to(gemmType);
-    at::Tensor lhs = at::cat({xj, eps}, 0);
-    at::Tensor gram = at::empty({2 * rows, cols}, f64_.dtype(gemmType));
-    at::Tensor sqNorm = at::empty({cols}, f64_.dtype(gemmType));
-    for (int64_t s0 = 0; s0 < cols; s0 += plan_.gemmRows) {
-      progress_.throwIfCancelled();  // the distance GEMMs are the longest single step
-      const int64_t sn = std::min(plan_.gemmRows, cols - s0);
-      at::Tensor xs = xc.narrow(0, s0, sn).to(gemmType);
-      sqNorm.narrow(0, s0, sn).copy_((xs * xs).sum(1));
-      if (sn == cols) {
-        at::mm_out(gram, lhs, xs.t());
-      } else {
-        gram.narrow(1, s0, sn).copy_(at::mm(lhs, xs.t()));
-      }
+  // The tile's distance terms, A = ‖x_j − x_i‖² over B = ε_j·(x_j − x_i) (see
+  // diagnostic/distance_terms.h), with their error bounds, and each row's activation σ. The
+  // query's own point gets A = kSelfDistance, B = 0 (its weight is added analytically).
+  //
+  // Auto: float32 GEMMs unless the norms alone show that most rows would fail, then float64 for
+  // the rows whose logit error bound, at the first σ of the grid they are used at (their
+  // activation σ, certified from the bounded terms), exceeds kFloat32LogitTolerance. The bound
+  // only falls as σ grows, so a row that passes is within it at every level.
+  struct TileTerms {
+    DistanceTerms d;
+    std::vector<double> onset;
+  };
+  TileTerms tileTerms(int64_t rows, int64_t c0, int64_t cols, const at::Tensor& xc,
+                      const std::vector<int64_t>& hostIndex) {
+    const auto cancel = [this] { progress_.throwIfCancelled(); };
+    std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::Distances);
+    const at::Tensor norms = squaredNorms(xc, plan_.gemmRows);
+    const DistancePrecision precision = settings_.distancePrecision;
+    bool float32 = precision == DistancePrecision::Float32;
+    if (precision == DistancePrecision::Auto) {
+      // Even at the largest σ the bound is over the limit for these rows: float32 cannot pass.
+      const auto [aError, bError] = float32TermErrors(xj_, epsj_, norms);
+      const int64_t hopeless = logitErrorBound(aError, bError, largestSigma_)
+                                   .gt(kFloat32LogitTolerance)
+                                   .sum()
+                                   .item<int64_t>();
+      float32 = 2 * hopeless < rows;
     }
-    at::Tensor a = gram.narrow(0, 0, rows);
-    at::Tensor b = gram.narrow(0, rows, rows);
-    a.mul_(-2.0).add_((xj * xj).sum(1).unsqueeze(1)).add_(sqNorm.unsqueeze(0)).clamp_min_(0.0);
-    b.neg_().add_((eps * xj).sum(1).unsqueeze(1));
-    at::Tensor terms = exact ? gram : gram.to(at::kDouble);
+    TileTerms out;
+    out.d = distanceTerms(xj_, epsj_, xc, norms, float32 ? at::kFloat : at::kDouble, plan_.gemmRows,
+                          cancel);
+    markOwnPoints(out.d.terms, rows, c0, cols, hostIndex);
+    timing.reset();
+    out.onset = activationSigma(out.d);
+    if (float32) {
+      std::vector<int64_t> redo;
+      const std::vector<double> bound = firstUseBound(out.d, out.onset);
+      for (int64_t r = 0; r < rows; ++r) {
+        if (precision == DistancePrecision::Auto &&
+            !(bound[static_cast<size_t>(r)] <= kFloat32LogitTolerance)) {
+          redo.push_back(r);
+        } else {
+          out_.distanceLogitErrorBound =
+              std::max(out_.distanceLogitErrorBound, bound[static_cast<size_t>(r)]);
+        }
+      }
+      out_.float32DistanceRows += rows - static_cast<int64_t>(redo.size());
+      out_.float64DistanceRows += static_cast<int64_t>(redo.size());
+      if (!redo.empty()) {
+        timing.emplace(clock_, PhaseClock::Distances);
+        redoInFloat64(out.d, redo, xc, norms, cancel);
+        markOwnPoints(out.d.terms, rows, c0, cols, hostIndex);
+        timing.reset();
+        out.onset = activationSigma(out.d);
+      }
+    } else {
+      out_.float64DistanceRows += rows;
+    }
+    return out;
+  }
 
+  // The rows `redo` of the terms again, from float64 GEMMs; their bounds become 0.
+  void redoInFloat64(DistanceTerms& d, const std::vector<int64_t>& redo, const at::Tensor& xc,
+                     const at::Tensor& norms, const std::function<void()>& cancel) {
+    const int64_t rows = d.aError.size(0);
+    at::Tensor index = at::tensor(redo, at::TensorOptions().dtype(at::kLong)).to(device_);
+    const DistanceTerms exact =
+        distanceTerms(xj_.index_select(0, index), epsj_.index_select(0, index), xc, norms,
+                      at::kDouble, plan_.gemmRows, cancel);
+    const int64_t k = index.size(0);
+    d.terms.index_copy_(0, index, exact.terms.narrow(0, 0, k));
+    d.terms.index_copy_(0, index + rows, exact.terms.narrow(0, k, k));
+    d.aError.index_fill_(0, index, 0.0);
+    d.bError.index_fill_(0, index, 0.0);
+  }
+
+  // Per row: the logit error bound at the smallest σ of the grid at or above the row's
+  // activation σ (0 where no level uses the row).
+  std::vector<double> firstUseBound(const DistanceTerms& d, const std::vector<double>& onset) {
+    const at::Tensor aError = d.aError.to(at::kCPU).contiguous();
+    const at::Tensor bError = d.bError.to(at::kCPU).contiguous();
+    std::vector<double> bound(onset.size(), 0.0);
+    for (size_t r = 0; r < onset.size(); ++r) {
+      double first = std::numeric_limits<double>::infinity();
+      for (double s : sigmas_) {
+        if (s >= onset[r]) first = std::min(first, s);
+      }
+      if (!std::isfinite(first)) continue;
+      bound[r] = aError.data_ptr<double>()[r] / (2.0 * first * first) +
+                 bError.data_ptr<double>()[r] / first;
+    }
+    return bound;
+  }
+
+  // The own point's entries: A = kSelfDistance, B = 0.
+  void markOwnPoints(at::Tensor& terms, int64_t rows, int64_t c0, int64_t cols,
+                     const std::vector<int64_t>& hostIndex) {
     std::vector<int64_t> selfRows, selfCols;
     for (int64_t r = 0; r < rows && !heldOut_; ++r) {
       const int64_t i = hostIndex[static_cast<size_t>(r)] - firstRow_;
@@ -336,23 +401,30 @@ class Engine {
         selfCols.push_back(i - c0);
       }
     }
-    if (!selfRows.empty()) {
-      const auto longs = at::TensorOptions().dtype(at::kLong);
-      at::Tensor r = at::tensor(selfRows, longs).to(device_);
-      at::Tensor c = at::tensor(selfCols, longs).to(device_);
-      terms.index_put_({r, c}, kSelfDistance);
-      terms.index_put_({r + rows, c}, 0.0);
-    }
-    return terms;
+    if (selfRows.empty()) return;
+    const auto longs = at::TensorOptions().dtype(at::kLong);
+    at::Tensor r = at::tensor(selfRows, longs).to(device_);
+    at::Tensor c = at::tensor(selfCols, longs).to(device_);
+    terms.index_put_({r, c}, kSelfDistance);
+    terms.index_put_({r + rows, c}, 0.0);
   }
 
   // For each query row, the smallest σ at which some point of this tile has a logit within τ of
   // the query's own point (logit 0): z_i = −A/(2σ²) − B/σ ≥ −τ ⟺ σ ≥ σ*_i, the positive root
   // written without cancellation. Below it the row's tile weights are all < e^−τ of the self
-  // weight, hence of the max: the row skips the level (certified).
-  std::vector<double> activationSigma(const at::Tensor& a, const at::Tensor& b) {
-    const int64_t rows = a.size(0);
+  // weight, hence of the max: the row skips the level (certified). Float32 terms are first moved
+  // down by their error bounds (A − aError ≤ A, B − bError ≤ B): the logits can only rise, so
+  // the skip stays certified.
+  std::vector<double> activationSigma(const DistanceTerms& d) {
+    const int64_t rows = d.aError.size(0);
     if (heldOut_) return std::vector<double>(static_cast<size_t>(rows), 0.0);  // all active
+    PhaseClock::Scope timing(clock_, PhaseClock::Onset);
+    at::Tensor a = d.terms.narrow(0, 0, rows);
+    at::Tensor b = d.terms.narrow(0, rows, rows);
+    if (d.aError.gt(0.0).any().item<bool>() || d.bError.gt(0.0).any().item<bool>()) {
+      a = (a - d.aError.unsqueeze(1)).clamp_min_(0.0);
+      b = b - d.bError.unsqueeze(1);
+    }
     const int64_t cols = a.size(1);
     at::Tensor root = Workspace::view(ws_.z, rows, cols);
     at::mul_out(root, b, b);
@@ -591,13 +663,20 @@ class Engine {
 
   void sumCountersOverRanks() {
     at::Tensor counters =
-        at::tensor(std::vector<int64_t>{out_.oneHotSkips, out_.sparseSteps, out_.denseSteps, n_},
+        at::tensor(std::vector<int64_t>{out_.oneHotSkips, out_.sparseSteps, out_.denseSteps, n_,
+                                        out_.float32DistanceRows, out_.float64DistanceRows},
                    at::TensorOptions().dtype(at::kLong));
     comm_->allReduceSum(counters);
     out_.oneHotSkips = counters[0].item<int64_t>();
     out_.sparseSteps = counters[1].item<int64_t>();
     out_.denseSteps = counters[2].item<int64_t>();
     const int64_t total = counters[3].item<int64_t>();  // N of the whole prior
+    out_.float32DistanceRows = counters[4].item<int64_t>();
+    out_.float64DistanceRows = counters[5].item<int64_t>();
+    at::Tensor bound = at::tensor(std::vector<double>{out_.distanceLogitErrorBound},
+                                  at::TensorOptions().dtype(at::kDouble));
+    comm_->allReduceMax(bound);
+    out_.distanceLogitErrorBound = bound[0].item<double>();
     out_.prunedWeightBound = static_cast<double>(heldOut_ ? total : total - 1) * std::exp(-tau_);
   }
 
@@ -647,6 +726,7 @@ class Engine {
   int64_t n_ = 0, d_ = 0, m_ = 0;
   int levels_ = 0;
   double tau_ = 40.0;
+  double largestSigma_ = 1.0;
   c10::Device device_{c10::kCPU};
   ChunkPlan plan_;
   at::TensorOptions f64_;

@@ -45,7 +45,7 @@ struct PosteriorEngineSettings {
   std::string device = "auto";
   int64_t memoryBytes = int64_t{1024} << 20;
   double pruneLogRatio = 40.0;  // τ: weights below e^−τ of the largest are dropped
-  DistancePrecision distancePrecision = DistancePrecision::Float64;
+  DistancePrecision distancePrecision = DistancePrecision::Auto;
   bool keepPosteriorMeans = false;  // fill PerQueryPosterior::posteriorMean (levels×queries×D)
   LevelCallback onLevel;            // optional: called once per level when it is complete
   // Sharded run: the prior handed to the engine is rows [firstRow, firstRow + its size) of the
@@ -71,8 +71,15 @@ struct PerQueryPosterior {
 
   ChunkPlan plan;
   std::string device;
-  // Upper bound on the total weight dropped per query: (N − 1)·e^−τ (weights are normalised).
+  // Upper bound on the total weight dropped per query: (N − 1)·e^−τ (weights are normalised),
+  // times e^{2δ} when float32 terms were used (δ below), at most 1.
   double prunedWeightBound = 0.0;
+  // Distance terms (diagnostic/distance_terms.h): (query, tile) rows assembled from float32 and
+  // from float64 GEMMs, and δ, the largest proven error of a float32-assembled logit at any
+  // σ level it was used at (0 when none was).
+  int64_t float32DistanceRows = 0;
+  int64_t float64DistanceRows = 0;
+  double distanceLogitErrorBound = 0.0;
   // How the (level, tile) pieces were handled: skipped as one-hot, gathered, or by GEMM.
   int64_t oneHotSkips = 0;
   int64_t sparseSteps = 0;

@@ -31,16 +31,4 @@ RunHeldOutSet runHeldOutSet(const std::string& runDirectory, const Progress& pro
   return {std::move(data.test), "the run's held-out data: " + data.testDescription};
 }
 
-Profile profileRunCheckpoint(const std::string& runDirectory, CheckpointOptions grid,
-                             const Progress& progress) {
-  grid.path = newestExportedDenoiser(runDirectory);
-  const RunHeldOutSet held = runHeldOutSet(runDirectory, progress.sub(0.0, 0.2));
-  grid.prediction = Prediction::X0;  // the export's convention
-  grid.evaluationSet = held.description;
-  Profile profile = computeCheckpointProfile(held.data, grid, progress.sub(0.2, 1.0));
-  profile.provenance["run_directory"] = runDirectory;
-  profile.provenance["checkpoint"] = grid.path;
-  return profile;
-}
-
 }  // namespace noisescope::pipeline

@@ -1,13 +1,10 @@
 #pragma once
-// From a training run to a checkpoint profile in one step: the run directory's newest exported
-// denoiser, scored on the data the run itself holds out (its config's test set), so the profile
-// is an honest bound for the model that run trained. The Diagnostic tab and `diagnose --checkpoint
-// RUN_DIR` both resolve a run and its held-out data through here.
+// A training run as a checkpoint to profile: the run directory's newest exported denoiser, and
+// the data the run itself holds out (its config's test set), so that the profile is an honest
+// bound for the model that run trained. pipeline/diagnose_job.h resolves a run through here.
 #include <string>
 
 #include "data/dataset.h"
-#include "diagnostic/checkpoint_diagnostic.h"
-#include "profile/profile.h"
 #include "util/progress.h"
 
 namespace noisescope::pipeline {
@@ -25,11 +22,5 @@ struct RunHeldOutSet {
   std::string description;  // "the run's held-out data: test_path …"
 };
 RunHeldOutSet runHeldOutSet(const std::string& runDirectory, const Progress& progress = {});
-
-// The checkpoint profile of the run's newest export on its held-out data (runHeldOutSet). `grid`
-// gives the σ levels, queries, seed and device (its path, prediction and evaluation set are filled
-// here). The profile's provenance names the run and the step.
-Profile profileRunCheckpoint(const std::string& runDirectory, CheckpointOptions grid,
-                             const Progress& progress = {});
 
 }  // namespace noisescope::pipeline

@@ -1,6 +1,7 @@
 // `diagnose DATA --checkpoint RUN_DIR` scores the run's newest export on the run's own held-out
-// data, through the same pipeline call as the workbench's Diagnostic tab
-// (pipeline::profileRunCheckpoint): the same evaluation set, named the same, and the same numbers.
+// data, through the same pipeline call as the workbench's Diagnostic tab (pipeline::runDiagnosis;
+// test_gui_cli_diagnose drives the tab itself): the same evaluation set, named the same, and the
+// same numbers. This one runs without the GUI.
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -8,6 +9,7 @@
 #include <fstream>
 
 #include "io/profile_io.h"
+#include "pipeline/diagnose_job.h"
 #include "pipeline/run_profile.h"
 
 using namespace noisescope;
@@ -52,12 +54,14 @@ class TestCliRunCheckpoint : public QObject {
              errors.constData());
     const Profile cli = readProfile(out.toStdString());
 
-    CheckpointOptions grid;
-    grid.grid.levels = 6;
-    grid.grid.queries = 24;
-    grid.grid.seed = 5;
-    grid.grid.device = "cpu";
-    const Profile gui = pipeline::profileRunCheckpoint(run.toStdString(), grid);
+    pipeline::DiagnoseRequest request;
+    request.kind = "checkpoint";
+    request.checkpoint = run.toStdString();
+    request.options.levels = 6;
+    request.options.queries = 24;
+    request.options.seed = 5;
+    request.options.device = "cpu";
+    const Profile gui = pipeline::runDiagnosis(Dataset{}, "", request).profiles.front();
     const pipeline::RunHeldOutSet held = pipeline::runHeldOutSet(run.toStdString());
 
     QCOMPARE(cli.datasetSize, held.data.size());

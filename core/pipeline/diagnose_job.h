@@ -1,0 +1,77 @@
+#pragma once
+// The Diagnostic action as one call for every face: a profile of the dataset (empirical,
+// held-out, gaussian), the bracket, or a checkpoint's profile (a TorchScript file or a training
+// run's newest export), with its evaluation set chosen by one rule and its provenance stamped
+// here. The Diagnostic tab and `noisescope-cli diagnose` fill the same request; for the same
+// request they write the same files, apart from the producer, the time stamp and the timings.
+// Streamed and sharded priors (only the CLI reaches them) take runScaledDiagnosis.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "data/dataset.h"
+#include "data/load.h"
+#include "diagnostic/bracket.h"
+#include "diagnostic/checkpoint_diagnostic.h"
+#include "diagnostic/empirical_diagnostic.h"
+#include "pipeline/defaults.h"
+#include "pipeline/held_out_queries.h"
+#include "profile/profile.h"
+#include "util/progress.h"
+
+namespace noisescope::pipeline {
+
+struct ScaledPrior;  // pipeline/scaled_prior.h (kept out: it brings c10d's headers)
+
+struct DiagnoseRequest {
+  // empirical, held-out, gaussian, bracket; or checkpoint (then `checkpoint` names the model).
+  std::string kind = "empirical";
+  DiagnosticOptions options;  // grid, queries, seed, device, memory, precision
+  // held-out, bracket: where the held-out queries come from (its seed is options.seed).
+  HeldOutRequest heldOut;
+  // gaussian, bracket: the covariance spectrum's fit (its seed is options.seed).
+  int64_t spectrumRank = GaussianSpectrumOptions{}.rank;
+  int bootstrap = GaussianSpectrumOptions{}.bootstrap;
+  // bracket: the patch member's widths; empty = the defaults, {0} = no patch member.
+  std::vector<int> patchSizes;
+  // checkpoint: a TorchScript file, or a run directory (its newest export, scored on the data
+  // the run held out).
+  std::string checkpoint;
+  Prediction prediction = Prediction::X0;
+  int64_t batchSize = CheckpointOptions{}.batchSize;
+  // checkpoint on a file: the data it is scored on. `evalData` when given (read on the dataset's
+  // scale with `evalLoad`), else the dataset if it is a test split, else a seeded `holdout`
+  // share of it.
+  std::string evalData;
+  LoadOptions evalLoad;
+  double holdout = defaults::kHeldOutShare;
+  std::string producer;  // every profile's provenance "producer"
+};
+
+struct DiagnoseResult {
+  // One profile; for the bracket its curves in bracketCurves order (empirical first, the bound
+  // last).
+  std::vector<Profile> profiles;
+  std::string querySet;  // held-out, bracket: the held-out queries, as in the provenance
+  std::string model;     // checkpoint: the file scored (a run's newest export)
+};
+
+// Throws InputError naming the setting or the file at fault, Cancelled when `progress` asks.
+// The dataset is copied only where a held-out share is split off it; the overload taking it by
+// rvalue moves it instead.
+DiagnoseResult runDiagnosis(const Dataset& dataset, const std::string& datasetPath,
+                            const DiagnoseRequest& request, const Progress& progress = {},
+                            const LevelObserver& onLevel = {});
+DiagnoseResult runDiagnosis(Dataset&& dataset, const std::string& datasetPath,
+                            const DiagnoseRequest& request, const Progress& progress = {},
+                            const LevelObserver& onLevel = {});
+
+// Kinds empirical and held-out on a prior streamed from disk or sharded across ranks: the same
+// profile as in memory, computed tile by tile and merged with c10d. Every rank returns the same
+// profile or throws the same kind of error. A held-out request needs its queries in a file
+// (request.heldOut.queriesFrom, or the test split beside `datasetPath`): a streamed or sharded
+// prior cannot be split in memory.
+DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& datasetPath,
+                                  const DiagnoseRequest& request, const Progress& progress = {});
+
+}  // namespace noisescope::pipeline
