@@ -1,8 +1,5 @@
 #include "data/image_folder_reader.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -19,20 +16,8 @@ std::vector<std::string> listImageFiles(const std::string& folder) {
     checkedFileSize(folder);  // says "no such file" where that is the problem
     throw InputError(folder, "is not a folder");
   }
-  DIR* dir = ::opendir(folder.c_str());
-  if (!dir) throw InputError(folder, "cannot be opened as a folder");
-  const std::string prefix = endsWith(folder, "/") ? folder : folder + "/";
-  std::vector<std::string> files;
-  while (dirent* entry = ::readdir(dir)) {
-    const std::string path = prefix + entry->d_name;
-    struct stat info {};
-    if (imageFileType(path) != ImageFileType::Other && ::stat(path.c_str(), &info) == 0 &&
-        S_ISREG(info.st_mode))
-      files.push_back(path);
-  }
-  ::closedir(dir);
-  std::sort(files.begin(), files.end());
-  return files;
+  return listFolderFiles(
+      folder, [](const std::string& path) { return imageFileType(path) != ImageFileType::Other; });
 }
 
 Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& options,

@@ -1,5 +1,6 @@
 #include "data/input_file.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,6 +48,23 @@ uint64_t checkedMultiply(const std::string& path, uint64_t a, uint64_t b) {
 bool isDirectory(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+std::vector<std::string> listFolderFiles(const std::string& folder,
+                                         const std::function<bool(const std::string&)>& wanted) {
+  // Closed however the walk ends: `wanted` is the caller's and may throw.
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(::opendir(folder.c_str()), ::closedir);
+  if (!dir) throw InputError(folder, "cannot be opened as a folder");
+  const std::string prefix = endsWith(folder, "/") ? folder : folder + "/";
+  std::vector<std::string> files;
+  while (dirent* entry = ::readdir(dir.get())) {
+    const std::string path = prefix + entry->d_name;
+    struct stat info {};
+    if (wanted(path) && ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
+      files.push_back(path);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 FilePtr openForReading(const std::string& path) {

@@ -5,8 +5,10 @@
 // InputError naming the path, so readers never allocate from an unchecked header.
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "util/file_names.h"
 
@@ -27,6 +29,12 @@ using noisescope::endsWith;  // file-name helpers live in util/file_names.h
 using noisescope::fileName;
 using noisescope::toLower;
 bool isDirectory(const std::string& path);
+
+// The regular files directly in `folder` whose path `wanted` accepts, as full paths in sorted order
+// (the order a reader stacks them in, whatever the file system lists). InputError when the folder
+// cannot be opened. The image and latent folder readers list through this one walk.
+std::vector<std::string> listFolderFiles(const std::string& folder,
+                                         const std::function<bool(const std::string&)>& wanted);
 
 // A FILE* that closes itself; opened in binary read mode or InputError.
 struct FileCloser {

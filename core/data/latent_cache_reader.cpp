@@ -1,8 +1,5 @@
 #include "data/latent_cache_reader.h"
 
-#include <dirent.h>
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -191,29 +188,18 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
       left += (left.empty() ? "" : "; ") + std::to_string(groups[shape].size()) + " of " +
               latentShapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
     }
-    d.notes.push_back("mixed buckets: took the largest group, " + latentShapeText(taken) + "; left out " +
-                      left);
+    d.notes.push_back("mixed buckets: took the largest group, " + latentShapeText(taken) +
+                      "; left out " + left);
   }
   d.validate();
   return d;
 }
 
 std::vector<std::string> listLatentFiles(const std::string& folder) {
-  DIR* dir = ::opendir(folder.c_str());
-  if (!dir) throw InputError(folder, "cannot be opened as a folder");
-  const std::string prefix = endsWith(folder, "/") ? folder : folder + "/";
-  std::vector<std::string> files;
-  while (dirent* entry = ::readdir(dir)) {
-    const std::string path = prefix + entry->d_name;
-    const std::string name = toLower(entry->d_name);
-    struct stat info {};
-    if ((endsWith(name, ".safetensors") || endsWith(name, ".npz")) &&
-        ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode))
-      files.push_back(path);
-  }
-  ::closedir(dir);
-  std::sort(files.begin(), files.end());
-  return files;
+  return listFolderFiles(folder, [](const std::string& path) {
+    const std::string name = toLower(fileName(path));
+    return endsWith(name, ".safetensors") || endsWith(name, ".npz");
+  });
 }
 
 }  // namespace

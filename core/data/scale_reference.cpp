@@ -3,14 +3,13 @@
 namespace noisescope {
 
 ScaleReference scaleReferenceOf(const Dataset& dataset) {
-  ScaleReference reference;
-  reference.source = dataset.source.empty() ? dataset.name : dataset.source;
-  reference.dtype = dataset.sourceDtype;
-  reference.kind = dataset.kind;
-  reference.rangeKnown = dataset.sourceRangeKnown;
-  reference.lo = dataset.sourceMin;
-  reference.hi = dataset.sourceMax;
-  return reference;
+  // ScaleReference's fields in their order: the file, its dtype and kind, its range on disk.
+  return ScaleReference{dataset.source.empty() ? dataset.name : dataset.source,
+                        dataset.sourceDtype,
+                        dataset.kind,
+                        dataset.sourceRangeKnown,
+                        dataset.sourceMin,
+                        dataset.sourceMax};
 }
 
 }  // namespace noisescope

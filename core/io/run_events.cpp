@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -95,59 +97,122 @@ void sameLength(const char* key, const std::vector<double>& v, size_t expected, 
                   " entries, but '" + of + "' implies " + std::to_string(expected)};
 }
 
+// The required fields of each kind, named once for the reader and the writer: the key, the member
+// that holds it and whether a number (or each number of an array) may be null (NaN). The optional
+// fields, and the checks across fields, stay with the code of their kind below.
+template <class Record>
+struct Field {
+  using Member = std::variant<double Record::*, int64_t Record::*, bool Record::*,
+                              std::string Record::*, std::vector<double> Record::*, json Record::*>;
+  const char* key;
+  Member member;
+  bool nullable = false;
+};
+using EventField = Field<RunEvent>;
+
+const EventField kStartFields[] = {
+    {"steps", &RunEvent::steps},
+    {"world_size", &RunEvent::worldSize},
+    {"device", &RunEvent::device},
+    {"network", &RunEvent::network},
+    {"parameters", &RunEvent::parameters},
+    {"sigma_data", &RunEvent::sigmaData},
+    {"discrete", &RunEvent::discrete},
+    {"train_samples", &RunEvent::trainSamples},
+    {"test_samples", &RunEvent::testSamples},
+    {"test", &RunEvent::test},
+    {"bins", &RunEvent::bins},
+};
+const Field<RunEvent::LossWeight> kLossWeightFields[] = {
+    {"kind", &RunEvent::LossWeight::kind},   {"label", &RunEvent::LossWeight::label},
+    {"from", &RunEvent::LossWeight::from},   {"sigma_data", &RunEvent::LossWeight::sigmaData},
+    {"gamma", &RunEvent::LossWeight::gamma},
+};
+const EventField kTrainFields[] = {
+    {"loss", &RunEvent::loss, true},
+    {"lr", &RunEvent::lr},
+    {"samples_per_s", &RunEvent::samplesPerSecond},
+    {"steps_per_s", &RunEvent::stepsPerSecond},
+    {"bin_error", &RunEvent::binError, true},
+    {"bin_count", &RunEvent::binCount},
+};
+const EventField kScheduleFields[] = {
+    {"sampler", &RunEvent::sampler},
+    {"refresh", &RunEvent::refresh},
+    {"log_sigma_edges", &RunEvent::logSigmaEdges},
+    {"sigma", &RunEvent::sigma},
+    {"pi", &RunEvent::pi},
+};
+const EventField kEvalFields[] = {
+    {"sigma", &RunEvent::sigma},           {"error", &RunEvent::error, true},
+    {"elbo", &RunEvent::elbo, true},       {"edm", &RunEvent::edm, true},
+    {"quality", &RunEvent::quality, true}, {"reference", &RunEvent::reference},
+};
+
+template <class T>
+constexpr bool kAlwaysFalse = false;
+
+// Reads the fields in their order; the first one missing or mistyped refuses the line.
+template <class Record, size_t N>
+void readFields(const json& e, Record& r, const Field<Record> (&fields)[N]) {
+  for (const Field<Record>& f : fields)
+    std::visit(
+        [&](auto member) {
+          auto& value = r.*member;
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, double>)
+            value = real(e, f.key, f.nullable);
+          else if constexpr (std::is_same_v<T, int64_t>)
+            value = count(e, f.key);
+          else if constexpr (std::is_same_v<T, bool>)
+            value = flag(e, f.key);
+          else if constexpr (std::is_same_v<T, std::string>)
+            value = text(e, f.key);
+          else if constexpr (std::is_same_v<T, std::vector<double>>)
+            value = reals(e, f.key, f.nullable);
+          else if constexpr (std::is_same_v<T, json>) {
+            value = need(e, f.key);
+            if (!value.is_object()) wrongType(f.key, value, "an object");
+          } else
+            static_assert(kAlwaysFalse<T>, "a field type without a reader");
+        },
+        f.member);
+}
+
+template <class Record, size_t N>
+void writeFields(json& e, const Record& r, const Field<Record> (&fields)[N]) {
+  for (const Field<Record>& f : fields)
+    std::visit([&](auto member) { e[f.key] = r.*member; }, f.member);
+}
+
 void readStart(const json& e, RunEvent& r) {
-  r.steps = count(e, "steps");
-  r.worldSize = count(e, "world_size");
-  r.device = text(e, "device");
+  readFields(e, r, kStartFields);
+  r.networkKind = text(r.network, "kind");
   // Written since runs record their thread share; older runs and other writers leave it out.
   if (e.contains("threads")) r.threads = count(e, "threads");
-  const json& network = need(e, "network");
-  if (!network.is_object()) wrongType("network", network, "an object");
-  r.networkKind = text(network, "kind");
-  r.network = network;
-  r.parameters = count(e, "parameters");
-  r.sigmaData = real(e, "sigma_data");
-  r.discrete = flag(e, "discrete");
-  r.trainSamples = count(e, "train_samples");
-  r.testSamples = count(e, "test_samples");
-  r.test = text(e, "test");
-  r.bins = count(e, "bins");
   // Written by both writers since the schema file; older runs leave them out.
   r.gateC = e.contains("gate_c") ? real(e, "gate_c") : std::numeric_limits<double>::quiet_NaN();
   if (e.contains("gate")) r.gate = text(e, "gate");
   if (e.contains("loss_weight")) {
     const json& w = need(e, "loss_weight");
     if (!w.is_object()) wrongType("loss_weight", w, "an object");
-    r.lossWeight.kind = text(w, "kind");
-    r.lossWeight.label = text(w, "label");
-    r.lossWeight.from = text(w, "from");
-    r.lossWeight.sigmaData = real(w, "sigma_data");
-    r.lossWeight.gamma = real(w, "gamma");
+    readFields(w, r.lossWeight, kLossWeightFields);
   }
 }
 
 void readTrain(const json& e, RunEvent& r) {
-  r.loss = real(e, "loss", true);
-  r.lr = real(e, "lr");
-  r.samplesPerSecond = real(e, "samples_per_s");
-  r.stepsPerSecond = real(e, "steps_per_s");
-  r.binError = reals(e, "bin_error", true);
-  r.binCount = reals(e, "bin_count");
+  readFields(e, r, kTrainFields);
   sameLength("bin_count", r.binCount, r.binError.size(), "bin_error");
 }
 
 void readSchedule(const json& e, RunEvent& r) {
-  r.sampler = text(e, "sampler");
-  r.refresh = count(e, "refresh");
-  r.logSigmaEdges = reals(e, "log_sigma_edges");
+  readFields(e, r, kScheduleFields);
   if (r.logSigmaEdges.size() < 2) throw BadLine{"field 'log_sigma_edges' has fewer than 2 edges"};
   for (size_t b = 0; b + 1 < r.logSigmaEdges.size(); ++b)
     if (!(r.logSigmaEdges[b + 1] > r.logSigmaEdges[b]))
       throw BadLine{"field 'log_sigma_edges' is not increasing"};
   const size_t bins = r.logSigmaEdges.size() - 1;
-  r.sigma = reals(e, "sigma");
   sameLength("sigma", r.sigma, bins, "log_sigma_edges");
-  r.pi = reals(e, "pi");
   sameLength("pi", r.pi, bins, "log_sigma_edges");
   for (double p : r.pi)
     if (p < 0.0) throw BadLine{"field 'pi' holds a negative mass"};
@@ -165,13 +230,8 @@ void readSchedule(const json& e, RunEvent& r) {
 }
 
 void readEval(const json& e, RunEvent& r) {
-  r.sigma = reals(e, "sigma");
-  r.error = reals(e, "error", true);
+  readFields(e, r, kEvalFields);
   sameLength("error", r.error, r.sigma.size(), "sigma");
-  r.elbo = real(e, "elbo", true);
-  r.edm = real(e, "edm", true);
-  r.quality = real(e, "quality", true);
-  r.reference = text(e, "reference");
   r.swd = e.contains("swd") ? real(e, "swd", true) : std::numeric_limits<double>::quiet_NaN();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   r.fd = e.contains("fd") ? real(e, "fd", true) : nan;
@@ -277,42 +337,20 @@ json runEventJson(const RunEvent& r) {
     case RunEvent::Kind::Start:
     case RunEvent::Kind::Resume:
       e["event"] = r.kind == RunEvent::Kind::Start ? "start" : "resume";
-      e["steps"] = r.steps;
-      e["world_size"] = r.worldSize;
-      e["device"] = r.device;
+      writeFields(e, r, kStartFields);
       if (r.threads > 0) e["threads"] = r.threads;
-      e["network"] = r.network;
-      e["parameters"] = r.parameters;
-      e["sigma_data"] = r.sigmaData;
-      e["discrete"] = r.discrete;
-      e["train_samples"] = r.trainSamples;
-      e["test_samples"] = r.testSamples;
-      e["test"] = r.test;
-      e["bins"] = r.bins;
       e["gate_c"] = r.gateC;
       e["gate"] = r.gate;
-      e["loss_weight"] = {{"kind", r.lossWeight.kind},
-                          {"label", r.lossWeight.label},
-                          {"sigma_data", r.lossWeight.sigmaData},
-                          {"gamma", r.lossWeight.gamma},
-                          {"from", r.lossWeight.from}};
+      e["loss_weight"] = json::object();
+      writeFields(e["loss_weight"], r.lossWeight, kLossWeightFields);
       break;
     case RunEvent::Kind::Train:
       e["event"] = "train";
-      e["loss"] = r.loss;
-      e["lr"] = r.lr;
-      e["samples_per_s"] = r.samplesPerSecond;
-      e["steps_per_s"] = r.stepsPerSecond;
-      e["bin_error"] = r.binError;
-      e["bin_count"] = r.binCount;
+      writeFields(e, r, kTrainFields);
       break;
     case RunEvent::Kind::Schedule:
       e["event"] = "schedule";
-      e["sampler"] = r.sampler;
-      e["refresh"] = r.refresh;
-      e["log_sigma_edges"] = r.logSigmaEdges;
-      e["sigma"] = r.sigma;
-      e["pi"] = r.pi;
+      writeFields(e, r, kScheduleFields);
       if (!r.mhat.empty()) {  // after a refresh
         e["mhat"] = r.mhat;
         e["rho"] = r.rho;
@@ -321,12 +359,7 @@ json runEventJson(const RunEvent& r) {
       break;
     case RunEvent::Kind::Eval:
       e["event"] = "eval";
-      e["sigma"] = r.sigma;
-      e["error"] = r.error;
-      e["elbo"] = r.elbo;
-      e["edm"] = r.edm;
-      e["quality"] = r.quality;
-      e["reference"] = r.reference;
+      writeFields(e, r, kEvalFields);
       if (std::isfinite(r.swd)) e["swd"] = r.swd;
       if (r.qualitySamples > 0) {
         e["quality_samples"] = r.qualitySamples;

@@ -5,20 +5,22 @@
 namespace noisescope::pipeline {
 
 SigmaSteps sigmaSteps(const SamplingGridResult& grid, const std::string& schedule) {
-  SigmaSteps out;
-  out.sigma.assign(grid.sigma.begin(), grid.sigma.begin() + grid.steps);
-  std::reverse(out.sigma.begin(), out.sigma.end());
-  out.schedule = schedule;
-  out.grid = grid.canonical;
-  out.label = grid.label;
-  out.rule = grid.rule;
-  out.source = grid.source;
-  out.largestRatio = grid.largestRatio;
-  out.ratioLimit = grid.ratioLimit;
-  out.ratioMargin = grid.spec.margin;
-  out.warnings = grid.warnings;
-  out.exports = grid.exports;
-  return out;
+  // The grid runs descending and ends in 0; the file holds its N levels ascending.
+  std::vector<double> ascending(grid.sigma.begin(), grid.sigma.begin() + grid.steps);
+  std::reverse(ascending.begin(), ascending.end());
+  // SigmaSteps' fields in their order; the grid's own names where they agree.
+  return SigmaSteps{std::move(ascending),
+                    schedule,
+                    /*curve=*/"",  // /1 files only
+                    /*grid=*/grid.canonical,
+                    grid.label,
+                    grid.rule,
+                    grid.source,
+                    grid.largestRatio,
+                    grid.ratioLimit,
+                    /*ratioMargin=*/grid.spec.margin,
+                    grid.warnings,
+                    grid.exports};
 }
 
 SigmaSteps sigmaSteps(const BuiltSchedule& built, int steps, const std::string& grid,

@@ -35,6 +35,22 @@ at::Tensor denoiseChunked(const DenoiseFunction& denoiser, const at::Tensor& y, 
   return at::cat(parts, 0);
 }
 
+// The walk the samplers share: x starts as the noise scaled to σ_0 and `step` takes it from each
+// level to the next (σ_i, σ_{i+1}), without autograd, checking for cancellation before a step and
+// reporting the share done after it. The samplers differ only in their step.
+template <class Step>
+at::Tensor walkSigmas(const at::Tensor& startNoise, const std::vector<double>& sigmas,
+                      const Progress& progress, const Step& step) {
+  c10::AutoGradMode noGrad(false);
+  at::Tensor x = startNoise * sigmas.front();
+  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
+    progress.throwIfCancelled();
+    x = step(x, sigmas[i], sigmas[i + 1]);
+    progress.report(double(i + 1) / double(sigmas.size() - 1));
+  }
+  return x;
+}
+
 }  // namespace
 
 Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double sigmaMin,
@@ -153,54 +169,38 @@ std::vector<double> edmSamplingSigmas(int64_t steps, double sigmaMin, double sig
 
 at::Tensor heunSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
                       const std::vector<double>& sigmas, const Progress& progress) {
-  c10::AutoGradMode noGrad(false);
-  auto x = startNoise * sigmas.front();
-  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
-    progress.throwIfCancelled();
-    const double s = sigmas[i], next = sigmas[i + 1];
+  return walkSigmas(startNoise, sigmas, progress, [&](const at::Tensor& x, double s, double next) {
     const auto d = (x - denoiseChunked(denoiser, x, s)) / s;
     auto xNext = x + (next - s) * d;
     if (next > 0) {
       const auto d2 = (xNext - denoiseChunked(denoiser, xNext, next)) / next;
       xNext = x + (next - s) * 0.5 * (d + d2);
     }
-    x = xNext;
-    progress.report(double(i + 1) / double(sigmas.size() - 1));
-  }
-  return x;
+    return xNext;
+  });
 }
 
 at::Tensor eulerSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
                        const std::vector<double>& sigmas, const Progress& progress) {
-  c10::AutoGradMode noGrad(false);
-  auto x = startNoise * sigmas.front();
-  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
-    progress.throwIfCancelled();
-    const double s = sigmas[i], next = sigmas[i + 1];
+  return walkSigmas(startNoise, sigmas, progress, [&](const at::Tensor& x, double s, double next) {
     const auto denoised = denoiseChunked(denoiser, x, s);
-    x = denoised + (next / s) * (x - denoised);
-    progress.report(double(i + 1) / double(sigmas.size() - 1));
-  }
-  return x;
+    return denoised + (next / s) * (x - denoised);
+  });
 }
 
 at::Tensor eulerAncestralSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
                                 const std::vector<double>& sigmas, uint64_t seed,
                                 const Progress& progress) {
-  c10::AutoGradMode noGrad(false);
   auto gen = at::detail::createCPUGenerator(seed);
-  auto x = startNoise * sigmas.front();
-  for (size_t i = 0; i + 1 < sigmas.size(); ++i) {
-    progress.throwIfCancelled();
-    const double s = sigmas[i], next = sigmas[i + 1];
+  return walkSigmas(startNoise, sigmas, progress, [&](const at::Tensor& x, double s, double next) {
     const double up = std::sqrt(std::max(0.0, next * next * (s * s - next * next) / (s * s)));
     const double down = std::sqrt(std::max(0.0, next * next - up * up));
     const auto denoised = denoiseChunked(denoiser, x, s);
-    x = denoised + (down / s) * (x - denoised);
-    if (up > 0) x = x + up * at::randn(x.sizes(), gen, at::kFloat).to(x.device(), x.scalar_type());
-    progress.report(double(i + 1) / double(sigmas.size() - 1));
-  }
-  return x;
+    at::Tensor out = denoised + (down / s) * (x - denoised);
+    if (up > 0)
+      out = out + up * at::randn(out.sizes(), gen, at::kFloat).to(out.device(), out.scalar_type());
+    return out;
+  });
 }
 
 int64_t samplerEvaluations(const std::string& sampler, int64_t steps) {

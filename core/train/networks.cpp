@@ -191,42 +191,51 @@ struct Denoiser::Impl : nn::Module {
   Conv1dNet conv1d{nullptr};
 };
 
-NetworkSpec resolveNetworkSpec(const ModelSettings& m, const std::vector<int64_t>& shape,
-                               SampleKind kind, double sigmaData, const std::string& source) {
-  NetworkSpec spec;
-  spec.sampleShape = shape;
-  spec.width = m.width;
-  spec.depth = m.depth;
-  spec.channels = m.channels;
-  spec.blocks = m.blocks;
-  spec.embedding = m.embedding;
-  spec.sigmaData = sigmaData;
+namespace {
+
+// "auto" picks by the data (images with sides divisible by 4 and at least 8 → unet, {L, alphabet}
+// sequences → conv1d, else mlp); an explicit kind must fit the sample shape (InputError).
+std::string networkKindFor(const std::string& asked, const std::vector<int64_t>& shape,
+                           SampleKind kind, const std::string& source) {
   const bool imageShape =
       shape.size() == 3 && shape[1] % 4 == 0 && shape[2] % 4 == 0 && shape[1] >= 8 && shape[2] >= 8;
   const bool sequenceShape = shape.size() == 2 && shape[0] >= 1 && shape[1] >= 1;
-  spec.kind = m.kind;
-  if (spec.kind == "auto") {
-    if (kind == SampleKind::Image && imageShape)
-      spec.kind = "unet";
-    else if (kind == SampleKind::Sequence && sequenceShape)
-      spec.kind = "conv1d";
-    else
-      spec.kind = "mlp";
+  if (asked == "auto") {
+    if (kind == SampleKind::Image && imageShape) return "unet";
+    if (kind == SampleKind::Sequence && sequenceShape) return "conv1d";
+    return "mlp";
   }
   std::string shapeText;
   for (auto s : shape) shapeText += (shapeText.empty() ? "" : "×") + std::to_string(s);
-  if (spec.kind == "unet" && !imageShape)
+  if (asked == "unet" && !imageShape)
     throw InputError(source,
                      "key 'model.kind': unet needs images {C, H, W} with H and W "
                      "divisible by 4 and at least 8; the data has samples of shape " +
                          shapeText);
-  if (spec.kind == "conv1d" && !sequenceShape)
+  if (asked == "conv1d" && !sequenceShape)
     throw InputError(source,
                      "key 'model.kind': conv1d needs sequences {L, alphabet}; the data "
                      "has samples of shape " +
                          shapeText);
+  return asked;
+}
+
+}  // namespace
+
+NetworkSpec resolveNetworkSpec(const ModelSettings& m, const std::vector<int64_t>& shape,
+                               SampleKind kind, double sigmaData, const std::string& source) {
+  std::string networkKind = networkKindFor(m.kind, shape, kind, source);
   if (shape.empty()) throw InputError(source, "the dataset has an empty sample shape");
-  return spec;
+  // NetworkSpec's fields in their order: the kind, the sample, the settings' sizes as given,
+  // σ_data.
+  return NetworkSpec{std::move(networkKind),
+                     shape,
+                     m.width,
+                     m.depth,
+                     m.channels,
+                     m.blocks,
+                     m.embedding,
+                     sigmaData};
 }
 
 nlohmann::json toJson(const NetworkSpec& s) {

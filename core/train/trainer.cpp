@@ -108,15 +108,9 @@ schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, 
 NoiseSampler noiseSamplerFor(const TrainConfig& config, double sigmaData) {
   const auto& n = config.noise;
   if (!n.gateC) throw std::logic_error("noiseSamplerFor: noise.gate_c is still 'auto'");
-  AdaptiveSettings a;
-  a.warmupSteps = n.warmupSteps;
-  a.refreshEvery = n.refreshEvery;
-  a.statDecay = n.statDecay;
-  a.smoothingPasses = n.smoothingPasses;
-  a.minBinCount = n.minBinCount;
-  a.gateC = *n.gateC;
-  a.gateN = n.gateN;
-  a.uniformMix = n.uniformMix;
+  // AdaptiveSettings' fields in their order: the config's noise settings of the same names.
+  const AdaptiveSettings a{n.warmupSteps, n.refreshEvery, n.statDecay, n.smoothingPasses,
+                           n.minBinCount, *n.gateC,       n.gateN,     n.uniformMix};
   schedule::Schedule base = baseScheduleFor(config, sigmaData);
   const schedule::LossWeight weight = base.lossWeight;  // a schedule file's own
   return NoiseSampler(
