@@ -30,23 +30,12 @@ double float32DotErrorFactor(int64_t d, const c10::Device& device) {
   return (1.0 + g) * (1.0 + inputUnit) * (1.0 + inputUnit) - 1.0;
 }
 
-at::Tensor squaredNorms(const at::Tensor& xc, int64_t gemmRows) {
-  const int64_t cols = xc.size(0);
-  at::Tensor norms = at::empty({cols}, xc.options().dtype(at::kDouble));
-  for (int64_t s0 = 0; s0 < cols; s0 += gemmRows) {
-    const int64_t sn = std::min(gemmRows, cols - s0);
-    at::Tensor xs = xc.narrow(0, s0, sn).to(at::kDouble);
-    norms.narrow(0, s0, sn).copy_((xs * xs).sum(1));
-  }
-  return norms;
-}
-
 std::pair<at::Tensor, at::Tensor> float32TermErrors(const at::Tensor& xj, const at::Tensor& eps,
-                                                    const at::Tensor& tileNorms) {
+                                                    const at::Tensor& tileMaxNorm) {
   const double kappa = float32DotErrorFactor(xj.size(1), xj.device());
   // The fp64 parts (the norms, ε·x_j, the two additions) with a factor 2 to spare: ~10⁻¹³.
   const double fp64Part = 2.0 * (gamma(xj.size(1), kFloat64Unit) + 3.0 * kFloat64Unit);
-  at::Tensor tileMax = tileNorms.max().sqrt();
+  const at::Tensor& tileMax = tileMaxNorm;
   at::Tensor queryNorm = (xj * xj).sum(1).sqrt();
   at::Tensor noiseNorm = (eps * eps).sum(1).sqrt();
   at::Tensor span = queryNorm + tileMax;
@@ -58,16 +47,19 @@ std::pair<at::Tensor, at::Tensor> float32TermErrors(const at::Tensor& xj, const 
 }
 
 DistanceTerms distanceTerms(const at::Tensor& xj, const at::Tensor& eps, const at::Tensor& xc,
-                            const at::Tensor& tileNorms, at::ScalarType gemmType, int64_t gemmRows,
+                            at::ScalarType gemmType, int64_t gemmRows,
                             const std::function<void()>& checkCancel) {
   const int64_t rows = xj.size(0);
   const int64_t cols = xc.size(0);
   at::Tensor lhs = at::cat({xj, eps}, 0).to(gemmType);
   at::Tensor gram = at::empty({2 * rows, cols}, xj.options().dtype(gemmType));
+  at::Tensor tileNorms = at::empty({cols}, xj.options());
   for (int64_t s0 = 0; s0 < cols; s0 += gemmRows) {
     if (checkCancel) checkCancel();  // the distance GEMMs are the longest single step
     const int64_t sn = std::min(gemmRows, cols - s0);
-    at::Tensor xs = xc.narrow(0, s0, sn).to(gemmType);
+    at::Tensor xs64 = xc.narrow(0, s0, sn).to(at::kDouble);
+    tileNorms.narrow(0, s0, sn).copy_((xs64 * xs64).sum(1));
+    at::Tensor xs = gemmType == at::kDouble ? xs64 : xc.narrow(0, s0, sn).to(gemmType);
     if (sn == cols) {
       at::mm_out(gram, lhs, xs.t());
     } else {
@@ -84,7 +76,7 @@ DistanceTerms distanceTerms(const at::Tensor& xj, const at::Tensor& eps, const a
     out.aError = at::zeros({rows}, xj.options());
     out.bError = at::zeros({rows}, xj.options());
   } else {
-    std::tie(out.aError, out.bError) = float32TermErrors(xj, eps, tileNorms);
+    std::tie(out.aError, out.bError) = float32TermErrors(xj, eps, tileNorms.max().sqrt());
   }
   return out;
 }

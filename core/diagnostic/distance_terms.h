@@ -27,20 +27,18 @@ struct DistanceTerms {
   at::Tensor aError, bError;
 };
 
-// ‖x_i‖² of each prior row (xc: [cols, D] float32), in fp64, converting gemmRows rows at a time.
-at::Tensor squaredNorms(const at::Tensor& xc, int64_t gemmRows);
-
 // xj, eps: [rows, D] fp64 (the queries' clean points, which are float32 values, and their noise);
-// xc: [cols, D] float32 prior rows, tileNorms their squaredNorms. gemmType: at::kDouble or
-// at::kFloat. The prior rows are converted gemmRows at a time; checkCancel runs before each GEMM.
+// xc: [cols, D] float32 prior rows. gemmType: at::kDouble or at::kFloat. The prior rows are
+// converted gemmRows at a time (their norms are taken in fp64 on the way); checkCancel runs
+// before each GEMM.
 DistanceTerms distanceTerms(const at::Tensor& xj, const at::Tensor& eps, const at::Tensor& xc,
-                            const at::Tensor& tileNorms, at::ScalarType gemmType, int64_t gemmRows,
+                            at::ScalarType gemmType, int64_t gemmRows,
                             const std::function<void()>& checkCancel);
 
 // The bounds distanceTerms gives float32 terms, from the norms alone (before any GEMM), as
-// {aError, bError}.
+// {aError, bError}; tileMaxNorm is the largest ‖x_i‖ of the tile (a 0-dim tensor).
 std::pair<at::Tensor, at::Tensor> float32TermErrors(const at::Tensor& xj, const at::Tensor& eps,
-                                                    const at::Tensor& tileNorms);
+                                                    const at::Tensor& tileMaxNorm);
 
 // Per row: the bound on |z̃ − z| at σ, aError/(2σ²) + bError/σ.
 at::Tensor logitErrorBound(const at::Tensor& aError, const at::Tensor& bError, double sigma);

@@ -312,12 +312,13 @@ class Engine {
                       const std::vector<int64_t>& hostIndex) {
     const auto cancel = [this] { progress_.throwIfCancelled(); };
     std::optional<PhaseClock::Scope> timing(std::in_place, clock_, PhaseClock::Distances);
-    const at::Tensor norms = squaredNorms(xc, plan_.gemmRows);
     const DistancePrecision precision = settings_.distancePrecision;
     bool float32 = precision == DistancePrecision::Float32;
     if (precision == DistancePrecision::Auto) {
       // Even at the largest σ the bound is over the limit for these rows: float32 cannot pass.
-      const auto [aError, bError] = float32TermErrors(xj_, epsj_, norms);
+      // (A float32 reduction's norm is close enough to choose by; the bounds used are fp64's.)
+      const at::Tensor largest = at::linalg_vector_norm(xc, 2, {1}).max().to(at::kDouble);
+      const auto [aError, bError] = float32TermErrors(xj_, epsj_, largest);
       const int64_t hopeless = logitErrorBound(aError, bError, largestSigma_)
                                    .gt(kFloat32LogitTolerance)
                                    .sum()
@@ -325,8 +326,8 @@ class Engine {
       float32 = 2 * hopeless < rows;
     }
     TileTerms out;
-    out.d = distanceTerms(xj_, epsj_, xc, norms, float32 ? at::kFloat : at::kDouble, plan_.gemmRows,
-                          cancel);
+    out.d =
+        distanceTerms(xj_, epsj_, xc, float32 ? at::kFloat : at::kDouble, plan_.gemmRows, cancel);
     markOwnPoints(out.d.terms, rows, c0, cols, hostIndex);
     timing.reset();
     out.onset = activationSigma(out.d);
@@ -346,7 +347,7 @@ class Engine {
       out_.float64DistanceRows += static_cast<int64_t>(redo.size());
       if (!redo.empty()) {
         timing.emplace(clock_, PhaseClock::Distances);
-        redoInFloat64(out.d, redo, xc, norms, cancel);
+        redoInFloat64(out.d, redo, xc, cancel);
         markOwnPoints(out.d.terms, rows, c0, cols, hostIndex);
         timing.reset();
         out.onset = activationSigma(out.d);
@@ -359,12 +360,12 @@ class Engine {
 
   // The rows `redo` of the terms again, from float64 GEMMs; their bounds become 0.
   void redoInFloat64(DistanceTerms& d, const std::vector<int64_t>& redo, const at::Tensor& xc,
-                     const at::Tensor& norms, const std::function<void()>& cancel) {
+                     const std::function<void()>& cancel) {
     const int64_t rows = d.aError.size(0);
     at::Tensor index = at::tensor(redo, at::TensorOptions().dtype(at::kLong)).to(device_);
     const DistanceTerms exact =
-        distanceTerms(xj_.index_select(0, index), epsj_.index_select(0, index), xc, norms,
-                      at::kDouble, plan_.gemmRows, cancel);
+        distanceTerms(xj_.index_select(0, index), epsj_.index_select(0, index), xc, at::kDouble,
+                      plan_.gemmRows, cancel);
     const int64_t k = index.size(0);
     d.terms.index_copy_(0, index, exact.terms.narrow(0, 0, k));
     d.terms.index_copy_(0, index + rows, exact.terms.narrow(0, k, k));

@@ -64,8 +64,7 @@ Worst checkAgainstTruth(const Dataset& data, const std::vector<int64_t>& queryRo
   at::Tensor xj = all.index_select(0, at::tensor(queryRows, at::kLong)).to(at::kDouble);
   at::manual_seed(seed);
   at::Tensor eps = at::randn({rows, d}, at::kDouble);
-  const at::Tensor norms = squaredNorms(all, 64);
-  const DistanceTerms f32 = distanceTerms(xj, eps, all, norms, at::kFloat, 64, {});
+  const DistanceTerms f32 = distanceTerms(xj, eps, all, at::kFloat, 64, {});
   auto t = f32.terms.accessor<double, 2>();
   auto ea = f32.aError.accessor<double, 1>();
   auto eb = f32.bError.accessor<double, 1>();
@@ -146,9 +145,8 @@ class TestDistanceTerms : public QObject {
     at::Tensor xj = all.narrow(0, 0, 8).to(at::kDouble);
     at::manual_seed(5);
     at::Tensor eps = at::randn({8, d}, at::kDouble);
-    const at::Tensor norms = squaredNorms(all, 16);
-    const DistanceTerms f32 = distanceTerms(xj, eps, all, norms, at::kFloat, 16, {});
-    const DistanceTerms f64 = distanceTerms(xj, eps, all, norms, at::kDouble, 16, {});
+    const DistanceTerms f32 = distanceTerms(xj, eps, all, at::kFloat, 16, {});
+    const DistanceTerms f64 = distanceTerms(xj, eps, all, at::kDouble, 16, {});
     for (double sigma : {0.002, 0.05, 1.0, 80.0}) {
       auto logits = [sigma](const DistanceTerms& t) {
         const int64_t rows = t.aError.size(0);
