@@ -44,7 +44,7 @@ nlohmann::json defaultsJson() {
         {"auto", {{"continuous", autoGateC(false)}, {"discrete", autoGateC(true)}}},
         {"comparison_band", {{"empirical", comparisonBandGateC("empirical")}, {"other", kGateC}}}}},
       {"sigma_data_fallback", kSigmaDataFallback},
-      {"held_out", {{"share", kHeldOutShare}}},
+      {"held_out", {{"share", kHeldOutShare}, {"feature_test_share", kFeatureTestShare}}},
       {"sampling_grid",
        {{"spec", kSamplingGrid},
         {"steps", kSamplingSteps},

@@ -35,6 +35,9 @@ inline constexpr double kSigmaDataFallback = 0.5;
 
 // The held-out rule: without a test split, a seeded share of the data (util/seeded_split.h).
 inline constexpr double kHeldOutShare = 0.1;
+// The feature network's own test set when none is given (`quality train-features`): a seeded
+// fifth of its training data, by the same split.
+inline constexpr double kFeatureTestShare = 0.2;
 
 // Inference σ steps (pipeline/sampling_grids.h): the grid every exported σ-steps file and the
 // Schedules tab's Sampling grid… dialog start from — Karras ρ = 7, the grid EDM's Heun sampler was

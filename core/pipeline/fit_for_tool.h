@@ -77,6 +77,6 @@ struct ToolOverlay {
 ToolOverlay toolOverlay(const ToolFit& fit);
 // The report's chart: the target once and the best family of each fit (all in one coordinate).
 render::ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits,
-                                     const std::string& title);
+                                   const std::string& title);
 
 }  // namespace noisescope::pipeline
