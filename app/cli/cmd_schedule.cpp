@@ -10,22 +10,18 @@
 #include <optional>
 
 #include "command.h"
-#include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
-#include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
 #include "pipeline/dataset_loading.h"
 #include "pipeline/defaults.h"
+#include "pipeline/diagnose_job.h"
 #include "pipeline/sampling_grids.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "progress_bar.h"
-#include "schedule/atomic.h"
-#include "schedule/families.h"
 #include "util/error.h"
-#include "util/spec_string.h"
 
 namespace noisescope::cli {
 namespace {
@@ -66,15 +62,6 @@ struct ScheduleArgs {
   std::string grid = defaults::kSamplingGrid;
   bool json = false;
 };
-
-ParameterValues parseParams(const std::vector<std::string>& items) {
-  ParameterValues out;
-  for (const auto& item : items) {
-    const auto [key, value] = parseKeyValue(item, "--param");
-    out[key] = specNumber("--param", key, value);
-  }
-  return out;
-}
 
 void listFamilies() {
   std::printf("Families (use --family NAME --param key=value):\n");
@@ -117,13 +104,16 @@ Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
     return readProfile(a.profile);
   }
   const Dataset data = load(a.profileDataset);
-  DiagnosticOptions options = a.profileOptions;
-  options.sigmaMin = a.sigmaMin;
-  options.sigmaMax = a.sigmaMax;
-  options.seed = a.seed;
-  options.device = a.device;
-  // Its provenance is the engine's own (dataset, levels, queries, seed, device, timings).
-  Profile p = computeEmpiricalProfile(data, options, stderrProgress("profile"));
+  pipeline::DiagnoseRequest request;  // the Diagnostic action, kind empirical
+  request.options = a.profileOptions;
+  request.options.sigmaMin = a.sigmaMin;
+  request.options.sigmaMax = a.sigmaMax;
+  request.options.seed = a.seed;
+  request.options.device = a.device;
+  request.producer = "noisescope-cli schedule --profile-dataset";
+  Profile p =
+      std::move(pipeline::runDiagnosis(data, a.profileDataset, request, stderrProgress("profile"))
+                    .profiles.front());
   if (!a.saveProfile.empty()) {
     writeProfile(a.saveProfile, p);
     std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
@@ -163,10 +153,11 @@ ScheduleRecipe recipeFromFlags(const ScheduleArgs& a) {
   if (!a.from.empty()) return fileRecipe(a.from);
   if (!a.preset.empty()) {
     recipe = presetRecipe(a.preset);
-    for (const auto& [key, value] : parseParams(a.params)) recipe.parameters[key] = value;
+    for (const auto& [key, value] : pipeline::parseParameters(a.params, "--param"))
+      recipe.parameters[key] = value;
     recipe.parameters = completeParameters(family(recipe.family), recipe.parameters, "--param");
   } else if (!a.family.empty()) {
-    recipe = familyRecipe(a.family, parseParams(a.params));
+    recipe = familyRecipe(a.family, pipeline::parseParameters(a.params, "--param"));
   } else if (!a.table.empty()) {
     recipe = tableRecipe(a.table, coordinateFromString(a.tableCoordinate, "--table-coordinate"));
   } else if (a.method == "infonoise") {

@@ -34,6 +34,9 @@ constexpr double kNoLogit = -1e300;
 constexpr double kSparseFraction = 0.005;
 constexpr int64_t kSparsePerRow = 16;
 
+// Rows of a tile whose norms auto's pre-check reads (a lower bound of the tile's largest norm).
+constexpr int64_t kNormProbeRows = 64;
+
 // Running posterior of each query at one level, relative to the running largest logit `max`:
 // W = Σ e^{z−max}, T = Σ e^{z−max}(z − max), E2 = Σ e^{2(z−max)}, M2 = Σ e^{z−max}‖x − mean‖².
 // The query's own point starts it: z = 0, so max = 0, W = 1, mean = x_j.
@@ -316,8 +319,13 @@ class Engine {
     bool float32 = precision == DistancePrecision::Float32;
     if (precision == DistancePrecision::Auto) {
       // Even at the largest σ the bound is over the limit for these rows: float32 cannot pass.
-      // (A float32 reduction's norm is close enough to choose by; the bounds used are fp64's.)
-      const at::Tensor largest = at::linalg_vector_norm(xc, 2, {1}).max().to(at::kDouble);
+      // The largest norm of a few of the tile's rows is at most the tile's, so a row judged
+      // hopeless here is; the choice never affects correctness (float64 is always right, and a
+      // float32 row is checked with the tile's own norms after its GEMM), only the time: it costs
+      // no pass over the tile.
+      const int64_t probe = std::min<int64_t>(cols, kNormProbeRows);
+      const at::Tensor largest =
+          at::linalg_vector_norm(xc.narrow(0, 0, probe), 2, {1}).max().to(at::kDouble);
       const auto [aError, bError] = float32TermErrors(xj_, epsj_, largest);
       const int64_t hopeless = logitErrorBound(aError, bError, largestSigma_)
                                    .gt(kFloat32LogitTolerance)

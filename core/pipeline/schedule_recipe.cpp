@@ -10,6 +10,7 @@
 #include "profile/profile.h"
 #include "schedule/entropic.h"
 #include "util/error.h"
+#include "util/spec_string.h"
 
 namespace noisescope::pipeline {
 
@@ -270,6 +271,16 @@ ScheduleRecipe recipeFromSpec(const std::string& text) {
   recipe.sigmaData = spec.sigmaData;  // unset: resolved from the profile or dataset at build time
   recipe.name = text;
   return recipe;
+}
+
+schedule::ParameterValues parseParameters(const std::vector<std::string>& items,
+                                          const std::string& option) {
+  schedule::ParameterValues out;
+  for (const std::string& item : items) {
+    const auto [key, value] = parseKeyValue(item, option);
+    out[key] = specNumber(option, key, value);
+  }
+  return out;
 }
 
 }  // namespace noisescope::pipeline

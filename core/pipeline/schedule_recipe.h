@@ -126,6 +126,11 @@ BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const schedule::LogSig
 // makeProvenance(producer, built.parameters): the block writeSchedule takes.
 nlohmann::json scheduleProvenance(const BuiltSchedule& built, const std::string& producer);
 
+// A family's parameters given as "key=value" items (the CLI's repeated --param): InputError
+// naming `option` and the item for anything that is not a key and a finite number.
+schedule::ParameterValues parseParameters(const std::vector<std::string>& items,
+                                          const std::string& option);
+
 // Recipes with their defaults.
 ScheduleRecipe presetRecipe(const std::string& preset);  // the preset's loss weight
 ScheduleRecipe familyRecipe(const std::string& family,
