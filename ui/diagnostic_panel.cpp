@@ -111,7 +111,9 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   heldOutShare_->setToolTip(
       tr("The bracket's held-out queries come from the test split beside the file when there is "
          "one (t10k-… for train-…, test_batch for data_batch…); otherwise this seeded share of "
-         "the dataset is held out and the prior is the rest"));
+         "the dataset is held out and the prior is the rest. A checkpoint is scored on the "
+         "loaded set when it is a test split, otherwise on this seeded share of it (as "
+         "`diagnose --checkpoint --holdout`)"));
   form->addRow(tr("&Held-out share:"), heldOutShare_);
   runBracket_ = new QPushButton(tr("Run &bracket on dataset"), settings);
   runBracket_->setDefault(true);
@@ -135,8 +137,9 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   form->addRow(tr("Checkpoint &predicts:"), prediction_);
   runCheckpoint_ = new QPushButton(tr("Run &checkpoint…"), settings);
   runCheckpoint_->setToolTip(
-      tr("A trained denoiser's unweighted x₀ error per σ on the loaded dataset: an upper bound "
-         "on the MMSE"));
+      tr("A trained denoiser's unweighted x₀ error per σ: an upper bound on the MMSE. Scored on "
+         "the loaded dataset if it is a test split, else on the held-out share of it (the "
+         "profile names which)"));
   form->addRow(runCheckpoint_);
 
   auto* profilesBox = new QGroupBox(tr("Profiles (checked ones are drawn)"), this);
