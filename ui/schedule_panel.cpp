@@ -35,7 +35,6 @@
 #include "pipeline/fit_for_tool.h"
 #include "pipeline/sigma_steps.h"
 #include "schedule/allocation.h"
-#include "schedule/entropic.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
 #include "ui/hidden_redraw.h"

@@ -10,15 +10,12 @@
 #include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
-#include "render/chart.h"
-#include "schedule/entropic.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
 namespace {
 
 using namespace noisescope::schedule;
-using namespace noisescope::render;
 using namespace noisescope::pipeline;
 
 struct CompareArgs {
@@ -82,9 +79,7 @@ int run(const CompareArgs& a) {
   const Coordinate coordinate = coordinateFromString(a.coordinate, "--coordinate");
   const Curve curve = curveFromString(a.curve, "--curve");
   for (const auto& path : a.charts) {
-    ChartSpec chart = scheduleChart(schedules, comparison.labels, grid, coordinate, curve,
-                                    comparison.bandLow, comparison.bandHigh);
-    writeChart(path, chart);
+    pipeline::writeComparisonChart(path, request, comparison, coordinate, curve);
     std::fprintf(stderr, "wrote %s\n", path.c_str());
   }
   return 0;

@@ -1,6 +1,7 @@
 #include "pipeline/compare_job.h"
 
 #include "pipeline/defaults.h"
+#include "render/chart.h"
 #include "schedule/entropic.h"
 #include "util/atomic_file.h"
 
@@ -26,6 +27,15 @@ std::string comparisonTable(const schedule::Comparison& comparison) {
 
 void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison) {
   writeFileAtomically(path, schedule::comparisonToCsv(comparison));
+}
+
+void writeComparisonChart(const std::string& path, const ComparisonRequest& request,
+                          const schedule::Comparison& comparison, schedule::Coordinate coordinate,
+                          schedule::Curve curve) {
+  const render::ChartSpec chart =
+      render::scheduleChart(request.schedules, comparison.labels, request.grid, coordinate, curve,
+                            comparison.bandLow, comparison.bandHigh);
+  render::writeChart(path, chart);
 }
 
 }  // namespace noisescope::pipeline

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "profile/profile.h"
+#include "schedule/allocation.h"  // Curve
 #include "schedule/compare.h"
+#include "schedule/coordinates.h"  // Coordinate
 #include "schedule/schedule.h"
 
 namespace noisescope::pipeline {
@@ -29,5 +31,11 @@ schedule::Comparison compareSchedules(const ComparisonRequest& request);
 // The comparison as the text table the CLI prints, and as the CSV both faces write.
 std::string comparisonTable(const schedule::Comparison& comparison);
 void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison);
+
+// The compared schedules' `curve` in `coordinate` as a chart with the informative band shaded
+// (render/chart.h), written as SVG or PNG by the path's extension.
+void writeComparisonChart(const std::string& path, const ComparisonRequest& request,
+                          const schedule::Comparison& comparison, schedule::Coordinate coordinate,
+                          schedule::Curve curve);
 
 }  // namespace noisescope::pipeline
