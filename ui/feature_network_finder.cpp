@@ -5,7 +5,7 @@
 #include <QFileInfo>
 #include <QObject>
 
-#include "train/feature_network.h"
+#include "pipeline/sample_quality_job.h"
 #include "util/error.h"
 
 namespace noisescope::ui {
@@ -24,8 +24,8 @@ CheckedFeatureNetwork checkFeatureNetwork(const QString& path,
                                           const std::vector<int64_t>& sampleShape) {
   CheckedFeatureNetwork out;
   try {
-    const train::FeatureNetwork network(QFile::encodeName(path).toStdString());
-    const train::FeatureNetworkInfo& info = network.info();
+    const pipeline::FeatureNetworkSummary info =
+        pipeline::readFeatureNetworkSummary(QFile::encodeName(path).toStdString());
     out.description = QObject::tr("%1, held-out accuracy %2, trained on %3")
                           .arg(QString::fromStdString(info.task))
                           .arg(info.testAccuracy, 0, 'f', 3)

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-#include "diagnostic/posterior_probe.h"
+#include "pipeline/diagnose_job.h"
 #include "render/sample_image.h"
 #include "ui/chart_export.h"
 #include "ui/image_view.h"
@@ -111,7 +111,7 @@ void PosteriorStrip::probe() {
   workbench_->jobs()->submit(
       kProbeTag,
       [dataset, result, index, sigmas](const Progress& progress) {
-        *result = probePosterior(*dataset, index, sigmas, ProbeOptions{}, progress);
+        *result = pipeline::probeSample(*dataset, index, sigmas, progress);
       },
       [this, dataset, result] {
         if (workbench_->dataset() != dataset) return;

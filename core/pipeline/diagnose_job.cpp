@@ -174,4 +174,9 @@ DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& dataset
   return out;
 }
 
+PosteriorProbe probeSample(const Dataset& dataset, int64_t sampleIndex,
+                           const std::vector<double>& sigmas, const Progress& progress) {
+  return probePosterior(dataset, sampleIndex, sigmas, ProbeOptions{}, progress);
+}
+
 }  // namespace noisescope::pipeline

@@ -14,6 +14,7 @@
 #include "diagnostic/bracket.h"
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "diagnostic/empirical_diagnostic.h"
+#include "diagnostic/posterior_probe.h"
 #include "pipeline/defaults.h"
 #include "pipeline/held_out_queries.h"
 #include "profile/profile.h"
@@ -73,5 +74,10 @@ DiagnoseResult runDiagnosis(Dataset&& dataset, const std::string& datasetPath,
 // prior cannot be split in memory.
 DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& datasetPath,
                                   const DiagnoseRequest& request, const Progress& progress = {});
+
+// One sample's posterior across `sigmas` (diagnostic/posterior_probe.h), with the engine's probe
+// settings: what the Dataset tab's posterior strip shows.
+PosteriorProbe probeSample(const Dataset& dataset, int64_t sampleIndex,
+                           const std::vector<double>& sigmas, const Progress& progress = {});
 
 }  // namespace noisescope::pipeline

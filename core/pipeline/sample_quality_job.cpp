@@ -55,6 +55,12 @@ Dataset binarizedSamples(const Dataset& dataset) {
   return binarize(dataset);
 }
 
+FeatureNetworkSummary readFeatureNetworkSummary(const std::string& path) {
+  const train::FeatureNetwork network(path);
+  const train::FeatureNetworkInfo& info = network.info();
+  return {info.task, info.trainedOn, info.testAccuracy, info.featureDim, info.sampleShape};
+}
+
 FeatureTrainingOutcome trainFeatures(Dataset train, Dataset test,
                                      const FeatureTrainingRequest& request) {
   useThreads(request.threads);

@@ -18,6 +18,16 @@ namespace noisescope::pipeline {
 // ±1 data for the discrete measures: the samples binarised at 0.
 Dataset binarizedSamples(const Dataset& dataset);
 
+// What a feature network file (written by trainFeatures) says about itself. InputError naming
+// the file when it is not one.
+struct FeatureNetworkSummary {
+  std::string task, trainedOn;
+  double testAccuracy = 0.0;
+  int64_t featureDim = 0;
+  std::vector<int64_t> sampleShape;
+};
+FeatureNetworkSummary readFeatureNetworkSummary(const std::string& path);
+
 struct FeatureTrainingRequest {
   std::string out;  // where the TorchScript feature network is written
   int64_t epochs = 4;
