@@ -13,6 +13,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <functional>
 
 #include "io/profile_io.h"
 #include "ui/diagnostic_panel.h"
@@ -100,6 +101,24 @@ class TestGuiCliDiagnose : public QObject {
                                                        json::diff(a, b).dump(1).substr(0, 4000))));
   }
 
+  // Starts one of the panel's single-profile jobs, runs `diagnose` with `cliArguments` (plus the
+  // grid and --out), and compares the two files; `guiFile` is the panel's, for further checks.
+  void oneProfileMatchesCli(const std::function<void()>& start, const QString& stem,
+                            const QStringList& cliArguments, std::string& guiFile) {
+    QSignalSpy finished(panel(), &DiagnosticPanel::diagnosticFinished);
+    start();
+    const std::vector<std::string> gui = finishedProfiles(finished, 1, "gui-" + stem);
+    QCOMPARE(gui.size(), size_t{1});
+    const QString cli = dir_.filePath("cli-" + stem + ".json");
+    QByteArray errors;
+    QVERIFY2(
+        runCli(QStringList{"diagnose", kData} + cliArguments + QStringList{"--out", cli} + kGrid,
+               errors),
+        errors.constData());
+    compareFiles(gui[0], cli.toStdString());
+    guiFile = gui[0];
+  }
+
  private Q_SLOTS:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
@@ -126,15 +145,8 @@ class TestGuiCliDiagnose : public QObject {
   }
 
   void empiricalProfile() {
-    QSignalSpy finished(panel(), &DiagnosticPanel::diagnosticFinished);
-    panel()->runDiagnostic();
-    const std::vector<std::string> gui = finishedProfiles(finished, 1, "gui-empirical");
-    QCOMPARE(gui.size(), size_t{1});
-    const QString cli = dir_.filePath("cli-empirical.json");
-    QByteArray errors;
-    QVERIFY2(runCli(QStringList{"diagnose", kData, "--out", cli} + kGrid, errors),
-             errors.constData());
-    compareFiles(gui[0], cli.toStdString());
+    std::string gui;
+    oneProfileMatchesCli([this] { panel()->runDiagnostic(); }, "empirical", {}, gui);
   }
 
   void everyCurveOfTheBracket() {
@@ -163,33 +175,21 @@ class TestGuiCliDiagnose : public QObject {
         QDir(run_ + "/checkpoints").entryList({QStringLiteral("*.denoiser.pt")}, QDir::Files);
     QCOMPARE(exports.size(), 1);
     const QString model = run_ + "/checkpoints/" + exports.front();
-    QSignalSpy finished(panel(), &DiagnosticPanel::diagnosticFinished);
-    panel()->runCheckpoint(model);
-    const std::vector<std::string> gui = finishedProfiles(finished, 1, "gui-checkpoint");
-    QCOMPARE(gui.size(), size_t{1});
-    const QString cli = dir_.filePath("cli-checkpoint.json");
-    QByteArray errors;
-    QVERIFY2(
-        runCli(QStringList{"diagnose", kData, "--checkpoint", model, "--out", cli} + kGrid, errors),
-        errors.constData());
-    compareFiles(gui[0], cli.toStdString());
-    const Profile profile = readProfile(gui[0]);
+    std::string gui;
+    oneProfileMatchesCli([this, model] { panel()->runCheckpoint(model); }, "checkpoint",
+                         {"--checkpoint", model}, gui);
+    if (QTest::currentTestFailed()) return;
+    const Profile profile = readProfile(gui);
     QVERIFY(profile.provenance["parameters"]["evaluation_set"].get<std::string>().find(
                 "held-out part: a seeded random") == 0);
   }
 
   void runDirectoryOnItsOwnHeldOutData() {
-    QSignalSpy finished(panel(), &DiagnosticPanel::diagnosticFinished);
-    panel()->runRunCheckpoint(run_);
-    const std::vector<std::string> gui = finishedProfiles(finished, 1, "gui-run");
-    QCOMPARE(gui.size(), size_t{1});
-    const QString cli = dir_.filePath("cli-run.json");
-    QByteArray errors;
-    QVERIFY2(
-        runCli(QStringList{"diagnose", kData, "--checkpoint", run_, "--out", cli} + kGrid, errors),
-        errors.constData());
-    compareFiles(gui[0], cli.toStdString());
-    const Profile profile = readProfile(gui[0]);
+    std::string gui;
+    oneProfileMatchesCli([this] { panel()->runRunCheckpoint(run_); }, "run", {"--checkpoint", run_},
+                         gui);
+    if (QTest::currentTestFailed()) return;
+    const Profile profile = readProfile(gui);
     QVERIFY(profile.provenance["parameters"]["evaluation_set"].get<std::string>().find(
                 "the run's held-out data") == 0);
   }

@@ -18,20 +18,11 @@
 #include "diagnostic/distance_terms.h"
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
+#include "vector_dataset.h"
 
 using namespace noisescope;
 
 namespace {
-
-Dataset makeDataset(int64_t n, int64_t d, std::vector<float> values) {
-  Dataset data;
-  data.name = "test";
-  data.source = "test";
-  data.kind = SampleKind::Vector;
-  data.sampleShape = {d};
-  data.values = std::move(values);
-  return data;
-}
 
 // Pairs of points: a base with large same-signed entries (every product adds up the same way,
 // the worst case for accumulated rounding) scaled by `scale`, and a partner `gap` away per entry.

@@ -17,21 +17,11 @@
 #include "diagnostic/queries.h"
 #include "tensor/device.h"
 #include "util/error.h"
+#include "vector_dataset.h"
 
 using namespace noisescope;
 
 namespace {
-
-Dataset makeDataset(int64_t n, int64_t d, std::vector<float> values) {
-  Dataset data;
-  data.name = "test";
-  data.source = "test";
-  data.kind = SampleKind::Vector;
-  data.sampleShape = {d};
-  data.values = std::move(values);
-  Q_ASSERT(static_cast<int64_t>(data.values.size()) == n * d);
-  return data;
-}
 
 Dataset uniformPoints(int64_t n, int64_t d, uint32_t seed) {
   std::mt19937 rng(seed);
