@@ -15,7 +15,7 @@ packages=(
   # SLEEF headers: the fused dense step's AVX2 kernel (at::vec exp; core/CMakeLists.txt)
   libsleef-dev
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
-  # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/zip_archive)
+  # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/formats/zip_archive)
   libzip-dev
   # GUI
   # qt6-charts-dev needs the Qt OpenGL development files, which it does not pull in itself

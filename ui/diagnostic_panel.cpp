@@ -22,10 +22,10 @@
 
 #include <cmath>
 
-#include "io/profile_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/diagnose_job.h"
 #include "pipeline/environment.h"
+#include "pipeline/profile_files.h"
 #include "ui/curve_chart.h"
 #include "ui/hidden_redraw.h"
 #include "ui/posterior_strip.h"
@@ -424,7 +424,7 @@ void DiagnosticPanel::runRunCheckpoint(const QString& runDirectory) {
 
 QString DiagnosticPanel::loadProfile(const QString& path) {
   try {
-    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
+    auto profile = std::make_shared<Profile>(pipeline::openProfileFile(path.toStdString()));
     workbench_->addProfile(QFileInfo(path).completeBaseName() + QStringLiteral(" · ") +
                                QString::fromStdString(profile->kind),
                            profile);
@@ -459,9 +459,9 @@ QString DiagnosticPanel::saveSelectedTo(const QString& path, bool csv) {
   if (!profile) return tr("Select a profile in the list first.");
   try {
     if (csv)
-      writeProfileCsv(path.toStdString(), *profile);
+      pipeline::saveProfileCsvFile(path.toStdString(), *profile);
     else
-      writeProfile(path.toStdString(), *profile);
+      pipeline::saveProfileFile(path.toStdString(), *profile);
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());

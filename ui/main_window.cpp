@@ -21,12 +21,14 @@
 
 #include "pipeline/dataset_info.h"
 #include "pipeline/dataset_loading.h"
+#include "pipeline/report.h"
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/load_options_dialog.h"
 #include "ui/sampling_panel.h"
 #include "ui/schedule_panel.h"
 #include "ui/training_panel.h"
+#include "ui/warning_box.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -36,6 +38,8 @@ const char* kRecentKey = "recentFiles";
 constexpr int kMaxRecent = 10;
 const QString kLoadTag = QStringLiteral("load");
 const QString kStatisticsTag = QStringLiteral("statistics");
+const QString kReportTag = QStringLiteral("report folder");
+const char* kProducer = "noisescope workbench";
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Workbench(this)) {
@@ -103,6 +107,15 @@ void MainWindow::buildMenus() {
   file->addAction(tr("New &synthetic dataset…"), this, &MainWindow::openSyntheticDialog);
   recentMenu_ = file->addMenu(tr("Open &recent"));
   rebuildRecentMenu();
+  file->addSeparator();
+  reportAction_ =
+      file->addAction(tr("Write re&port folder…"), this, &MainWindow::chooseReportFolder);
+  reportAction_->setToolTip(
+      tr("The loaded dataset's samples, diagnostic, schedules and trainer knobs as files, the "
+         "same folder as noisescope-cli report writes"));
+  reportAction_->setEnabled(false);
+  connect(workbench_, &Workbench::datasetChanged, this,
+          [this] { reportAction_->setEnabled(workbench_->dataset() != nullptr); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -182,8 +195,10 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
         withProgress.progress = progress;
         *loaded = pipeline::openDataset(file, withProgress);
       },
-      [this, loaded, path] {
+      [this, loaded, path, options] {
         std::shared_ptr<const Dataset> dataset = loaded;
+        datasetPath_ = path;
+        datasetLoad_ = std::make_shared<const LoadOptions>(options);
         workbench_->setDataset(dataset);
         addRecent(path);
         Q_EMIT datasetLoaded(path);
@@ -200,6 +215,30 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
       [this, path](const QString& message, bool cancelled) {
         if (!cancelled) QMessageBox::warning(this, tr("Cannot open dataset"), message);
         Q_EMIT loadFailed(path, message);
+      });
+}
+
+void MainWindow::chooseReportFolder() {
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Write report folder"));
+  if (!folder.isEmpty()) writeReportFolder(folder);
+}
+
+void MainWindow::writeReportFolder(const QString& folder) {
+  if (!workbench_->dataset() || !datasetLoad_) {
+    Q_EMIT reportFailed(tr("Open a dataset first."), false);
+    return;
+  }
+  const pipeline::ReportRequest request = pipeline::reportRequest(
+      {datasetPath_.toStdString()}, *datasetLoad_, folder.toStdString(), kProducer);
+  workbench_->jobs()->submit(
+      kReportTag, [request](const Progress& progress) { pipeline::writeReport(request, progress); },
+      [this, folder] {
+        statusBar()->showMessage(tr("Report written to %1").arg(folder), 10000);
+        Q_EMIT reportWritten(folder);
+      },
+      [this](const QString& message, bool cancelled) {
+        if (!cancelled) showWarning(this, tr("Cannot write the report"), message);
+        Q_EMIT reportFailed(message, cancelled);
       });
 }
 

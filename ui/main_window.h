@@ -1,10 +1,13 @@
 #pragma once
 // The workbench window: one tab per job (the dataset explorer first), File menu with open,
-// recent files and synthetic sets, drag-and-drop, and a status bar with the dataset summary and
-// the progress and cancel of whatever runs in the background.
+// recent files, synthetic sets and the report folder, drag-and-drop, and a status bar with the
+// dataset summary and the progress and cancel of whatever runs in the background.
 #include <QMainWindow>
 #include <QStringList>
 
+#include <memory>
+
+class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -43,10 +46,16 @@ class MainWindow : public QMainWindow {
   // options (FASTA windows, HDF5 dataset) where the format has them and ask is true.
   void openPath(const QString& path, bool ask = true);
   QStringList recentFiles() const;
+  // File → Write report folder…: `noisescope-cli report` of the loaded dataset (its file and load
+  // options) into `folder`, with the report's defaults, as a background job with the status
+  // bar's progress and cancel. Ends in reportWritten or reportFailed.
+  void writeReportFolder(const QString& folder);
 
  Q_SIGNALS:
   void datasetLoaded(const QString& path);
   void loadFailed(const QString& path, const QString& message);
+  void reportWritten(const QString& folder);
+  void reportFailed(const QString& message, bool cancelled);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -58,6 +67,7 @@ class MainWindow : public QMainWindow {
   void openFileDialog();
   void openFolderDialog();
   void openSyntheticDialog();
+  void chooseReportFolder();
   void startLoad(const QString& path, const LoadOptions& options);
   bool askOptions(const QString& path, LoadOptions& options);
   void addRecent(const QString& path);
@@ -75,6 +85,10 @@ class MainWindow : public QMainWindow {
   SamplingPanel* samplingPanel_;
   TrainingPanel* trainingPanel_;
   QMenu* recentMenu_;
+  QAction* reportAction_;
+  // Where the loaded dataset came from: the report job reads it again, as the CLI does.
+  QString datasetPath_;
+  std::shared_ptr<const LoadOptions> datasetLoad_;
   QLabel* summary_;
   QLabel* jobLabel_;
   QProgressBar* progress_;

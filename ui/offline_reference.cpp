@@ -2,8 +2,7 @@
 
 #include <QObject>
 
-#include "pipeline/defaults.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/offline_reference.h"
 #include "profile/profile.h"
 #include "train/train_config.h"
 
@@ -11,23 +10,10 @@ namespace noisescope::ui {
 
 OfflineReference offlineReference(const train::TrainConfig& config, const Profile& profile,
                                   const QString& profileName) {
-  const auto& n = config.noise;
-  const bool sqrt = n.sampler == "sqrt-entropy";
-  // The online samplers take √-entropy in log σ (train/noise_sampler.cpp).
-  pipeline::ScheduleRecipe recipe =
-      sqrt ? pipeline::sqrtEntropyRecipe(schedule::Coordinate::LogSigma)
-           : pipeline::infoNoiseRecipe();
-  recipe.gateC = n.gateC.value_or(pipeline::defaults::kGateC);
-  recipe.gateN = n.gateN;
-  recipe.weight.kind = schedule::lossWeightKindFromString(n.lossWeight, "noise.loss_weight");
-  recipe.weight.gamma = n.minSnrGamma;
-  if (config.optim.sigmaData > 0) recipe.sigmaData = config.optim.sigmaData;
-  pipeline::RecipeContext context;
-  context.profile = &profile;
-  context.profileSource = profileName.toStdString();
-  const auto grid = schedule::LogSigmaGrid::uniform(n.sigmaMin, n.sigmaMax, int(n.bins));
-  const pipeline::BuiltSchedule built = pipeline::buildSchedule(recipe, grid, context);
-
+  const pipeline::BuiltSchedule built =
+      pipeline::offlineReferenceSchedule(config, profile, profileName.toStdString());
+  const schedule::Schedule& s = built.schedule;
+  const bool sqrt = pipeline::followsSqrtEntropy(config);
   OfflineReference out;
   out.label = QObject::tr("offline reference: %1 π from checkpoint profile %2")
                   .arg(sqrt ? QObject::tr("√-entropy") : QObject::tr("InfoNoise"), profileName);
@@ -35,11 +21,12 @@ OfflineReference offlineReference(const train::TrainConfig& config, const Profil
       QObject::tr("%1 profile: %2. Built with this run's gate c = %3, n = %4 and loss weight %5.")
           .arg(QString::fromStdString(profile.kind),
                QString::fromStdString(profileKindMeaning(profile.kind)))
-          .arg(recipe.gateC)
-          .arg(recipe.gateN)
-          .arg(QString::fromStdString(built.schedule.lossWeight.label()));
+          .arg(built.parameters.value("gate_c", 0.0))
+          .arg(built.parameters.value("gate_n", 0.0))
+          .arg(QString::fromStdString(s.lossWeight.label()));
+  const schedule::LogSigmaGrid& grid = s.grid();
   out.sigma = grid.sigmaCenters();
-  const auto& masses = built.schedule.binMasses();
+  const auto& masses = s.binMasses();
   for (int b = 0; b < grid.bins(); ++b) out.density.push_back(masses[b] / grid.width(b));
   return out;
 }

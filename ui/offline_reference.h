@@ -1,8 +1,7 @@
 #pragma once
-// The InfoNoise paper's Figure 4 picture, for the Training tab: beside a run's online π, the π
-// its rule gives from a frozen checkpoint's profile. The same recipe home as the Schedules tab
-// (pipeline::buildSchedule) with the run's own settings — law, gate c and n, loss weight and
-// σ_data, σ range and bins — so the two curves differ only in where the error curve came from.
+// The InfoNoise paper's Figure 4 picture, for the Training tab: the offline reference schedule of
+// a run (pipeline/offline_reference.h) drawn beside its online π, with a legend that says what
+// the profile is and which of the run's settings built it.
 #include <QString>
 
 #include <vector>
@@ -23,9 +22,7 @@ struct OfflineReference {
   std::vector<double> density;  // π per unit log σ, as the run's schedule chart shows it
 };
 
-// `config` is the run's resolved config.json (gate_c a number). A static run is compared with
-// InfoNoise, the rule the race tests against it. Throws InputError on settings buildSchedule
-// refuses.
+// pipeline::offlineReferenceSchedule drawn for the Training tab's chart.
 OfflineReference offlineReference(const train::TrainConfig& config, const Profile& profile,
                                   const QString& profileName);
 

@@ -11,7 +11,6 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
-#include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -20,30 +19,29 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QStyle>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <tuple>
 
-#include "io/profile_io.h"
-#include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
 #include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
 #include "pipeline/fit_for_tool.h"
-#include "pipeline/sigma_steps.h"
+#include "pipeline/profile_files.h"
+#include "pipeline/schedule_files.h"
 #include "schedule/allocation.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
 #include "ui/hidden_redraw.h"
 #include "ui/profile_choice.h"
 #include "ui/sampling_grid_dialog.h"
+#include "ui/schedule_list_model.h"
 #include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
 #include "ui/workbench.h"
-#include "util/error.h"
 
 namespace noisescope::ui {
 
@@ -119,7 +117,10 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
 
   auto* listBox = new QGroupBox(tr("Schedules (checked ones are drawn)"), this);
   auto* listLayout = new QVBoxLayout(listBox);
-  list_ = new QListWidget(listBox);
+  model_ = new ScheduleListModel(workbench_, this);
+  model_->setGrid(grid());
+  list_ = new ScheduleListView(listBox);
+  list_->setModel(model_);
   list_->setAccessibleName(tr("Schedules"));
   add_ = new QPushButton(tr("&Add"), listBox);
   add_->setMenu(new QMenu(add_));
@@ -227,17 +228,11 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   });
   connect(samplingGrid_, &QPushButton::clicked, this, &SchedulePanel::exportSamplingGrid);
   connect(exportFor_, &QPushButton::clicked, this, [this] { openExportFor(); });
-  connect(list_, &QListWidget::currentRowChanged, this, [this] {
+  connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
     showEditor();
     updateMetrics();
   });
-  connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-    if (updatingList_) return;
-    const int row = list_->row(item);
-    if (row >= 0 && row < scheduleCount())
-      entries_[row].visible = item->checkState() == Qt::Checked;
-    redraw();
-  });
+  connect(model_, &ScheduleListModel::drawnChanged, this, &SchedulePanel::redraw);
   connect(coordinate_, &QComboBox::currentIndexChanged, this, &SchedulePanel::redraw);
   connect(curves_, &QButtonGroup::idClicked, this, &SchedulePanel::redraw);
   for (QDoubleSpinBox* box : {sigmaMin_, sigmaMax_})
@@ -253,16 +248,9 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
     addMenuActions();
   });
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
-    // The loaded dataset's measured σ_data is every schedule's, unless given or in a profile.
-    datasetSigmaData_.reset();
-    if (const auto dataset = workbench_->dataset()) {
-      try {
-        datasetSigmaData_ = measuredSigmaData(*dataset, dataset->name);
-      } catch (const std::exception&) {
-        // Fewer than two samples: no σ_data to measure; the default stays, and says so.
-      }
-    }
-    rebuildAll();
+    model_->setDataset(workbench_->dataset().get());
+    showEditor();
+    redraw();
     addMenuActions();
   });
 
@@ -342,91 +330,51 @@ void SchedulePanel::addMenuActions() {
   });
 }
 
+std::pair<double, double> SchedulePanel::sigmaRange() const {
+  return {std::min(sigmaMin_->value(), sigmaMax_->value() * 0.999), sigmaMax_->value()};
+}
+
 LogSigmaGrid SchedulePanel::grid() const {
-  const double lo = std::min(sigmaMin_->value(), sigmaMax_->value() * 0.999);
-  return LogSigmaGrid::uniform(lo, sigmaMax_->value(), bins_->value());
+  const auto [lo, hi] = sigmaRange();
+  return LogSigmaGrid::uniform(lo, hi, bins_->value());
 }
 
 int SchedulePanel::addRecipe(const ScheduleRecipe& recipe) {
-  entries_.push_back({recipe, {}, {}, true});
-  rebuild(scheduleCount() - 1);
-  refreshList();
-  list_->setCurrentRow(scheduleCount() - 1);
+  const int row = model_->add(recipe);
+  list_->setCurrentRow(row);
   redraw();
-  return scheduleCount() - 1;
+  return row;
 }
 
 void SchedulePanel::removeCurrent() {
   const int row = list_->currentRow();
   if (row < 0 || row >= scheduleCount()) return;
-  entries_.erase(entries_.begin() + row);
-  refreshList();
+  model_->remove(row);
   list_->setCurrentRow(std::min(row, scheduleCount() - 1));
   redraw();
 }
 
-const BuiltSchedule* SchedulePanel::builtAt(int row) const {
-  if (row < 0 || row >= scheduleCount() || !entries_[row].error.isEmpty()) return nullptr;
-  return &entries_[row].built;
+int SchedulePanel::scheduleCount() const {
+  return model_->rowCount();
 }
 
-const Schedule* SchedulePanel::scheduleAt(int row) const {
-  const BuiltSchedule* built = builtAt(row);
-  return built ? &built->schedule : nullptr;
+std::shared_ptr<const BuiltSchedule> SchedulePanel::builtAt(int row) const {
+  return model_->built(row);
+}
+
+std::shared_ptr<const Schedule> SchedulePanel::scheduleAt(int row) const {
+  const auto built = builtAt(row);
+  return built ? std::shared_ptr<const Schedule>(built, &built->schedule) : nullptr;
 }
 
 QString SchedulePanel::errorAt(int row) const {
-  return row >= 0 && row < scheduleCount() ? entries_[row].error : QString();
-}
-
-void SchedulePanel::rebuild(int row) {
-  Entry& entry = entries_[row];
-  RecipeContext context;
-  context.datasetSigmaData = datasetSigmaData_;
-  std::shared_ptr<const Profile> held;
-  if (!entry.recipe.profileName.empty()) {
-    const QString name = QString::fromStdString(entry.recipe.profileName);
-    held = workbench_->profile(name);
-    context.profile = held.get();
-    const auto file = profileFiles_.find(name);
-    context.profileSource =
-        file != profileFiles_.end() ? file->second : "workbench profile " + name.toStdString();
-  }
-  try {
-    entry.built = buildSchedule(entry.recipe, grid(), context);
-    entry.error.clear();
-  } catch (const std::exception& e) {
-    entry.built = BuiltSchedule();
-    entry.error = QString::fromStdString(e.what());
-  }
+  return model_->error(row);
 }
 
 void SchedulePanel::rebuildAll() {
-  for (int row = 0; row < scheduleCount(); ++row) rebuild(row);
-  refreshList();
+  model_->setGrid(grid());
+  showEditor();  // the editor shows the σ_data and caveat of the rebuilt schedule
   redraw();
-}
-
-void SchedulePanel::refreshList() {
-  updatingList_ = true;
-  const int current = list_->currentRow();
-  list_->clear();
-  for (const Entry& entry : entries_) {
-    auto* item = new QListWidgetItem(QString::fromStdString(entry.recipe.name), list_);
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(entry.visible ? Qt::Checked : Qt::Unchecked);
-    if (!entry.error.isEmpty()) {
-      item->setForeground(Qt::red);
-      item->setToolTip(entry.error);
-    } else if (!entry.built.caveats.empty()) {  // e.g. built from a memorising profile
-      item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
-      item->setToolTip(QString::fromStdString(entry.built.caveats.front()));
-    } else {
-      item->setToolTip(QString::fromStdString(entry.built.schedule.lossWeight.label()));
-    }
-  }
-  list_->setCurrentRow(std::min(current, scheduleCount() - 1));
-  updatingList_ = false;
 }
 
 void SchedulePanel::showEditor() {
@@ -436,18 +384,19 @@ void SchedulePanel::showEditor() {
   editor_ = editor;
   editorScroll_->setWidget(editor);  // deletes the previous editor
   if (row < 0 || row >= scheduleCount()) return;
-  Entry& entry = entries_[row];
-  ScheduleRecipe& recipe = entry.recipe;
+  // The editor edits its own copy of the recipe and hands each change to the model by the row's
+  // id: it holds nothing that a rebuild or a removed row could leave dangling.
+  const ScheduleListModel::Id id = model_->idAt(row);
+  const auto draft = std::make_shared<ScheduleRecipe>(model_->recipe(row));
+  const ScheduleRecipe& recipe = *draft;
+  static const BuiltSchedule kNotBuilt;
+  const auto built = model_->built(row);  // held while the editor is made
+  const BuiltSchedule& shown = built ? *built : kNotBuilt;
+  const QString error = model_->error(row);
 
   // Every editor change rebuilds this one schedule and redraws: cheap on a few hundred bins.
-  auto changed = [this, row] {
-    rebuild(row);
-    updatingList_ = true;
-    if (QListWidgetItem* item = list_->item(row)) {
-      item->setForeground(entries_[row].error.isEmpty() ? palette().text().color() : Qt::red);
-      item->setToolTip(entries_[row].error);
-    }
-    updatingList_ = false;
+  auto changed = [this, id, draft] {
+    model_->setRecipe(id, *draft);
     redraw();
   };
   auto addNumber = [&](const QString& label, double lo, double hi, double value,
@@ -474,8 +423,7 @@ void SchedulePanel::showEditor() {
         addNumber(
             QString::fromStdString(p.label) + QLatin1Char(':'), p.minimum, p.maximum,
             recipe.parameters.count(key) ? recipe.parameters.at(key) : p.defaultValue,
-            [&recipe, key](double v) { recipe.parameters[key] = v; },
-            QString::fromStdString(p.help));
+            [draft, key](double v) { draft->parameters[key] = v; }, QString::fromStdString(p.help));
       }
       break;
     }
@@ -496,8 +444,9 @@ void SchedulePanel::showEditor() {
       caveat->setWordWrap(true);
       caveat->setStyleSheet(QStringLiteral("color: #a04000;"));
       form->addRow(caveat);
-      auto showCaveat = [this, row, caveat] {
-        const std::vector<std::string>& caveats = entries_[row].built.caveats;
+      auto showCaveat = [this, id, caveat] {
+        const auto now = model_->built(model_->rowOf(id));
+        const std::vector<std::string> caveats = now ? now->caveats : std::vector<std::string>();
         caveat->setText(caveats.empty()
                             ? QString()
                             : tr("Caveat: %1").arg(QString::fromStdString(caveats.front())));
@@ -505,8 +454,8 @@ void SchedulePanel::showEditor() {
       };
       showCaveat();
       connect(profile, &QComboBox::currentTextChanged, editor,
-              [&recipe, changed, showCaveat](const QString& t) {
-                recipe.profileName = t.toStdString();
+              [draft, changed, showCaveat](const QString& t) {
+                draft->profileName = t.toStdString();
                 changed();
                 showCaveat();
               });
@@ -519,22 +468,21 @@ void SchedulePanel::showEditor() {
                                                                                   : 0);
         form->addRow(tr("Square root in &u:"), coordinate);
         connect(coordinate, &QComboBox::currentIndexChanged, editor,
-                [&recipe, changed, options](int i) {
-                  recipe.sqrtCoordinate = options[i];
+                [draft, changed, options](int i) {
+                  draft->sqrtCoordinate = options[i];
                   changed();
                 });
       }
       addNumber(
-          tr("Gate c (0: off):"), 0.0, 100.0, recipe.gateC,
-          [&recipe](double v) { recipe.gateC = v; },
+          tr("Gate c (0: off):"), 0.0, 100.0, recipe.gateC, [draft](double v) { draft->gateC = v; },
           tr("Low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). ≈%1 for CIFAR-like images, %2 for DNA "
              "and other discrete data; an offline empirical profile needs none.")
               .arg(pipeline::defaults::autoGateC(false))
               .arg(pipeline::defaults::autoGateC(true)));
-      addNumber(tr("Gate n:"), 0.5, 20.0, recipe.gateN, [&recipe](double v) { recipe.gateN = v; });
+      addNumber(tr("Gate n:"), 0.5, 20.0, recipe.gateN, [draft](double v) { draft->gateN = v; });
       addNumber(
           tr("Smoothing (log σ):"), 0.0, 5.0, recipe.smoothing,
-          [&recipe](double v) { recipe.smoothing = v; },
+          [draft](double v) { draft->smoothing = v; },
           tr("Gaussian smoothing bandwidth of the log-rate along log σ, for noisy profiles"));
       break;
     }
@@ -542,19 +490,19 @@ void SchedulePanel::showEditor() {
     case ScheduleRecipe::Kind::File:
     case ScheduleRecipe::Kind::Fixed: {
       // Shown as built: the facts the schedule carries.
-      const Schedule& built = entry.built.schedule;
+      const Schedule& fixed = shown.schedule;
       QStringList facts;
-      for (const auto& [k, v] : built.info.notes)
+      for (const auto& [k, v] : fixed.info.notes)
         facts << QStringLiteral("%1: %2").arg(QString::fromStdString(k), QString::fromStdString(v));
-      for (const auto& [k, v] : built.info.parameters)
+      for (const auto& [k, v] : fixed.info.parameters)
         facts << QStringLiteral("%1 = %2").arg(QString::fromStdString(k)).arg(v, 0, 'g', 6);
-      if (built.isAtomic()) {
+      if (fixed.isAtomic()) {
         QStringList atoms;
-        for (const Atom& a : built.atoms())
+        for (const Atom& a : fixed.atoms())
           atoms << QStringLiteral("σ=%1: %2").arg(a.sigma, 0, 'g', 4).arg(a.weight, 0, 'f', 4);
         facts << tr("atoms: %1").arg(atoms.join(QStringLiteral("; ")));
       }
-      kind->setText(QString::fromStdString(built.info.label) + QStringLiteral("\n") +
+      kind->setText(QString::fromStdString(fixed.info.label) + QStringLiteral("\n") +
                     facts.join(QLatin1Char('\n')));
       kind->setTextInteractionFlags(Qt::TextSelectableByMouse);
       break;
@@ -567,27 +515,27 @@ void SchedulePanel::showEditor() {
     for (const std::string& name : lossWeightNames()) weight->addItem(QString::fromStdString(name));
     weight->setCurrentText(QString::fromStdString(recipe.weight.name()));
     form->addRow(tr("&Loss weight w:"), weight);
-    connect(weight, &QComboBox::currentTextChanged, editor, [&recipe, changed](const QString& t) {
-      recipe.weight.kind = lossWeightKindFromString(t.toStdString());
+    connect(weight, &QComboBox::currentTextChanged, editor, [draft, changed](const QString& t) {
+      draft->weight.kind = lossWeightKindFromString(t.toStdString());
       changed();
     });
     // Shows the σ_data in use; typing a value makes it "given".
     addNumber(
-        tr("σ_data (EDM weight):"), 1e-3, 100.0, entry.built.sigmaData.value,
-        [&recipe](double v) { recipe.sigmaData = v; },
-        tr("σ_data in use: %1").arg(QString::fromStdString(entry.built.sigmaData.source)));
+        tr("σ_data (EDM weight):"), 1e-3, 100.0, shown.sigmaData.value,
+        [draft](double v) { draft->sigmaData = v; },
+        tr("σ_data in use: %1").arg(QString::fromStdString(shown.sigmaData.source)));
     addNumber(tr("γ (min-SNR):"), 1e-3, 1e4, recipe.weight.gamma,
-              [&recipe](double v) { recipe.weight.gamma = v; });
+              [draft](double v) { draft->weight.gamma = v; });
   }
   auto* facts = new QLabel(editor);
   facts->setWordWrap(true);
-  if (entry.error.isEmpty()) {
+  if (error.isEmpty()) {
     facts->setText(tr("Mass outside [σ_min, σ_max] before truncation: %1\nσ_data %2: %3")
-                       .arg(entry.built.schedule.info.truncatedMass, 0, 'g', 3)
-                       .arg(entry.built.sigmaData.value, 0, 'g', 4)
-                       .arg(QString::fromStdString(entry.built.sigmaData.source)));
+                       .arg(shown.schedule.info.truncatedMass, 0, 'g', 3)
+                       .arg(shown.sigmaData.value, 0, 'g', 4)
+                       .arg(QString::fromStdString(shown.sigmaData.source)));
   } else {
-    facts->setText(entry.error);
+    facts->setText(error);
   }
   form->addRow(facts);
 }
@@ -608,14 +556,13 @@ void SchedulePanel::redraw() {
                        ? tr("What training emphasises: φ ∝ π·w, normalised on the grid")
                        : QString());
   std::vector<Curve> drawn;
-  int colour = 0;
-  for (const Entry& entry : entries_) {
-    const QColor c = CurveChart::paletteColor(colour++);
-    if (!entry.visible || !entry.error.isEmpty() || entry.built.schedule.empty()) continue;
-    const CurveTable table = evaluateCurves(entry.built.schedule, g, coordinate);
+  for (int row : model_->usableRows()) {
+    if (!model_->isDrawn(row)) continue;
+    const auto built = model_->built(row);
+    const CurveTable table = evaluateCurves(built->schedule, g, coordinate);
     Curve line;
-    line.name = QString::fromStdString(entry.recipe.name);
-    line.color = c;
+    line.name = model_->name(row);
+    line.color = model_->color(row);
     line.x = table.coordinateValue;
     switch (curve) {
       case kAllocation:
@@ -631,7 +578,7 @@ void SchedulePanel::redraw() {
         line.y = table.cdf;
         break;
     }
-    line.dashed = entry.built.schedule.isAtomic();
+    line.dashed = built->schedule.isAtomic();
     drawn.push_back(std::move(line));
   }
   chart_->setCurves(drawn);
@@ -642,24 +589,24 @@ void SchedulePanel::designAtomic(const QString& checkpoint, const QString& predi
   const auto dataset = workbench_->dataset();
   if (!dataset) return;
   // The pipeline's design with its quick settings: an interactive answer in seconds; the CLI runs
-  // the same job with the full ones. Both record the settings in the provenance.
+  // the same job with the full ones. Both make the request with atomicRequest and record the
+  // settings in the provenance.
+  AtomicChoices choices;
+  choices.checkpoint = checkpoint.toStdString();
+  choices.prediction = prediction.toStdString();
+  std::tie(choices.sigmaMin, choices.sigmaMax) = sigmaRange();
+  choices.settings = AtomicSettings::quick();
   AtomicRequest request;
-  request.datasetName = dataset->name;
-  request.checkpoint = checkpoint.toStdString();
   try {
-    request.prediction = predictionFromString(prediction.toStdString());
+    request = atomicRequest(choices, *dataset);
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Atomic design"), QString::fromStdString(e.what()));
     return;
   }
-  request.sigmaMin = grid().sigmaMin();
-  request.sigmaMax = grid().sigmaMax();
-  request.settings = AtomicSettings::quick();
   auto result = std::make_shared<AtomicDesign>();
   workbench_->jobs()->submit(
       kAtomicTag,
-      [dataset, result, request](const Progress& progress) mutable {
-        request.dataset = dataset.get();
+      [dataset, result, request](const Progress& progress) {  // `dataset` keeps it alive
         *result = pipeline::designAtomic(request, progress);
       },
       [this, result, dataset, request] {
@@ -677,14 +624,8 @@ void SchedulePanel::designAtomic(const QString& checkpoint, const QString& predi
 
 QString SchedulePanel::loadScheduleFile(const QString& path) {
   try {
-    // Read once through the pipeline; kept as built, so a deleted file does not break the list.
-    const BuiltSchedule built = buildSchedule(fileRecipe(path.toStdString()), grid());
-    ScheduleRecipe recipe;
-    recipe.kind = ScheduleRecipe::Kind::Fixed;
-    recipe.name = QFileInfo(path).fileName().toStdString() + " (" + built.schedule.info.label + ")";
-    recipe.fixed = std::make_shared<Schedule>(built.schedule);
-    recipe.fixedParameters = built.parameters;
-    addRecipe(recipe);
+    list_->setCurrentRow(model_->addFile(path.toStdString()));
+    redraw();
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
@@ -693,9 +634,9 @@ QString SchedulePanel::loadScheduleFile(const QString& path) {
 
 QString SchedulePanel::loadProfileFile(const QString& path) {
   try {
-    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
+    auto profile = std::make_shared<Profile>(openProfileFile(path.toStdString()));
     const QString name = workbench_->addProfile(QFileInfo(path).completeBaseName(), profile);
-    profileFiles_[name] = path.toStdString();
+    model_->setProfileFile(name, path.toStdString());
     rebuildAll();
     return {};
   } catch (const std::exception& e) {
@@ -704,10 +645,10 @@ QString SchedulePanel::loadProfileFile(const QString& path) {
 }
 
 QString SchedulePanel::exportCurrent(const QString& path) {
-  const BuiltSchedule* current = builtAt(list_->currentRow());
+  const auto current = builtAt(list_->currentRow());
   if (!current) return tr("Select a schedule without errors first.");
   try {
-    writeSchedule(path.toStdString(), current->schedule, scheduleProvenance(*current, kProducer));
+    saveScheduleFile(path.toStdString(), *current, kProducer);
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
@@ -721,23 +662,11 @@ bool SchedulePanel::exportCurrentAs(const QString& path) {
 }
 
 SigmaSteps SchedulePanel::currentSigmaSteps(int steps, const std::string& grid) const {
-  const int row = list_->currentRow();
-  const BuiltSchedule* current = builtAt(row);
-  if (!current) throw InputError("Sampling grid", "select a schedule without errors first");
-  // An entropic schedule's profile is the entropic grid's, unless the spec names a file.
-  std::shared_ptr<const Profile> profile;
-  std::string source;
-  const std::string& name = entries_[row].recipe.profileName;
-  if (!name.empty()) {
-    profile = workbench_->profile(QString::fromStdString(name));
-    const auto file = profileFiles_.find(QString::fromStdString(name));
-    source = file != profileFiles_.end() ? file->second : "workbench profile " + name;
-  }
-  return sigmaSteps(*current, steps, grid, profile.get(), source);
+  return model_->sigmaSteps(list_->currentRow(), steps, grid);
 }
 
 QString SchedulePanel::exportSigmaSteps(const QString& path, int steps, const QString& grid) {
-  const BuiltSchedule* current = builtAt(list_->currentRow());
+  const auto current = builtAt(list_->currentRow());
   if (!current) return tr("Select a schedule without errors first.");
   try {
     writeSigmaSteps(path.toStdString(), currentSigmaSteps(steps, grid.toStdString()),
@@ -756,10 +685,10 @@ bool SchedulePanel::exportSigmaStepsAs(const QString& path, int steps, const QSt
 
 ExportForDialog* SchedulePanel::openExportFor() {
   const int row = list_->currentRow();
-  const BuiltSchedule* current = builtAt(row);
+  const auto current = builtAt(row);
   if (!current || current->schedule.empty()) return nullptr;
   auto* dialog = new ExportForDialog(
-      pipeline::fitTargetFromSchedule(current->schedule, entries_[row].recipe.name),
+      pipeline::fitTargetFromSchedule(current->schedule, model_->recipe(row).name),
       workbench_->jobs(), this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
@@ -770,7 +699,7 @@ void SchedulePanel::exportSamplingGrid() {
   if (!builtAt(list_->currentRow())) return;
   SamplingGridDialog dialog(
       [this](const std::string& spec, int steps) { return currentSigmaSteps(steps, spec); },
-      list_->currentItem() ? list_->currentItem()->text() : QString(), this);
+      model_->name(list_->currentRow()), this);
   if (dialog.exec() != QDialog::Accepted) return;
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Save σ steps"), QStringLiteral("sigma-steps.json"),
@@ -784,20 +713,8 @@ void SchedulePanel::updateMetrics() {
   metrics_->clear();
   metrics_->setRowCount(0);
   // Compare every schedule that builds, against the selected one, on the panel's grid.
-  std::vector<Schedule> schedules;
-  std::vector<int> rows;
-  for (int row = 0; row < scheduleCount(); ++row) {
-    if (!entries_[row].error.isEmpty() || entries_[row].built.schedule.empty()) continue;
-    schedules.push_back(entries_[row].built.schedule);
-    schedules.back().info.label = entries_[row].recipe.name;
-    rows.push_back(row);
-  }
-  if (schedules.empty()) return;
-  pipeline::ComparisonRequest request;
-  request.schedules = schedules;
-  request.grid = grid();
-  const auto selected = std::find(rows.begin(), rows.end(), list_->currentRow());
-  request.reference = selected == rows.end() ? 0 : static_cast<int>(selected - rows.begin());
+  pipeline::ComparisonRequest request = model_->comparisonRequest(list_->currentRow());
+  if (request.schedules.empty()) return;
   const QString profileName = bandProfile_->profileName();
   const auto profile = workbench_->profile(profileName);
   if (profile) {
@@ -838,19 +755,18 @@ void SchedulePanel::updateMetrics() {
     const ScheduleMetrics& m = comparison.metrics[i];
     const int row = metrics_->rowCount();
     metrics_->insertRow(row);
-    const QStringList cells = {
-        QString::fromStdString(m.label),
-        QString::fromStdString(entries_[rows[i]].built.schedule.lossWeight.label()),
-        number(m.klToReference),
-        number(m.klFromReference),
-        number(m.totalVariation),
-        number(m.hellinger),
-        number(m.massInBand),
-        number(m.massLowRate),
-        number(m.sigmaQ05),
-        number(m.sigmaMedian),
-        number(m.sigmaQ95),
-        number(m.truncatedMass)};
+    const QStringList cells = {QString::fromStdString(m.label),
+                               QString::fromStdString(request.schedules[i].lossWeight.label()),
+                               number(m.klToReference),
+                               number(m.klFromReference),
+                               number(m.totalVariation),
+                               number(m.hellinger),
+                               number(m.massInBand),
+                               number(m.massLowRate),
+                               number(m.sigmaQ05),
+                               number(m.sigmaMedian),
+                               number(m.sigmaQ95),
+                               number(m.truncatedMass)};
     for (int c = 0; c < cells.size(); ++c)
       metrics_->setItem(row, c, new QTableWidgetItem(cells[c]));
   }

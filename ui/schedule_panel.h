@@ -6,15 +6,13 @@
 // schedule, its provenance and its σ-steps come from core/pipeline, exactly as the CLI's do.
 #include <QWidget>
 
-#include <map>
 #include <memory>
-#include <optional>
-#include <vector>
+#include <utility>
 
 #include "io/sigma_steps_io.h"
 #include "pipeline/schedule_recipe.h"
+#include "ui/schedule_list_view.h"
 
-class QListWidget;
 class QComboBox;
 class QDoubleSpinBox;
 class QSpinBox;
@@ -34,6 +32,7 @@ class CurveChart;
 class ExportForDialog;
 class HiddenRedraw;
 class ProfileChoice;
+class ScheduleListModel;
 
 class SchedulePanel : public QWidget {
   Q_OBJECT
@@ -51,8 +50,8 @@ class SchedulePanel : public QWidget {
                     const QString& prediction = QStringLiteral("x0"));
   // Reads a schedule file (JSON, CSV, HDF5); returns an error message (empty on success).
   QString loadScheduleFile(const QString& path);
-  // Reads a profile (JSON or CSV, io/profile_io.h) into the workbench under the file's base name;
-  // entropic schedules built from it record the path. Returns an error message.
+  // Reads a profile (JSON or CSV, pipeline/profile_files.h) into the workbench under the file's
+  // base name; entropic schedules built from it record the path. Returns an error message.
   QString loadProfileFile(const QString& path);
   // Writes the current schedule with the pipeline's provenance; the extension picks the format.
   // Returns an error message.
@@ -73,11 +72,13 @@ class SchedulePanel : public QWidget {
   // knobs fitted to it. Returns the dialog (deleted on close), or nullptr with no valid selection.
   ExportForDialog* openExportFor();
 
-  int scheduleCount() const { return static_cast<int>(entries_.size()); }
-  const schedule::Schedule* scheduleAt(int row) const;
-  const pipeline::BuiltSchedule* builtAt(int row) const;
+  int scheduleCount() const;
+  // Null for a row out of range or one that did not build; a rebuild leaves them as they were.
+  std::shared_ptr<const schedule::Schedule> scheduleAt(int row) const;
+  std::shared_ptr<const pipeline::BuiltSchedule> builtAt(int row) const;
   QString errorAt(int row) const;
-  QListWidget* list() const { return list_; }
+  ScheduleListModel* model() const { return model_; }
+  ScheduleListView* list() const { return list_; }
   CurveChart* chart() const { return chart_; }
   QComboBox* coordinateBox() const { return coordinate_; }
   QButtonGroup* curveButtons() const { return curves_; }
@@ -90,19 +91,13 @@ class SchedulePanel : public QWidget {
   void atomicDesignFinished();
 
  private:
-  struct Entry {
-    ScheduleRecipe recipe;
-    pipeline::BuiltSchedule built;
-    QString error;
-    bool visible = true;
-  };
-
-  void rebuild(int row);
+  // The grid from the spin boxes, rebuilding every schedule on it; then the editor and chart.
   void rebuildAll();
   void redraw();
-  void refreshList();
   void showEditor();
   void addMenuActions();
+  // The σ range the spin boxes give (σ_min kept below σ_max), and the grid on it.
+  std::pair<double, double> sigmaRange() const;
   schedule::LogSigmaGrid grid() const;
   // Opens the Sampling grid dialog (ui/sampling_grid_dialog.h), then a file dialog.
   void exportSamplingGrid();
@@ -110,13 +105,11 @@ class SchedulePanel : public QWidget {
 
   Workbench* workbench_;
   HiddenRedraw* hidden_;  // chart, comparison and Add menu wait while the panel is hidden
-  std::vector<Entry> entries_;
-  std::map<QString, std::string> profileFiles_;  // workbench profile name → the file it came from
-  std::optional<pipeline::SigmaDataChoice> datasetSigmaData_;  // of the workbench's dataset
+  ScheduleListModel* model_;
   QDoubleSpinBox* sigmaMin_;
   QDoubleSpinBox* sigmaMax_;
   QSpinBox* bins_;
-  QListWidget* list_;
+  ScheduleListView* list_;
   QPushButton* add_;
   QPushButton* remove_;
   QPushButton* export_;
@@ -130,7 +123,6 @@ class SchedulePanel : public QWidget {
   QTableWidget* metrics_;
   QLabel* metricsNote_;
   ProfileChoice* bandProfile_;
-  bool updatingList_ = false;
 };
 
 }  // namespace noisescope::ui

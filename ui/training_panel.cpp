@@ -15,7 +15,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
@@ -28,12 +28,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <optional>
 
 #include "data/dataset.h"
-#include "io/run_progress.h"
 #include "pipeline/defaults.h"
 #include "pipeline/environment.h"
+#include "pipeline/race_measures.h"
+#include "pipeline/run_watch.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/train_config_file.h"
 #include "profile/profile.h"
@@ -43,6 +45,7 @@
 #include "ui/hidden_redraw.h"
 #include "ui/offline_reference.h"
 #include "ui/profile_choice.h"
+#include "ui/run_list_model.h"
 #include "ui/run_monitor.h"
 #include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
@@ -73,6 +76,15 @@ QString absoluteIfFile(const QString& path) {
   const QFileInfo info(path);
   return !path.isEmpty() && info.isRelative() && info.exists() ? info.absoluteFilePath() : path;
 }
+
+// The race's runs: the static EDM baseline and the two online samplers, on one budget.
+struct RaceRun {
+  const char* sampler;
+  RaceRole role;
+};
+constexpr RaceRun kRaceRuns[] = {{"static", RaceRole::Baseline},
+                                 {"infonoise", RaceRole::InfoNoise},
+                                 {"sqrt-entropy", RaceRole::SqrtEntropy}};
 
 QString samplerLabel(const QString& sampler) {
   if (sampler == "infonoise") return QObject::tr("InfoNoise online");
@@ -234,7 +246,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   scroll->setWidgetResizable(true);
   scroll->setMaximumWidth(400);
 
-  list_ = new QListWidget(this);
+  runs_ = new RunListModel(this);
+  list_ = new QListView(this);
+  list_->setModel(runs_);
+  list_->setSelectionMode(QAbstractItemView::SingleSelection);
   list_->setAccessibleName(tr("Training runs"));
   list_->setMaximumHeight(130);
   status_ = new QLabel(this);
@@ -252,8 +267,14 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   // Sample quality first: the ELBO-like error ranks the race's samplers in the opposite order
   // (docs/schedule-race.md), so it is only ever the second measure.
   raceMeasure_ = new QComboBox(this);
-  raceMeasure_->addItem(tr("Sample quality (Fréchet distance, else k-mer JS)"));
-  raceMeasure_->addItem(tr("Second measure: held-out ELBO-like error"));
+  // The measures and their order are the pipeline's (pipeline/race_measures.h).
+  QStringList sampleQuality;
+  for (const auto& m : pipeline::raceMeasures())
+    if (m.sampleQuality) sampleQuality << QString::fromStdString(m.name);
+  raceMeasure_->addItem(tr("Sample quality (%1)").arg(sampleQuality.join(tr(", else "))));
+  raceMeasure_->addItem(tr("Second measure: %1")
+                            .arg(QString::fromStdString(
+                                pipeline::raceMeasure(pipeline::RaceMeasureId::HeldOut).name)));
   raceMeasure_->setAccessibleName(tr("Race measure"));
   auto* measureLabel = new QLabel(tr("Race &ranked by:"), this);
   measureLabel->setBuddy(raceMeasure_);
@@ -327,8 +348,9 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
         QFileDialog::getExistingDirectory(this, tr("Open run directory"), runsFolder_->text());
     if (!dir.isEmpty()) followRun(dir);
   });
-  connect(list_, &QListWidget::itemChanged, this, &TrainingPanel::redraw);
-  connect(list_, &QListWidget::currentRowChanged, this, &TrainingPanel::redraw);
+  connect(runs_, &RunListModel::checkedChanged, this, &TrainingPanel::redraw);
+  connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &TrainingPanel::redraw);
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
     if (const auto d = workbench_->dataset()) dataset_->setText(QString::fromStdString(d->source));
     suggestFeatureNetwork();
@@ -389,16 +411,36 @@ int TrainingPanel::threadShare(int concurrentRuns) {
   return std::max(1, QThread::idealThreadCount() / std::max(1, concurrentRuns));
 }
 
+int TrainingPanel::runCount() const {
+  return runs_->count();
+}
+
+RunMonitor* TrainingPanel::run(int index) const {
+  return runs_->entry(index).monitor;
+}
+
+int TrainingPanel::currentRun() const {
+  const QModelIndex current = list_->currentIndex();
+  return current.isValid() ? current.row() : -1;
+}
+
+void TrainingPanel::selectRun(int row) {
+  list_->setCurrentIndex(runs_->index(row));
+}
+
 int TrainingPanel::runningCount() const {
-  return static_cast<int>(
-      std::count_if(runs_.begin(), runs_.end(), [](RunMonitor* r) { return r->isRunning(); }));
+  const auto& entries = runs_->entries();
+  return static_cast<int>(std::count_if(entries.begin(), entries.end(),
+                                        [](const RunEntry& e) { return e.monitor->isRunning(); }));
 }
 
 QString TrainingPanel::startRun(const QString& sampler, int threads) {
-  return launch(sampler, threads > 0 ? threads : threadShare(runningCount() + 1), -1);
+  return launch(sampler, threads > 0 ? threads : threadShare(runningCount() + 1), -1,
+                RaceRole::None);
 }
 
-QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race) {
+QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race,
+                              RaceRole role) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   const QString stamp =
       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
@@ -406,7 +448,7 @@ QString TrainingPanel::launch(const QString& samplerOverride, int threads, int r
   const QString configPath = directory + QStringLiteral(".config.json");
   if (!writeRunConfig(configPath, sampler, threads)) return {};
   auto* monitor = new RunMonitor(directory, this);
-  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race);
+  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race, role);
   monitor->start(cliPath_, configPath);
   return directory;
 }
@@ -453,140 +495,90 @@ bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& sam
 }
 
 void TrainingPanel::startRace() {
-  const QStringList samplers = {"static", "infonoise", "sqrt-entropy"};
   // The three run at once: each gets a third of the cores (with any runs already going).
-  const int threads = threadShare(runningCount() + static_cast<int>(samplers.size()));
+  const int threads = threadShare(runningCount() + static_cast<int>(std::size(kRaceRuns)));
   const int race = races_++;
-  for (const QString& sampler : samplers) {
-    if (launch(sampler, threads, race).isEmpty()) return;
+  for (const RaceRun& r : kRaceRuns) {
+    if (launch(QString::fromLatin1(r.sampler), threads, race, r.role).isEmpty()) return;
   }
 }
 
 void TrainingPanel::followRun(const QString& directory) {
   auto* monitor = new RunMonitor(directory, this);
-  addMonitor(monitor, QFileInfo(directory).fileName());
+  addMonitor(monitor, QFileInfo(directory).fileName(), -1, RaceRole::None);
   monitor->poll();
 }
 
-void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label, int race) {
-  runs_.push_back(monitor);
-  labels_.push_back(label);
-  failures_.emplace_back();
-  race_.push_back(race);
-  referenceAsked_.push_back(false);
-  configs_.emplace_back();
-  const int index = runCount() - 1;
-  connect(monitor, &RunMonitor::updated, this, [this] {
+void TrainingPanel::addMonitor(RunMonitor* monitor, const QString& label, int race, RaceRole role) {
+  RunEntry entry;
+  entry.monitor = monitor;
+  entry.label = label;
+  entry.race = race;
+  entry.role = role;
+  const int row = runs_->append(std::move(entry));
+  connect(monitor, &RunMonitor::updated, this, [this, row] {
     requestReferenceProfiles();
-    refreshList();
+    runs_->refresh(row);
     redraw();
     Q_EMIT runsUpdated();
   });
-  connect(monitor, &RunMonitor::processFinished, this, [this, index](int, const QString& message) {
-    failures_[index] = message;
-    refreshList();
+  connect(monitor, &RunMonitor::processFinished, this, [this, row](int, const QString& message) {
+    runs_->setFailure(row, message);
     redraw();
     Q_EMIT runsUpdated();
   });
-  refreshList();
-  list_->setCurrentRow(index);
+  selectRun(row);
 }
 
 void TrainingPanel::profileSelectedCheckpoint() {
-  const int row = list_->currentRow();
-  if (row < 0 || row >= runCount()) {
+  const int row = currentRun();
+  if (row < 0) {
     QMessageBox::information(this, tr("Profile a checkpoint"), tr("Select a run first."));
     return;
   }
-  Q_EMIT checkpointProfileRequested(runs_[row]->runDirectory());
+  Q_EMIT checkpointProfileRequested(run(row)->runDirectory());
 }
 
 void TrainingPanel::raceSelectedSamplingGrids() {
-  const int row = list_->currentRow();
-  if (row < 0 || row >= runCount()) {
+  const int row = currentRun();
+  if (row < 0) {
     QMessageBox::information(this, tr("Race sampling grids"), tr("Select a run first."));
     return;
   }
-  Q_EMIT samplingRaceRequested(runs_[row]->runDirectory());
+  Q_EMIT samplingRaceRequested(run(row)->runDirectory());
 }
 
 void TrainingPanel::stopSelected() {
-  const int row = list_->currentRow();
-  if (row >= 0 && row < runCount()) runs_[row]->stop();
-}
-
-void TrainingPanel::refreshList() {
-  list_->blockSignals(true);
-  const int current = list_->currentRow();
-  for (int i = 0; i < runCount(); ++i) {
-    const RunState& s = runs_[i]->state();
-    const double step = s.train.empty() ? 0 : s.train.back().step;
-    QString status;
-    if (!failures_[i].isEmpty())
-      status = tr("failed");
-    else if (!s.error.isEmpty() && !runs_[i]->isRunning())
-      status = tr("stopped at step %1 by an error, resumable").arg(step);
-    else if (s.ended)
-      status = tr("finished");
-    else if (runs_[i]->isRunning())
-      status = tr("running, step %1 of %2 · %3").arg(step).arg(s.totalSteps).arg(progressText(i));
-    else
-      status = tr("stopped at step %1").arg(step);
-    const QString text = QStringLiteral("%1 — %2").arg(labels_[i], status);
-    if (i < list_->count()) {
-      list_->item(i)->setText(text);
-    } else {
-      auto* item = new QListWidgetItem(text, list_);
-      item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-      item->setCheckState(Qt::Checked);
-    }
-    list_->item(i)->setToolTip(!failures_[i].isEmpty() ? failures_[i]
-                               : !s.error.isEmpty()    ? s.error
-                                                       : runs_[i]->runDirectory());
-  }
-  list_->setCurrentRow(current);
-  list_->blockSignals(false);
-}
-
-QString TrainingPanel::progressText(int index) const {
-  const RunState& s = runs_[index]->state();
-  std::vector<ProgressPoint> points;
-  points.reserve(s.train.size());
-  for (const auto& p : s.train) points.push_back({p.step, p.time});
-  const auto left = estimateSecondsLeft(points, s.totalSteps);
-  return left ? tr("ETA %1").arg(QString::fromStdString(formatDuration(*left)))
-              : tr("ETA estimating…");
+  if (const int row = currentRun(); row >= 0) run(row)->stop();
 }
 
 const train::TrainConfig* TrainingPanel::runConfig(int index) {
-  if (configs_[index]) return configs_[index].get();
+  RunEntry& entry = runs_->entry(index);
+  if (entry.config) return entry.config.get();
   // The trainer writes the resolved config.json when the run starts (gate c and σ_data filled in).
-  const QString path = QDir(runs_[index]->runDirectory()).filePath(QStringLiteral("config.json"));
-  if (!runs_[index]->state().started || !QFileInfo::exists(path)) return nullptr;
+  const QString path = QDir(entry.monitor->runDirectory()).filePath(QStringLiteral("config.json"));
+  if (!entry.monitor->record().started || !QFileInfo::exists(path)) return nullptr;
   try {
-    configs_[index] = std::make_shared<const train::TrainConfig>(
+    entry.config = std::make_shared<const train::TrainConfig>(
         train::readTrainConfig(QFile::encodeName(path).toStdString()));
   } catch (const std::exception&) {
     return nullptr;  // not a config this version reads: no overlay for the run
   }
-  return configs_[index].get();
+  return entry.config.get();
 }
 
-int TrainingPanel::referenceProfileIndex(int run) {
+int TrainingPanel::referenceProfileIndex(int row) {
   const auto& profiles = workbench_->profiles();
-  QString edmRun;  // the race's EDM run: the one whose resolved config samples statically
-  for (int j = 0; j < runCount() && race_[run] >= 0; ++j) {
-    if (race_[j] != race_[run]) continue;
-    const train::TrainConfig* config = runConfig(j);
-    if (config && config->noise.sampler == "static") edmRun = runs_[j]->runDirectory();
-  }
+  const int baseline = runs_->find(runs_->entry(row).race, RaceRole::Baseline);
+  const std::string edmRun =
+      baseline >= 0 ? run(baseline)->runDirectory().toStdString() : std::string();
   int newest = -1;
   for (int k = 0; k < static_cast<int>(profiles.size()); ++k) {
     const Profile& p = *profiles[k].profile;
     if (p.kind != "checkpoint" || p.estimates.empty()) continue;
     newest = k;
-    if (!edmRun.isEmpty() && p.provenance.is_object() &&
-        p.provenance.value("run_directory", std::string()) == edmRun.toStdString())
+    if (!edmRun.empty() && p.provenance.is_object() &&
+        p.provenance.value("run_directory", std::string()) == edmRun)
       return k;  // the race's own frozen EDM checkpoint
   }
   return newest;
@@ -596,11 +588,11 @@ void TrainingPanel::requestReferenceProfiles() {
   for (const auto& named : workbench_->profiles())
     if (named.profile->kind == "checkpoint") return;  // one is loaded: the overlay uses it
   for (int i = 0; i < runCount(); ++i) {
-    if (race_[i] < 0 || referenceAsked_[i] || !runs_[i]->state().ended) continue;
-    const train::TrainConfig* config = runConfig(i);
-    if (!config || config->noise.sampler != "static") continue;
-    referenceAsked_[i] = true;
-    Q_EMIT referenceProfileRequested(runs_[i]->runDirectory());
+    RunEntry& entry = runs_->entry(i);
+    if (entry.role != RaceRole::Baseline || entry.referenceAsked || !entry.monitor->record().ended)
+      continue;
+    entry.referenceAsked = true;
+    Q_EMIT referenceProfileRequested(entry.monitor->runDirectory());
   }
 }
 
@@ -608,50 +600,33 @@ void TrainingPanel::drawQuality() {
   if (hidden_->defer()) return;  // behind another tab: drawn when shown
   // The race is judged by sample quality (THEORY §11) when every charted run's evaluations carry
   // the same measure; the held-out error integral only when asked for, or when they carry none.
-  enum class Measure { Fd, KmerJs, HeldOut };
+  // Which measure that is, is the pipeline's choice (pipeline/race_measures.h).
+  using pipeline::RaceMeasureId;
   std::vector<int> charted;
+  std::vector<const pipeline::RunRecord*> records;
   for (int i = 0; i < runCount(); ++i)
-    if (list_->item(i) && list_->item(i)->checkState() == Qt::Checked &&
-        !runs_[i]->state().evals.empty())
+    if (runs_->entry(i).checked && !run(i)->record().evals.empty()) {
       charted.push_back(i);
-  auto carries = [this, &charted](auto value) {
-    for (int i : charted) {
-      const auto& evals = runs_[i]->state().evals;
-      if (std::none_of(evals.begin(), evals.end(),
-                       [&](const RunState::EvalPoint& e) { return std::isfinite(value(e)); }))
-        return false;
-    }
-    return !charted.empty();
-  };
-  QString network;
-  bool sameNetwork = true;
-  for (int i : charted)
-    for (const auto& e : runs_[i]->state().evals) {
-      if (!std::isfinite(e.fd)) continue;
-      if (network.isEmpty()) network = e.featureNetwork;
-      sameNetwork = sameNetwork && e.featureNetwork == network;
+      records.push_back(&run(i)->record());
     }
   const bool secondAsked = raceMeasure_->currentIndex() == 1;
-  Measure measure = Measure::HeldOut;
-  if (!secondAsked && carries([](const RunState::EvalPoint& e) { return e.fd; }) && sameNetwork)
-    measure = Measure::Fd;
-  else if (!secondAsked && carries([](const RunState::EvalPoint& e) { return e.kmerJs; }))
-    measure = Measure::KmerJs;
+  const RaceMeasureId measure = pipeline::pickRaceMeasure(records, !secondAsked);
+  QString network;  // the feature network of the Fréchet distances drawn
   std::vector<Curve> qualities;
   QString reference;
   for (int i : charted) {
-    const RunState& s = runs_[i]->state();
-    Curve quality{labels_[i], {}, {}, {}, {}, CurveChart::paletteColor(i)};
+    const pipeline::RunRecord& s = run(i)->record();
+    Curve quality{runs_->entry(i).label, {}, {}, {}, {}, CurveChart::paletteColor(i)};
     for (const auto& e : s.evals) {
-      const double y = measure == Measure::Fd       ? e.fd
-                       : measure == Measure::KmerJs ? e.kmerJs
-                                                    : e.quality;
+      const double y = pipeline::raceMeasureValue(measure, e);
       if (!std::isfinite(y)) continue;
       quality.x.push_back(e.step);
       quality.y.push_back(y);
+      if (measure == RaceMeasureId::Fd && network.isEmpty())
+        network = QString::fromStdString(e.featureNetwork);
     }
     qualities.push_back(quality);
-    if (!s.reference.isEmpty()) reference = s.reference;
+    if (!s.reference.empty()) reference = QString::fromStdString(s.reference);
   }
   // The chart title says which measure in full; the y axis, which has less room, its unit.
   QString title;
@@ -659,7 +634,7 @@ void TrainingPanel::drawQuality() {
     quality_->setTitle(tr("Sample quality (FD, else k-mer JS), lower is better"));
     title = tr("sample quality");
     quality_->setToolTip(tr("Evaluations of the checked runs appear here as they arrive"));
-  } else if (measure == Measure::Fd) {
+  } else if (measure == RaceMeasureId::Fd) {
     // The network's name without ".features.pt", so the title fits a small chart.
     QString net = QFileInfo(network).fileName();
     net.chop(net.endsWith(QLatin1String(".features.pt")) ? 12 : net.endsWith(".pt") ? 3 : 0);
@@ -668,7 +643,7 @@ void TrainingPanel::drawQuality() {
     quality_->setToolTip(tr("Fréchet distance between Gaussians fitted to the features of Heun "
                             "samples and of held-out data, in the feature network %1")
                              .arg(network));
-  } else if (measure == Measure::KmerJs) {
+  } else if (measure == RaceMeasureId::KmerJs) {
     quality_->setTitle(tr("Sample quality: k-mer spectrum distance (k = 1…6), lower is better"));
     title = tr("JS divergence (bits)");
     quality_->setToolTip(
@@ -705,19 +680,20 @@ void TrainingPanel::redraw() {
   if (hidden_->defer()) return;
   std::vector<Curve> losses;
   for (int i = 0; i < runCount(); ++i) {
-    if (!list_->item(i) || list_->item(i)->checkState() != Qt::Checked) continue;
-    const RunState& s = runs_[i]->state();
-    Curve loss{labels_[i], {}, {}, {}, {}, CurveChart::paletteColor(i)};
+    if (!runs_->entry(i).checked) continue;
+    const pipeline::RunRecord& s = run(i)->record();
+    Curve loss{runs_->entry(i).label, {}, {}, {}, {}, CurveChart::paletteColor(i)};
     for (const auto& p : s.train) loss.x.push_back(p.step), loss.y.push_back(p.loss);
     losses.push_back(loss);
   }
   loss_->setCurves(losses);
   drawQuality();
 
-  const int row = list_->currentRow();
+  const int row = currentRun();
   std::vector<Curve> snapshots, errors;
-  if (row >= 0 && row < runCount()) {
-    const RunState& s = runs_[row]->state();
+  if (row >= 0) {
+    const pipeline::RunRecord& s = run(row)->record();
+    const QString failure = runs_->entry(row).failure;
     // Up to six snapshots spread over the run, plus the latest: how the schedule moved.
     const size_t n = s.schedules.size();
     std::vector<size_t> picks;
@@ -770,25 +746,27 @@ void TrainingPanel::redraw() {
                         {},
                         {},
                         CurveChart::paletteColor(1)});
+    QStringList notes;
+    for (const std::string& note : s.notes) notes << QString::fromStdString(note);
     status_->setText(
-        !failures_[row].isEmpty() ? failures_[row]
-        : !s.error.isEmpty()
-            ? tr("The run stopped: %1").arg(s.error)
+        !failure.isEmpty() ? failure
+        : !s.error.empty()
+            ? tr("The run stopped: %1").arg(QString::fromStdString(s.error))
             : tr("%1 · sampler %2 · %3 · %4 schedule events · %5 evaluations%6")
-                  .arg(runs_[row]->runDirectory())
-                  .arg(s.sampler.isEmpty() ? tr("starting") : s.sampler)
+                  .arg(run(row)->runDirectory())
+                  .arg(s.sampler.empty() ? tr("starting") : QString::fromStdString(s.sampler))
                   .arg(s.threads == 1  ? tr("1 torch thread")
                        : s.threads > 1 ? tr("%1 torch threads").arg(s.threads)
                                        : tr("threads not recorded"))
                   .arg(s.schedules.size())
                   .arg(s.evals.size())
-                  .arg(s.notes.isEmpty()
+                  .arg(notes.isEmpty()
                            ? QString()
                            : tr(" · %1 unreadable event lines skipped · latest note: %2")
                                  .arg(s.malformedLines)
-                                 .arg(s.notes.last())));
+                                 .arg(notes.last())));
     // Every recent note (skipped lines, a file read again) on hover.
-    status_->setToolTip(s.notes.join(QLatin1Char('\n')));
+    status_->setToolTip(notes.join(QLatin1Char('\n')));
   }
   const QString overlay = overlayProfile_->profileName();
   if (const auto p = workbench_->profile(overlay); p && !p->estimates.empty())

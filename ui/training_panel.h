@@ -4,16 +4,13 @@
 // estimate against the offline profile, and the schedule race (quality against steps).
 #include <QWidget>
 
-#include <memory>
-#include <vector>
-
 class QLineEdit;
 class QCheckBox;
 class QComboBox;
 class QSpinBox;
 class QDoubleSpinBox;
 class QPushButton;
-class QListWidget;
+class QListView;
 class QLabel;
 
 namespace noisescope::train {
@@ -27,6 +24,8 @@ class CurveChart;
 class RunMonitor;
 class ProfileChoice;
 class HiddenRedraw;
+class RunListModel;
+enum class RaceRole;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -65,8 +64,8 @@ class TrainingPanel : public QWidget {
   // Asks for the Sampling tab on the selected run (samplingRaceRequested).
   void raceSelectedSamplingGrids();
 
-  int runCount() const { return static_cast<int>(runs_.size()); }
-  RunMonitor* run(int index) const { return runs_[index]; }
+  int runCount() const;
+  RunMonitor* run(int index) const;
   CurveChart* lossChart() const { return loss_; }
   CurveChart* qualityChart() const { return quality_; }
   CurveChart* scheduleChart() const { return schedule_; }
@@ -81,7 +80,12 @@ class TrainingPanel : public QWidget {
   QPushButton* featureNetworkUseButton() const { return featureUse_; }
   // What the race chart ranks by: 0 sample quality (the default), 1 the ELBO-like held-out error.
   QComboBox* raceMeasureBox() const { return raceMeasure_; }
-  QListWidget* runList() const { return list_; }
+  // The runs, one row each (label, status, check box: charted), and the view that shows them.
+  RunListModel* runList() const { return runs_; }
+  QListView* runListView() const { return list_; }
+  // The run the schedule and error charts show and the buttons act on (-1: none).
+  int currentRun() const;
+  void selectRun(int row);
   // The profile drawn as the offline MMSE in the per-bin error chart (default: the bound).
   ProfileChoice* overlayProfileBox() const { return overlayProfile_; }
 
@@ -95,12 +99,10 @@ class TrainingPanel : public QWidget {
 
  private:
   void redraw();
-  void refreshList();
-  QString launch(const QString& sampler, int threads, int race);
-  void addMonitor(RunMonitor* monitor, const QString& label, int race = -1);
-  QString progressText(int index) const;
+  QString launch(const QString& sampler, int threads, int race, RaceRole role);
+  void addMonitor(RunMonitor* monitor, const QString& label, int race, RaceRole role);
   void drawQuality();
-  // The checkpoint profile the overlay uses for `run`: the race's EDM run's, else the newest.
+  // The checkpoint profile the overlay uses for `run`: the race's baseline's, else the newest.
   int referenceProfileIndex(int run);
   const train::TrainConfig* runConfig(int index);
   void requestReferenceProfiles();
@@ -138,7 +140,8 @@ class TrainingPanel : public QWidget {
   QString featureSuggested_;   // the network beside the data, not loaded until the user uses it
   bool featureFound_ = false;  // the field holds the suggestion the user accepted, not a pick
   QLineEdit* runsFolder_;
-  QListWidget* list_;
+  RunListModel* runs_;
+  QListView* list_;
   QLabel* status_;
   CurveChart* loss_;
   CurveChart* quality_;
@@ -146,12 +149,6 @@ class TrainingPanel : public QWidget {
   CurveChart* schedule_;
   CurveChart* error_;
   ProfileChoice* overlayProfile_;
-  std::vector<RunMonitor*> runs_;
-  std::vector<QString> labels_;
-  std::vector<QString> failures_;
-  std::vector<int> race_;             // which race a run belongs to; -1: started alone
-  std::vector<bool> referenceAsked_;  // referenceProfileRequested sent for this run
-  std::vector<std::shared_ptr<const train::TrainConfig>> configs_;  // its config.json, once read
   int races_ = 0;
 };
 

@@ -6,9 +6,9 @@
 #include <optional>
 
 #include "command.h"
-#include "io/profile_io.h"
 #include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
+#include "pipeline/profile_files.h"
 #include "pipeline/schedule_recipe.h"
 #include "util/error.h"
 
@@ -41,7 +41,7 @@ int run(const CompareArgs& a) {
   Profile profileData;
   const bool haveProfile = !a.profile.empty();
   if (haveProfile) {
-    profileData = readProfile(a.profile);
+    profileData = pipeline::openProfileFile(a.profile);
     context.profile = &profileData;
     context.profileSource = a.profile;
     context.datasetSigmaData = profileSigmaData(profileData, a.profile);

@@ -10,10 +10,10 @@
 #include "command.h"
 #include "data/dataset.h"
 #include "dataset_options.h"
-#include "io/profile_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/diagnose_job.h"
 #include "pipeline/held_out_queries.h"
+#include "pipeline/profile_files.h"
 #include "pipeline/scaled_prior.h"
 #include "progress_bar.h"
 #include "util/error.h"
@@ -147,8 +147,8 @@ int diagnoseScaled(const DiagnoseArgs& a, Prediction prediction, pipeline::Scale
       prior, a.dataset.path, request, lead ? stderrProgress("diagnose") : Progress{});
   if (!lead) return 0;
   const Profile& profile = result.profiles.front();
-  writeProfile(a.out, profile);
-  if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
+  pipeline::saveProfileFile(a.out, profile);
+  if (!a.csv.empty()) pipeline::saveProfileCsvFile(a.csv, profile);
   if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
   printSummary(profile);
   std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
@@ -270,8 +270,8 @@ std::function<int()> setup(CLI::App& app) {
                                                              request, stderrProgress("diagnose"));
     if (request.kind == "bracket") {
       for (const Profile& p : result.profiles) {
-        writeProfile(withKind(a.out, p.kind), p);
-        if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p.kind), p);
+        pipeline::saveProfileFile(withKind(a.out, p.kind), p);
+        if (!a.csv.empty()) pipeline::saveProfileCsvFile(withKind(a.csv, p.kind), p);
       }
       printBracket(result.profiles);
       std::printf("held-out queries: %s\n", result.querySet.c_str());
@@ -286,8 +286,8 @@ std::function<int()> setup(CLI::App& app) {
     if (std::filesystem::is_directory(a.checkpoint))
       std::printf("checkpoint: %s (newest export of run %s)\n", result.model.c_str(),
                   a.checkpoint.c_str());
-    writeProfile(a.out, profile);
-    if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
+    pipeline::saveProfileFile(a.out, profile);
+    if (!a.csv.empty()) pipeline::saveProfileCsvFile(a.csv, profile);
     printSummary(profile);
     std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
                 a.csv.c_str());

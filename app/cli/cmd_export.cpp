@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "command.h"
-#include "io/schedule_io.h"
 #include "pipeline/defaults.h"
+#include "pipeline/schedule_files.h"
 #include "pipeline/schedule_recipe.h"
 #include "schedule/allocation.h"
 #include "util/error.h"
@@ -30,13 +30,13 @@ int run(const ExportArgs& a) {
   if (a.output.empty() && a.curves.empty())
     throw InputError("export", "give OUTPUT and/or --curves FILE");
   if (!a.output.empty()) {
-    writeSchedule(a.output, s, pipeline::scheduleProvenance(built, "noisescope-cli export"));
+    pipeline::saveScheduleFile(a.output, built, "noisescope-cli export");
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
   if (!a.curves.empty()) {
     const CurveTable t =
         evaluateCurves(s, grid, coordinateFromString(a.coordinate, "--coordinate"));
-    writeCurvesCsv(a.curves, t);
+    pipeline::saveCurvesCsvFile(a.curves, t);
     std::fprintf(stderr, "wrote %s\n", a.curves.c_str());
   }
   return 0;

@@ -7,9 +7,9 @@
 #include <regex>
 
 #include "command.h"
-#include "io/profile_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/fit_for_tool.h"
+#include "pipeline/profile_files.h"
 #include "profile/profile.h"
 #include "util/error.h"
 
@@ -41,7 +41,7 @@ int run(const FitArgs& a) {
   const auto settings = parseResolution(a.resolution);
   pipeline::FitTarget target;
   if (!a.profile.empty()) {
-    const Profile profile = readProfile(a.profile);
+    const Profile profile = pipeline::openProfileFile(a.profile);
     target = pipeline::fitTargetFromProfile(profile, a.profile, a.method);
   } else {
     target = pipeline::fitTargetFromScheduleFile(a.target);

@@ -13,15 +13,16 @@ namespace {
 
 struct ReportArgs {
   std::vector<std::string> paths;
-  pipeline::ReportRequest request;
-  DatasetArgs loading;  // shared loading options (window, stride, ...)
+  std::string outDir = "report";
+  pipeline::ReportRequest settings;  // what the flags below set: ladder, diagnostic, steps
+  DatasetArgs loading;               // shared loading options (window, stride, ...)
 };
 
-int runReport(ReportArgs& args) {
-  args.request.datasets = args.paths;
-  args.request.load = toLoadOptions(args.loading);
-  const pipeline::ReportResult result =
-      pipeline::writeReport(args.request, stderrProgress("report"));
+int runReport(const ReportArgs& args) {
+  // The workbench's "Write report folder…" builds its request with the same function.
+  const pipeline::ReportRequest request = pipeline::reportRequest(
+      args.paths, toLoadOptions(args.loading), args.outDir, "noisescope-cli report", args.settings);
+  const pipeline::ReportResult result = pipeline::writeReport(request, stderrProgress("report"));
   for (const auto& d : result.datasets)
     std::fprintf(stderr, "report: %s: %zu files\n", d.name.c_str(), d.files.size());
   std::printf("report written to %s\n", result.folder.c_str());
@@ -30,12 +31,12 @@ int runReport(ReportArgs& args) {
 
 const CommandRegistration registration("report", [](CLI::App& app) -> std::function<int()> {
   auto args = std::make_shared<ReportArgs>();
-  pipeline::ReportRequest& r = args->request;
+  pipeline::ReportRequest& r = args->settings;
   app.description(
       "Write a report folder per dataset: samples across σ, the diagnostic profile, schedules "
       "built from it compared with EDM and log-uniform, and an exported schedule");
   app.add_option("datasets", args->paths, "Datasets to include")->required();
-  app.add_option("--out", r.outDir, "Report folder")->capture_default_str();
+  app.add_option("--out", args->outDir, "Report folder")->capture_default_str();
   app.add_option("--samples", r.samplesPerRow, "Samples per row")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

@@ -10,14 +10,14 @@
 #include <optional>
 
 #include "command.h"
-#include "io/profile_io.h"
-#include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/atomic_design.h"
 #include "pipeline/dataset_loading.h"
 #include "pipeline/defaults.h"
 #include "pipeline/diagnose_job.h"
+#include "pipeline/profile_files.h"
 #include "pipeline/sampling_grids.h"
+#include "pipeline/schedule_files.h"
 #include "pipeline/schedule_recipe.h"
 #include "pipeline/sigma_steps.h"
 #include "progress_bar.h"
@@ -50,10 +50,9 @@ struct ScheduleArgs {
   DiagnosticOptions profileOptions;  // --profile-dataset: levels and queries (σ range: the grid's)
   std::string tableCoordinate = "sigma";
   // Atomic (and the dataset whose σ_data every schedule uses).
-  std::string dataset, criterion = "A", prediction = "x0";
+  std::string dataset;
   std::string device = "auto";
-  AtomicRequest
-      atomicRequest;  // what --atomic's flags fill directly (checkpoint, settings, target)
+  AtomicChoices atomicChoices;  // what --atomic's own flags fill (checkpoint, settings, target)
   uint64_t seed = 1;
   // Output.
   std::string output, stepsOutput, saveProfile;
@@ -101,7 +100,7 @@ Dataset load(const std::string& spec) {
 Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
   if (!a.profile.empty()) {
     context.profileSource = a.profile;
-    return readProfile(a.profile);
+    return openProfileFile(a.profile);
   }
   const Dataset data = load(a.profileDataset);
   pipeline::DiagnoseRequest request;  // the Diagnostic action, kind empirical
@@ -115,7 +114,7 @@ Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
       std::move(pipeline::runDiagnosis(data, a.profileDataset, request, stderrProgress("profile"))
                     .profiles.front());
   if (!a.saveProfile.empty()) {
-    writeProfile(a.saveProfile, p);
+    saveProfileFile(a.saveProfile, p);
     std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
   }
   context.profileSource = "empirical profile of " + a.profileDataset;
@@ -139,8 +138,7 @@ void printSummary(const Schedule& s) {
 }
 
 json summaryJson(const Schedule& s) {
-  json j = scheduleToJson(s);
-  j.erase("provenance");
+  json j = scheduleSummaryJson(s);
   j["quantiles"] = {{"q05", s.quantileSigma(0.05)},
                     {"median", s.quantileSigma(0.5)},
                     {"q95", s.quantileSigma(0.95)}};
@@ -178,29 +176,17 @@ ScheduleRecipe recipeFromFlags(const ScheduleArgs& a) {
 
 AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeContext& context,
                        const LogSigmaGrid& grid) {
-  AtomicRequest request = a.atomicRequest;
-  request.dataset = &data;
-  request.datasetName = a.dataset;
-  request.device = a.device;
-  request.sigmaMin = a.sigmaMin;
-  request.sigmaMax = a.sigmaMax;
-  request.prediction = predictionFromString(a.prediction);
-  const AtomicSettings full = AtomicSettings::full();
-  const AtomicSettings& given = a.atomicRequest.settings;
-  if (given.levels != full.levels || given.features != full.features ||
-      given.samples != full.samples || given.gapTolerance != full.gapTolerance ||
-      given.maxIterations != full.maxIterations || given.mergeSpacing != full.mergeSpacing)
-    request.settings.name = "custom";
-  request.seed = a.seed;
-  request.trainingWeight = makeLossWeight(a.weight.empty() ? "uniform" : a.weight,
-                                          defaults::kSigmaDataFallback, a.gamma);
-  if (a.criterion == "A")
-    request.criterion = DesignCriterion::A;
-  else if (a.criterion == "D")
-    request.criterion = DesignCriterion::D;
-  else
-    throw InputError("--criterion", "must be A or D");
-  request.sigmaData = a.sigmaData;
+  // The flags shared with the other kinds join --atomic's own; the pipeline makes the request
+  // from them exactly as the Schedules panel's does.
+  AtomicChoices choices = a.atomicChoices;
+  choices.device = a.device;
+  choices.sigmaMin = a.sigmaMin;
+  choices.sigmaMax = a.sigmaMax;
+  choices.seed = a.seed;
+  if (!a.weight.empty()) choices.trainingWeight = a.weight;
+  choices.gamma = a.gamma;
+  choices.sigmaData = a.sigmaData;
+  const AtomicRequest request = atomicRequest(choices, data);
   AtomicDesign design = designAtomic(request, stderrProgress("atomic design"));
   const DesignResult& r = design.result.design;
   for (const auto& spec : a.compareRisk) {
@@ -265,9 +251,9 @@ int run(const ScheduleArgs& a) {
   else
     printSummary(s);
 
-  const json provenance = scheduleProvenance(built, "noisescope-cli schedule");
+  const std::string producer = "noisescope-cli schedule";
   if (!a.output.empty()) {
-    writeSchedule(a.output, s, provenance);
+    saveScheduleFile(a.output, built, producer);
     std::fprintf(stderr, "wrote %s\n", a.output.c_str());
   }
   if (levels > 0) {
@@ -279,7 +265,7 @@ int run(const ScheduleArgs& a) {
     for (const std::string& warning : steps.warnings)
       std::fprintf(stderr, "warning: %s\n", warning.c_str());
     if (!a.stepsOutput.empty()) {
-      writeSigmaSteps(a.stepsOutput, steps, provenance);
+      writeSigmaSteps(a.stepsOutput, steps, scheduleProvenance(built, producer));
       std::fprintf(stderr, "wrote %s\n", a.stepsOutput.c_str());
     } else {
       std::printf("sampling grid %s, %d levels, descending, then 0:", steps.label.c_str(), levels);
@@ -335,17 +321,18 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--dataset", a->dataset,
                  "Dataset for --atomic (file or synthetic:KIND?...); with any schedule, its "
                  "measured σ_data is used");
-  app.add_option("--checkpoint", a->atomicRequest.checkpoint,
+  app.add_option("--checkpoint", a->atomicChoices.checkpoint,
                  "TorchScript denoiser: use its output layer's Jacobian (Gauss–Newton of the x0 "
                  "estimate)");
-  app.add_option("--parameter", a->atomicRequest.parameter,
+  app.add_option("--parameter", a->atomicChoices.parameter,
                  "Output-layer weight to use (default: the one linear/conv layer the output "
                  "depends on affinely)");
-  app.add_option("--prediction", a->prediction, "What the checkpoint predicts: x0, eps or v")
+  app.add_option("--prediction", a->atomicChoices.prediction,
+                 "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str()
       ->check(CLI::IsMember({"x0", "eps", "epsilon", "v"}));
   // The design's settings (pipeline AtomicSettings::full() by default), shown with their defaults.
-  AtomicSettings& settings = a->atomicRequest.settings;
+  AtomicSettings& settings = a->atomicChoices.settings;
   auto setting = [&app](const char* flag, auto& value, const char* help) {
     app.add_option(flag, value, help)->capture_default_str();
   };
@@ -356,8 +343,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   setting("--max-iterations", settings.maxIterations, "Solver iterations");
   setting("--merge-spacing", settings.mergeSpacing,
           "Merge neighbouring atoms closer than this in log σ");
-  setting("--criterion", a->criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
-  setting("--target-weight", a->atomicRequest.targetWeight,
+  setting("--criterion", a->atomicChoices.criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
+  setting("--target-weight", a->atomicChoices.targetWeight,
           "ν of the target A = Σ ν_g H_g, per d log σ");
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();
   app.add_option("--device", a->device, "auto, cpu, cuda[:N]")->capture_default_str();

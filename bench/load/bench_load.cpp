@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "data/idx_reader.h"
+#include "data/formats/idx_reader.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {

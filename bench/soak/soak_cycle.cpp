@@ -182,7 +182,7 @@ void addDatasetSteps(SoakContext& c, std::vector<Step>& steps, const QString& pa
                      // Until every child has started training (its start event arrived).
                      ui::TrainingPanel* panel = c.window->trainingPanel();
                      for (int i = c.raceFirstRun; i < panel->runCount(); ++i)
-                       if (!panel->run(i)->state().started) return false;
+                       if (!panel->run(i)->record().started) return false;
                      return true;
                    },
                    180000});
@@ -191,7 +191,7 @@ void addDatasetSteps(SoakContext& c, std::vector<Step>& steps, const QString& pa
                        ui::TrainingPanel* panel = c.window->trainingPanel();
                        if (k == 0) c.raceRuns.clear();
                        const int row = c.raceFirstRun + k;
-                       panel->runList()->setCurrentRow(row);
+                       panel->selectRun(row);
                        c.raceRuns << panel->run(row)->runDirectory();
                        return click(panel, QStringLiteral("Stop"));
                      }});
@@ -203,7 +203,7 @@ void addDatasetSteps(SoakContext& c, std::vector<Step>& steps, const QString& pa
            ui::TrainingPanel* panel = c.window->trainingPanel();
            const int before = panel->runCount();
            panel->followRun(c.raceRuns.at(k));
-           if (!panel->run(before)->state().started)
+           if (!panel->run(before)->record().started)
              return QStringLiteral("%1: its start event was not read").arg(c.raceRuns.at(k));
            return QString();
          }});

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 3; ++i) {
       RunMonitor* run = panel.run(i);
       run->poll();
-      const RunState& s = run->state();
+      const pipeline::RunRecord& s = run->record();
       if (timings[i].firstRefresh < 0)
         for (const auto& snap : s.schedules)
           if (snap.refresh >= 1) timings[i].firstRefresh = now;
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
       "(median) | in training steps (s) | rest: evals, checkpoints, start (s) |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < 3; ++i) {
-    const RunState& s = panel.run(i)->state();
+    const pipeline::RunRecord& s = panel.run(i)->record();
     std::vector<double> rates;
     for (const auto& p : s.train) rates.push_back(p.stepsPerSecond);
     const double steps = s.train.empty() ? 0 : s.train.back().step;
@@ -150,7 +150,7 @@ int main(int argc, char** argv) {
   std::printf("\nrace wall time: %.0f s; cores: %d; load average before: %s, after: %s\n", wall,
               QThread::idealThreadCount(), qPrintable(loadBefore), qPrintable(loadAfter));
   for (int i = 0; i < 3; ++i)
-    if (!panel.run(i)->state().ended)
+    if (!panel.run(i)->record().ended)
       std::fprintf(stderr, "run %d log tail:\n%s\n", i,
                    qPrintable(panel.run(i)->log().right(1500)));
   return 0;

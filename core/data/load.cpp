@@ -5,19 +5,19 @@
 #include <cctype>
 #include <cstdint>
 
-#include "data/cifar_reader.h"
-#include "data/edm_zip_reader.h"
-#include "data/fasta_reader.h"
-#include "data/idx_reader.h"
-#include "data/image_folder_reader.h"
-#include "data/input_file.h"
-#include "data/latent_cache_reader.h"
-#include "data/npy_reader.h"
-#include "data/scale_reference.h"
+#include "data/formats/cifar_reader.h"
+#include "data/formats/edm_zip_reader.h"
+#include "data/formats/fasta_reader.h"
+#include "data/formats/idx_reader.h"
+#include "data/formats/image_folder_reader.h"
+#include "data/formats/input_file.h"
+#include "data/formats/latent_cache_reader.h"
+#include "data/formats/npy_reader.h"
+#include "data/layout/scale_reference.h"
 #include "data/synthetic.h"
 #include "util/error.h"
 #ifdef NOISESCOPE_WITH_HDF5
-#include "data/hdf5_reader.h"
+#include "data/formats/hdf5_reader.h"
 #endif
 
 namespace noisescope {

@@ -19,10 +19,10 @@ enum class FileFormat {
   Fasta,
   ImageFolder,
   Synthetic,
-  Safetensors,   // a trainer's latent cache, or a plain tensor (data/latent_cache_reader.h)
+  Safetensors,   // a trainer's latent cache, or a plain tensor (data/formats/latent_cache_reader.h)
   Npz,           // sd-scripts' latent cache, or a plain array
   LatentFolder,  // a folder of .safetensors / .npz files
-  EdmZip,        // an EDM / EDM2 dataset ZIP (data/edm_zip_reader.h)
+  EdmZip,        // an EDM / EDM2 dataset ZIP (data/formats/edm_zip_reader.h)
   Unknown
 };
 const char* toString(FileFormat format);

@@ -7,7 +7,7 @@
 #include <limits>
 #include <numeric>
 
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "util/error.h"
 #include "util/random_source.h"
 

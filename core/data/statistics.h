@@ -31,8 +31,8 @@ struct DatasetStatistics {
 // needs σ_data calls this (DatasetStatistics::sigmaData is the same two passes). Throws
 // InputError naming the dataset when it has fewer than two samples.
 double measureSigmaData(const Dataset& dataset, const Progress& progress = {});
-// The same two passes over a prior read row by row (data/prior_rows.h): the set need not fit in
-// memory, and for a loaded dataset the value is the same to the last bit.
+// The same two passes over a prior read row by row (data/streaming/prior_rows.h): the set need not
+// fit in memory, and for a loaded dataset the value is the same to the last bit.
 double measureSigmaData(PriorRows& prior, const Progress& progress = {});
 
 // The two passes above, for a prior split across processes (the sharded diagnostic sums each

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
-#include "data/input_file.h"
+#include "data/formats/input_file.h"
 #include "util/error.h"
 #include "util/random_source.h"
 #include "util/spec_string.h"

@@ -7,8 +7,8 @@
 
 #include <ATen/ATen.h>
 
-#include "data/prior_rows.h"
 #include "data/statistics.h"
+#include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
 #include "io/provenance.h"

@@ -16,9 +16,9 @@ class Communicator;
 class PriorRows;
 
 // Where the prior of a diagnostic lives and who shares the work. `whole` may be streamed from disk
-// (data/prior_rows.h); in a sharded run `rows` is this rank's contiguous shard of it (priorShard
-// with shardRange), every rank of `communicator` makes the same call, the queries are drawn on
-// rank 0 and broadcast, and every rank returns the same profile.
+// (data/streaming/prior_rows.h); in a sharded run `rows` is this rank's contiguous shard of it
+// (priorShard with shardRange), every rank of `communicator` makes the same call, the queries are
+// drawn on rank 0 and broadcast, and every rank returns the same profile.
 struct PriorAccess {
   PriorRows* whole = nullptr;            // the whole prior: its description and σ_data
   PriorRows* rows = nullptr;             // the rows this process computes with (whole or shard)

@@ -8,7 +8,7 @@
 #include <limits>
 #include <optional>
 
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "diagnostic/dense_tile.h"
 #include "diagnostic/distance_terms.h"
 #include "tensor/communicator.h"

@@ -11,7 +11,8 @@
 //    weight below e^−τ of it) skip that level; sparse posteriors are gathered, dense ones use a
 //    GEMM;
 //  * extra memory stays under `memoryBytes` whatever N is (tiles merged by streaming log-sum-exp);
-//  * the prior is read tile by tile (data/prior_rows.h), so it need not be in memory: a streamed
+//  * the prior is read tile by tile (data/streaming/prior_rows.h), so it need not be in memory: a
+//  streamed
 //    prior costs one tile of rows (and the queries' own points) beyond `memoryBytes`;
 //  * sharded across processes (settings.communicator): each rank holds a contiguous shard of the
 //    prior, and before a level of a query chunk is finished the ranks merge their partial

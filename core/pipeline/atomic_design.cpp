@@ -25,6 +25,48 @@ AtomicSettings AtomicSettings::quick() {
   return s;
 }
 
+namespace {
+bool sameValues(const AtomicSettings& a, const AtomicSettings& b) {
+  return a.levels == b.levels && a.features == b.features && a.samples == b.samples &&
+         a.gapTolerance == b.gapTolerance && a.maxIterations == b.maxIterations &&
+         a.multiplicativeWarmStart == b.multiplicativeWarmStart && a.mergeSpacing == b.mergeSpacing;
+}
+
+// The provenance names a set by what it holds, so equal settings record the same name.
+std::string settingsName(const AtomicSettings& settings) {
+  if (sameValues(settings, AtomicSettings::full())) return "full";
+  if (sameValues(settings, AtomicSettings::quick())) return "quick";
+  return "custom";
+}
+}  // namespace
+
+AtomicRequest atomicRequest(const AtomicChoices& choices, const Dataset& dataset) {
+  AtomicRequest request;
+  request.dataset = &dataset;
+  request.datasetName = dataset.source.empty() ? dataset.name : dataset.source;
+  request.checkpoint = choices.checkpoint;
+  request.parameter = choices.parameter;
+  request.prediction = predictionFromString(choices.prediction);
+  request.device = choices.device;
+  request.sigmaMin = choices.sigmaMin;
+  request.sigmaMax = choices.sigmaMax;
+  request.settings = choices.settings;
+  request.settings.name = settingsName(choices.settings);
+  request.seed = choices.seed;
+  // σ_data is the design's (given or measured); the fallback only passes the weight's check.
+  request.trainingWeight =
+      makeLossWeight(choices.trainingWeight, defaults::kSigmaDataFallback, choices.gamma);
+  request.targetWeight = choices.targetWeight;
+  if (choices.criterion == "A")
+    request.criterion = DesignCriterion::A;
+  else if (choices.criterion == "D")
+    request.criterion = DesignCriterion::D;
+  else
+    throw InputError("--criterion", "must be A or D, not '" + choices.criterion + "'");
+  request.sigmaData = choices.sigmaData;
+  return request;
+}
+
 AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress) {
   if (!request.dataset) throw InputError("atomic design", "needs a dataset");
   const AtomicSettings& settings = request.settings;

@@ -54,6 +54,29 @@ struct AtomicDesign {
   BuiltSchedule built;  // the atomic schedule, σ_data and the provenance parameters
 };
 
+// What a user chooses for an atomic design, in the names a face takes them in. Both faces make
+// their request with atomicRequest(), so the same choices make the same schedule file: the CLI
+// fills this from its flags, the Schedules panel keeps the defaults with the quick settings.
+struct AtomicChoices {
+  std::string checkpoint;  // empty: random-feature model
+  std::string parameter;
+  std::string prediction = "x0";  // x0, eps (epsilon) or v
+  std::string device = "auto";
+  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
+  AtomicSettings settings;  // its name is set by the values: "full", "quick", else "custom"
+  uint64_t seed = 1;
+  std::string trainingWeight = "uniform";
+  double gamma = schedule::LossWeight{}.gamma;
+  std::string targetWeight = "elbo";
+  std::string criterion = "A";  // A or D
+  std::optional<double> sigmaData;
+};
+
+// The request for `choices` on `dataset`, which it records by the file or spec it was read from
+// (Dataset::source), whichever face loaded it. Throws InputError for a prediction, criterion or
+// weight it does not know.
+AtomicRequest atomicRequest(const AtomicChoices& choices, const Dataset& dataset);
+
 // Throws InputError for a missing dataset or settings out of range; Cancelled from `progress`.
 AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress = {});
 

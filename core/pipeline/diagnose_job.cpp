@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "data/scale_reference.h"
+#include "data/layout/scale_reference.h"
 #include "pipeline/bracket_job.h"
 #include "pipeline/run_profile.h"
 #include "pipeline/scaled_prior.h"

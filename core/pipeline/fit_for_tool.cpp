@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "pipeline/defaults.h"
 #include "pipeline/schedule_recipe.h"
 #include "profile/profile.h"
 #include "schedule/allocation.h"
@@ -14,9 +15,16 @@ namespace noisescope::pipeline {
 using namespace noisescope::schedule;
 using namespace noisescope::render;
 
+namespace {
+LogSigmaGrid defaultGrid() {
+  return LogSigmaGrid::uniform(defaults::kSigmaMin, defaults::kSigmaMax, defaults::kBins);
+}
+}  // namespace
+
 FitTarget fitTargetFromScheduleFile(const std::string& path) {
-  const BuiltSchedule built = buildSchedule(fileRecipe(path), LogSigmaGrid::uniform());
-  return {effectiveAllocation(built.schedule), path};
+  // Read as written (a file recipe keeps its own grid), as the Schedules tab loads it.
+  const BuiltSchedule built = buildSchedule(fileRecipe(path), defaultGrid());
+  return fitTargetFromSchedule(built.schedule, path);
 }
 
 FitTarget fitTargetFromSchedule(const Schedule& schedule, const std::string& source) {
@@ -36,9 +44,10 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
   RecipeContext context;
   context.profile = &profile;
   context.profileSource = profileSource;
-  // The grid `noisescope-cli schedule --profile` uses by default, so both give the same target.
-  const BuiltSchedule built = buildSchedule(recipe, LogSigmaGrid::uniform(), context);
-  return {effectiveAllocation(built.schedule), method + " from " + profileSource};
+  // The grid `noisescope-cli schedule --profile` and the Schedules tab use by default, so all
+  // three give the same target.
+  const BuiltSchedule built = buildSchedule(recipe, defaultGrid(), context);
+  return fitTargetFromSchedule(built.schedule, method + " from " + profileSource);
 }
 
 std::vector<std::string> fitToolNames() {

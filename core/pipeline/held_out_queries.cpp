@@ -3,8 +3,8 @@
 #include <cstdio>
 #include <utility>
 
-#include "data/scale_reference.h"
-#include "data/shared_rows.h"
+#include "data/layout/scale_reference.h"
+#include "data/streaming/shared_rows.h"
 #include "diagnostic/bracket.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 
 #include "data/dataset.h"
 #include "data/load.h"
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "pipeline/defaults.h"
 
 namespace noisescope::pipeline {
@@ -31,9 +31,9 @@ struct HeldOutQueries {
   std::string description;  // the profile's provenance "query_set"
 };
 
-// Reads the query file onto the prior's scale (data/scale_reference.h). Throws InputError naming
-// it if its samples are not shaped like the prior's, if it cannot be on the prior's scale, or if
-// any of its rows is also a row of the prior (then it is not held out; the message names both
+// Reads the query file onto the prior's scale (data/layout/scale_reference.h). Throws InputError
+// naming it if its samples are not shaped like the prior's, if it cannot be on the prior's scale,
+// or if any of its rows is also a row of the prior (then it is not held out; the message names both
 // files and the count). `prior` (in memory or streamed) is read once for that check; the
 // result's `prior` stays empty: the caller keeps its own.
 HeldOutQueries loadHeldOutQueryFile(const std::string& file, const HeldOutRequest& request,

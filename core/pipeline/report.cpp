@@ -227,6 +227,17 @@ json trainerSection(const Schedule& exported, const std::string& source, const f
 
 }  // namespace
 
+ReportRequest reportRequest(const std::vector<std::string>& datasets, const LoadOptions& load,
+                            const std::string& outDir, const std::string& producer,
+                            ReportRequest settings) {
+  settings.datasets = datasets;
+  settings.load = load;
+  settings.load.progress = {};
+  settings.outDir = outDir;
+  settings.producer = producer;
+  return settings;
+}
+
 ReportResult writeReport(const ReportRequest& request, const Progress& progress) {
   if (request.datasets.empty()) throw InputError("report", "no datasets given");
   std::error_code ec;

@@ -49,6 +49,14 @@ struct ReportResult {
   std::vector<ReportDataset> datasets;
 };
 
+// The request both faces make: the report of `datasets` (paths or synthetic:… specs) read with
+// `load` (its progress dropped: the job reports its own) into `outDir`, by `producer`, with
+// `settings`' ladder, diagnostic, bins and σ-steps (its other fields are replaced). The CLI passes
+// what its flags set; the workbench's "Write report folder…" the defaults, for its loaded dataset.
+ReportRequest reportRequest(const std::vector<std::string>& datasets, const LoadOptions& load,
+                            const std::string& outDir, const std::string& producer,
+                            ReportRequest settings = {});
+
 // Throws InputError (naming the dataset or the folder) on bad input; writes nothing for a
 // dataset that fails to load, and stops there.
 ReportResult writeReport(const ReportRequest& request, const Progress& progress = {});

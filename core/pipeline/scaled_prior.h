@@ -1,14 +1,15 @@
 #pragma once
 // The prior of an empirical or held-out diagnostic as the job needs it, one decision for both
-// faces: in memory or streamed from disk (data/prior_rows.h), and, under torchrun's variables,
-// sharded across ranks with a c10d communicator (tensor/communicator.h). See docs/scaling.md.
+// faces: in memory or streamed from disk (data/streaming/prior_rows.h), and, under torchrun's
+// variables, sharded across ranks with a c10d communicator (tensor/communicator.h). See
+// docs/scaling.md.
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "data/dataset.h"
 #include "data/load.h"
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "tensor/communicator.h"
 

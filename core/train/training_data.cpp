@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
+#include "data/layout/scale_reference.h"
 #include "data/load.h"
-#include "data/scale_reference.h"
 #include "data/transforms.h"
 #include "util/error.h"
 

@@ -1,9 +1,9 @@
 // One recipe, one file: `noisescope-cli schedule` and the Schedules panel's export write the same
 // schedule (and σ-steps) JSON for the same recipe — a preset, and entropic schedules from a
-// profile file in JSON and in CSV — apart from the provenance's producer and time stamp; and
-// `compare` and the panel's table gate the informative band alike.
-#include <QListWidget>
+// profile file in JSON and in CSV, and the panel's atomic design — apart from the provenance's
+// producer and time stamp; and `compare` and the panel's table gate the informative band alike.
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -16,6 +16,7 @@
 #include "data/load.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "io/profile_io.h"
+#include "pipeline/atomic_design.h"
 #include "pipeline/schedule_recipe.h"
 #include "ui/main_window.h"
 #include "ui/profile_choice.h"
@@ -170,6 +171,41 @@ class TestGuiCliSchedules : public QObject {
     QVERIFY(steps["grid"].get<std::string>().rfind("entropic?increment=sqrt-rate", 0) == 0);
     QCOMPARE(steps["source"].get<std::string>(), profile.toStdString());
     QVERIFY(steps == comparable(guiSteps));
+  }
+
+  // The panel's atomic design (its quick settings) and `schedule --atomic` given the same
+  // settings make one request (pipeline::atomicRequest), so they write the same file.
+  void atomicDesignFilesAgree() {
+    const QString dataset = "synthetic:dirac-mixture?n=8&d=2&k=4&seed=3";
+    const pipeline::AtomicSettings quick = pipeline::AtomicSettings::quick();
+    auto number = [](double v) { return QString::number(v, 'g', 17); };
+    const QString cliOut = dir_.filePath("cli-atomic.json");
+    runCli({"schedule", "--atomic", "--dataset", dataset, "--levels", number(quick.levels),
+            "--features", number(quick.features), "--samples", number(quick.samples), "--gap",
+            number(quick.gapTolerance), "--max-iterations", number(quick.maxIterations),
+            "--merge-spacing", number(quick.mergeSpacing), "--output", cliOut});
+    if (QTest::currentTestFailed()) return;  // no CLI file to compare with
+
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(dataset, false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    SchedulePanel* panel = window.schedulePanel();
+    QSignalSpy designed(panel, &SchedulePanel::atomicDesignFinished);
+    panel->designAtomic();
+    QTRY_COMPARE_WITH_TIMEOUT(designed.count(), 1, 60000);
+    panel->list()->setCurrentRow(panel->scheduleCount() - 1);
+    const QString guiOut = dir_.filePath("gui-atomic.json");
+    QCOMPARE(panel->exportCurrent(guiOut), QString());
+
+    const json cli = comparable(cliOut), gui = comparable(guiOut);
+    const json& parameters = cli["provenance"]["parameters"];
+    QCOMPARE(parameters["recipe"].get<std::string>(), std::string("atomic"));
+    QCOMPARE(parameters["settings"]["name"].get<std::string>(), std::string("quick"));
+    // Both record the dataset by what it was read from, not by what either face was given.
+    QCOMPARE(parameters["dataset"].get<std::string>(), loadDataset(dataset.toStdString()).source);
+    QVERIFY(!cli["atoms"].empty());
+    QVERIFY2(cli == gui, json::diff(cli, gui).dump(1).c_str());
   }
 
   // The comparison's informative band is gated by one rule (pipeline/defaults.h): the workbench

@@ -21,6 +21,7 @@
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
+#include "ui/schedule_list_view.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
 
@@ -152,7 +153,10 @@ class TestDiagnosticBracket : public QObject {
     QVERIFY(caveat);
     QVERIFY(caveat->text().contains("memorises"));
     QVERIFY(!caveat->isHidden());
-    QVERIFY(schedules->list()->item(fromEmpirical)->toolTip().contains("memorises"));
+    const QAbstractItemModel* rows = schedules->list()->model();
+    QVERIFY(rows->data(rows->index(fromEmpirical, 0), Qt::ToolTipRole)
+                .toString()
+                .contains("memorises"));
     saveScreenshot(&window, "schedule-caveat");
 
     const int fromBound =

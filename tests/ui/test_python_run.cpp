@@ -37,12 +37,12 @@ class TestPythonRun : public QObject {
     panel.followRun(kFixture);
     QCOMPARE(panel.runCount(), 1);
     RunMonitor* run = panel.run(0);
-    QTRY_VERIFY_WITH_TIMEOUT(run->state().ended, 10000);
-    const RunState& s = run->state();
+    QTRY_VERIFY_WITH_TIMEOUT(run->record().ended, 10000);
+    const noisescope::pipeline::RunRecord& s = run->record();
     QCOMPARE(s.malformedLines, 0);  // every line the package wrote passes the C++ reader
     QVERIFY(s.started);
     QCOMPARE(s.totalSteps, 300.0);
-    QCOMPARE(s.sampler, QStringLiteral("infonoise"));
+    QCOMPARE(s.sampler, std::string("infonoise"));
     // 300 steps, warm-up 100, a refresh every 50: the warm-up π and refreshes at 100 … 300.
     QCOMPARE(s.schedules.size(), size_t(6));
     QCOMPARE(s.schedules.front().refresh, 0);
@@ -75,7 +75,7 @@ class TestPythonRun : public QObject {
     RunMonitor* run = panel.run(0);
     bool seenLive = false;  // refreshed schedules charted while the run had not ended
     connect(run, &RunMonitor::updated, this, [&] {
-      if (run->state().schedules.size() >= 2 && !run->state().ended &&
+      if (run->record().schedules.size() >= 2 && !run->record().ended &&
           panel.scheduleChart()->curves().size() >= 2)
         seenLive = true;
     });
@@ -86,10 +86,10 @@ class TestPythonRun : public QObject {
     QVERIFY(python.waitForStarted(10000));
     QTRY_VERIFY_WITH_TIMEOUT(python.state() == QProcess::NotRunning, 120000);
     QCOMPARE(python.exitCode(), 0);
-    QTRY_VERIFY_WITH_TIMEOUT(run->state().ended, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(run->record().ended, 10000);
     QVERIFY2(seenLive, "no refreshed schedule was charted before the run ended");
-    QCOMPARE(run->state().schedules.size(), size_t(1 + 15));
-    QCOMPARE(run->state().malformedLines, 0);
+    QCOMPARE(run->record().schedules.size(), size_t(1 + 15));
+    QCOMPARE(run->record().malformedLines, 0);
   }
 };
 

@@ -19,8 +19,8 @@
 #include "ui/run_monitor.h"
 
 using nlohmann::json;
+using noisescope::pipeline::RunRecord;
 using noisescope::ui::RunMonitor;
-using noisescope::ui::RunState;
 
 namespace {
 
@@ -68,7 +68,7 @@ class TestRunMonitor : public QObject {
     const QString events = QDir(dir.path()).filePath("events.jsonl");
     RunMonitor monitor(dir.path());
     monitor.poll();  // no file yet
-    QVERIFY(!monitor.state().started);
+    QVERIFY(!monitor.record().started);
     QSignalSpy noted(&monitor, &RunMonitor::noted);
     QSignalSpy updated(&monitor, &RunMonitor::updated);
 
@@ -93,7 +93,7 @@ class TestRunMonitor : public QObject {
                        schedule(60).dump() + "\n" +     // 9: read
                        torn.substr(0, 25));             // 10: still being written
     monitor.poll();
-    const RunState& s = monitor.state();
+    const RunRecord& s = monitor.record();
     QVERIFY(s.started);
     QCOMPARE(s.totalSteps, 400.0);
     QCOMPARE(s.train.size(), size_t{1});
@@ -102,20 +102,20 @@ class TestRunMonitor : public QObject {
     QCOMPARE(s.malformedLines, 6);
     QCOMPARE(noted.count(), 6);
     QVERIFY(updated.count() >= 1);
-    const QStringList expected = {
+    const std::vector<std::string> expected = {
         "events.jsonl:3: field 'loss' is string", "events.jsonl:4: missing field 'pi'",
         "events.jsonl:5: not valid JSON",         "events.jsonl:6: not valid JSON",
         "events.jsonl:7: not valid JSON",         "events.jsonl:8: not valid JSON"};
     QCOMPARE(s.notes.size(), expected.size());
-    for (int i = 0; i < expected.size(); ++i)
-      QVERIFY2(s.notes[i].contains(expected[i]), qPrintable(s.notes[i]));
+    for (size_t i = 0; i < expected.size(); ++i)
+      QVERIFY2(s.notes[i].find(expected[i]) != std::string::npos, s.notes[i].c_str());
 
     // The torn line is completed: read, with no new note.
     append(events, torn.substr(25) + "\n");
     monitor.poll();
-    QCOMPARE(monitor.state().train.size(), size_t{2});
-    QCOMPARE(monitor.state().train.back().loss, 0.25);
-    QCOMPARE(monitor.state().malformedLines, 6);
+    QCOMPARE(monitor.record().train.size(), size_t{2});
+    QCOMPARE(monitor.record().train.back().loss, 0.25);
+    QCOMPARE(monitor.record().malformedLines, 6);
 
     // Replaced under the reader by a shorter file (what a resume does): read again from the top,
     // the earlier notes kept and one more saying so.
@@ -126,28 +126,28 @@ class TestRunMonitor : public QObject {
     }
     std::filesystem::rename(tmp, events.toStdString());
     monitor.poll();
-    QCOMPARE(monitor.state().restarts, 1);
-    QCOMPARE(monitor.state().train.size(), size_t{1});
-    QCOMPARE(monitor.state().train[0].loss, 0.8);
-    QCOMPARE(monitor.state().schedules.size(), size_t{0});
-    QVERIFY(monitor.state().notes.last().contains("read again from the start"));
-    QCOMPARE(monitor.state().notes.size(), 7);
+    QCOMPARE(monitor.record().restarts, 1);
+    QCOMPARE(monitor.record().train.size(), size_t{1});
+    QCOMPARE(monitor.record().train[0].loss, 0.8);
+    QCOMPARE(monitor.record().schedules.size(), size_t{0});
+    QVERIFY(monitor.record().notes.back().find("read again from the start") != std::string::npos);
+    QCOMPARE(monitor.record().notes.size(), size_t{7});
 
     // Many bad lines: the note list stays bounded, the count does not.
     std::string bad;
     for (int i = 0; i < 50; ++i) bad += "not json\n";
     append(events, bad);
     monitor.poll();
-    QCOMPARE(monitor.state().notes.size(), RunState::kMaxNotes);
-    QCOMPARE(monitor.state().malformedLines, 50);  // counted since the file was read again
-    QCOMPARE(monitor.state().train.size(), size_t{1});
+    QCOMPARE(monitor.record().notes.size(), size_t{RunRecord::kMaxNotes});
+    QCOMPARE(monitor.record().malformedLines, 50);  // counted since the file was read again
+    QCOMPARE(monitor.record().train.size(), size_t{1});
 
     // An events "file" that is a folder, or unreadable: nothing read, nothing thrown.
     QTemporaryDir other;
     QVERIFY(QDir(other.path()).mkdir("events.jsonl"));
     RunMonitor odd(other.path());
     odd.poll();
-    QVERIFY(!odd.state().started && odd.state().notes.isEmpty());
+    QVERIFY(!odd.record().started && odd.record().notes.empty());
   }
 
   void realRunIsReadWithoutNotes() {
@@ -181,8 +181,8 @@ class TestRunMonitor : public QObject {
 
     RunMonitor monitor(dir.path());
     monitor.poll();
-    const RunState& s = monitor.state();
-    QVERIFY2(s.notes.isEmpty(), qPrintable(s.notes.join('\n')));
+    const RunRecord& s = monitor.record();
+    QVERIFY2(s.notes.empty(), s.notes.empty() ? "" : s.notes.front().c_str());
     QVERIFY(s.started && s.ended);
     QCOMPARE(s.totalSteps, 240.0);
     QCOMPARE(s.train.size(), size_t{6});

@@ -6,7 +6,6 @@
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QListWidget>
 #include <QMenu>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -28,6 +27,7 @@
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
 #include "ui/sampling_grid_dialog.h"
+#include "ui/schedule_list_model.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
 
@@ -81,6 +81,46 @@ class TestSchedulePanel : public QObject {
     // Row 0 is the selected reference: zero divergence from itself, positive from log-uniform.
     QCOMPARE(panel->metricsTable()->item(0, 4)->text(), QString("0"));
     QVERIFY(panel->metricsTable()->item(1, 4)->text().toDouble() > 0.1);
+  }
+
+  // The list is an item model: its check boxes hide curves, and what the panel hands out (built
+  // schedules, the editor's row) stays right while rows are rebuilt and removed.
+  void listModelChecksRebuildsAndRemoves() {
+    MainWindow window;
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    ScheduleListModel* model = panel->model();
+    QCOMPARE(model->rowCount(), 2);
+    QCOMPARE(model->data(model->index(1), Qt::ToolTipRole).toString(),
+             QString::fromStdString(panel->builtAt(1)->schedule.lossWeight.label()));
+    QVERIFY(model->setData(model->index(1), Qt::Unchecked, Qt::CheckStateRole));
+    QCOMPARE(panel->chart()->curves().size(), size_t(1));
+    QCOMPARE(panel->chart()->curves()[0].name, model->name(0));
+    QVERIFY(model->setData(model->index(1), Qt::Checked, Qt::CheckStateRole));
+    QCOMPARE(panel->chart()->curves().size(), size_t(2));
+
+    // An edit rebuilds the row; a schedule handed out before keeps its old values.
+    panel->list()->setCurrentRow(0);
+    const auto before = panel->builtAt(0);
+    auto spins = panel->editor()->findChildren<QDoubleSpinBox*>();
+    QVERIFY(!spins.isEmpty());
+    spins.first()->setValue(spins.first()->value() + 1.0);
+    QVERIFY(panel->builtAt(0) != before);
+    QVERIFY(before->schedule.grid().edges == panel->builtAt(0)->schedule.grid().edges);
+    QVERIFY(before->parameters != panel->builtAt(0)->parameters);
+
+    // Removing the first row: the editor now edits the row that took its place.
+    const QString second = model->name(1);
+    panel->removeCurrent();
+    QCOMPARE(panel->scheduleCount(), 1);
+    QCOMPARE(panel->list()->currentRow(), 0);
+    QCOMPARE(model->name(0), second);
+    const auto logUniform = panel->builtAt(0);
+    spins = panel->editor()->findChildren<QDoubleSpinBox*>();
+    QVERIFY(!spins.isEmpty());
+    spins.first()->setValue(spins.first()->value() * 0.5);
+    QCOMPARE(model->name(0), second);
+    QVERIFY(panel->builtAt(0)->parameters != logUniform->parameters);
   }
 
   // A profile added while the Diagnostic and Schedules tabs are behind the Dataset tab costs
@@ -168,7 +208,7 @@ class TestSchedulePanel : public QObject {
       const int before = panel->scheduleCount();
       QCOMPARE(panel->loadScheduleFile(dir.filePath(file)), QString());
       QCOMPARE(panel->scheduleCount(), before + 1);
-      const schedule::Schedule* back = panel->scheduleAt(before);
+      const auto back = panel->scheduleAt(before);
       QCOMPARE(back->atoms().size(), atomic.atoms().size());
       QVERIFY(std::abs(back->atoms().front().sigma - atomic.atoms().front().sigma) < 1e-9);
     }
@@ -189,7 +229,7 @@ class TestSchedulePanel : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
     const Dataset& data = *window.workbench()->dataset();
     // Loading a dataset rebuilds every schedule with its measured σ_data.
-    const pipeline::BuiltSchedule* edm = panel->builtAt(0);
+    const auto edm = panel->builtAt(0);
     QCOMPARE(edm->sigmaData.source, "measured from " + data.name);
     QCOMPARE(edm->schedule.lossWeight.sigmaData, measureSigmaData(data));
     QVERIFY(std::abs(edm->schedule.lossWeight.sigmaData - 0.5) > 1.0);

@@ -8,7 +8,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
-#include <QListWidget>
+#include <QListView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -31,6 +31,7 @@
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
+#include "ui/run_list_model.h"
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
@@ -193,11 +194,11 @@ class TestTrainingPanel : public QObject {
     QVERIFY(!dir.isEmpty());
     QCOMPARE(panel->runCount(), 1);
     RunMonitor* run = panel->run(0);
-    QTRY_VERIFY_WITH_TIMEOUT(run->state().ended, 240000);
+    QTRY_VERIFY_WITH_TIMEOUT(run->record().ended, 240000);
     QTRY_VERIFY_WITH_TIMEOUT(!run->isRunning(), 10000);
-    QVERIFY2(run->state().train.size() >= 2, qPrintable(run->log()));
-    QVERIFY(run->state().schedules.size() >= 3);  // initial + refreshes after warm-up
-    QVERIFY(!run->state().evals.empty());
+    QVERIFY2(run->record().train.size() >= 2, qPrintable(run->log()));
+    QVERIFY(run->record().schedules.size() >= 3);  // initial + refreshes after warm-up
+    QVERIFY(!run->record().evals.empty());
     QCOMPARE(panel->lossChart()->curves().size(), size_t(1));
     QVERIFY(panel->lossChart()->curves()[0].x.size() >= 2);
     QVERIFY(panel->scheduleChart()->curves().size() >= 2);  // history, not one snapshot
@@ -207,13 +208,13 @@ class TestTrainingPanel : public QObject {
 
     // Following the finished run from its folder reads the same events.
     panel->followRun(dir);
-    QCOMPARE(panel->run(1)->state().train.size(), run->state().train.size());
+    QCOMPARE(panel->run(1)->record().train.size(), run->record().train.size());
 
     // From the run to a checkpoint profile in one step: its newest export on its held-out data,
     // listed with the workbench's profiles (so the Diagnostic and Schedules tabs both have it).
     const size_t before = window.workbench()->profiles().size();
     window.diagnosticPanel()->levelsSpin()->setValue(6);
-    panel->findChild<QListWidget*>()->setCurrentRow(0);
+    panel->selectRun(0);
     panel->profileSelectedCheckpoint();
     QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(window.diagnosticPanel()));
     QTRY_VERIFY_WITH_TIMEOUT(window.workbench()->profiles().size() == before + 1, 120000);
@@ -233,10 +234,10 @@ class TestTrainingPanel : public QObject {
     panel.datasetEdit()->setText("synthetic:circle?n=500");
     panel.stepsSpin()->setValue(1000000);
     QVERIFY(!panel.startRun().isEmpty());
-    QTRY_VERIFY_WITH_TIMEOUT(panel.run(0)->state().started, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.run(0)->record().started, 60000);
     panel.stopSelected();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.run(0)->isRunning(), 10000);
-    QVERIFY(!panel.run(0)->state().ended);  // stopped, not finished
+    QVERIFY(!panel.run(0)->record().ended);  // stopped, not finished
   }
 
   void raceChildrenShareTheCores() {
@@ -245,6 +246,27 @@ class TestTrainingPanel : public QObject {
     panel.startRace();
     QCOMPARE(panel.runCount(), 3);
     QCOMPARE(panel.runningCount(), 3);
+    // One row per run: checked (charted), its folder as tooltip, its race and role, the newest
+    // current.
+    RunListModel* list = panel.runList();
+    QCOMPARE(panel.runListView()->model(), static_cast<QAbstractItemModel*>(list));
+    QCOMPARE(list->rowCount(), 3);
+    const RaceRole roles[] = {RaceRole::Baseline, RaceRole::InfoNoise, RaceRole::SqrtEntropy};
+    const QString labels[] = {"static · ", "InfoNoise online · ", "√-entropy online · "};
+    for (int i = 0; i < 3; ++i) {
+      const QModelIndex row = list->index(i);
+      QCOMPARE(list->entry(i).role, roles[i]);
+      QCOMPARE(list->entry(i).race, 0);
+      QVERIFY2(row.data().toString().startsWith(labels[i]), qPrintable(row.data().toString()));
+      QCOMPARE(row.data(Qt::CheckStateRole).toInt(), int(Qt::Checked));
+      QVERIFY(list->flags(row) & Qt::ItemIsUserCheckable);
+      QCOMPARE(row.data(Qt::ToolTipRole).toString(), panel.run(i)->runDirectory());
+    }
+    QCOMPARE(panel.currentRun(), 2);
+    QSignalSpy checked(list, &RunListModel::checkedChanged);
+    QVERIFY(list->setData(list->index(1), Qt::Unchecked, Qt::CheckStateRole));
+    QCOMPARE(checked.count(), 1);
+    QVERIFY(!list->entry(1).checked);
     const int cores = QThread::idealThreadCount();
     QCOMPARE(TrainingPanel::threadShare(3), std::max(1, cores / 3));
     for (int i = 0; i < 3; ++i) {
@@ -253,6 +275,8 @@ class TestTrainingPanel : public QObject {
     }
     // A fourth run started while the race goes on gets its share of the four.
     const QString fourth = panel.startRun();
+    QCOMPARE(list->entry(3).role, RaceRole::None);
+    QCOMPARE(list->entry(3).race, -1);
     QCOMPARE(readJson(fourth + ".config.json")["optim"]["threads"].get<int>(),
              std::max(1, cores / 4));
     // An explicit count is written as given.
@@ -272,13 +296,13 @@ class TestTrainingPanel : public QObject {
     const double t0 = 1700000000.0;
     appendEvents(dir, {startEvent(1100, t0), trainEvent(50, t0 + 10)});
     panel.run(0)->poll();
-    QVERIFY2(panel.runList()->item(0)->text().contains("ETA estimating…"),
-             qPrintable(panel.runList()->item(0)->text()));
+    QVERIFY2(panel.runList()->text(0).contains("ETA estimating…"),
+             qPrintable(panel.runList()->text(0)));
     // 50 steps in 10 s of wall time: 1000 steps left take 200 s.
     appendEvents(dir, {trainEvent(100, t0 + 20)});
     panel.run(0)->poll();
-    QVERIFY2(panel.runList()->item(0)->text().contains("step 100 of 1100 · ETA 3 min 20 s"),
-             qPrintable(panel.runList()->item(0)->text()));
+    QVERIFY2(panel.runList()->text(0).contains("step 100 of 1100 · ETA 3 min 20 s"),
+             qPrintable(panel.runList()->text(0)));
     panel.resize(1400, 900);
     panel.show();
     QTest::qWait(300);
@@ -332,7 +356,7 @@ class TestTrainingPanel : public QObject {
                        evalEvent(250, 40.0), scheduleEvent(config, 300), evalEvent(500, 25.0)});
     panel.followRun(dir);
     QCOMPARE(panel.runCount(), 1);
-    panel.runList()->setCurrentRow(0);
+    panel.selectRun(0);
 
     // The race chart plots the Fréchet distance and says in which network.
     QCOMPARE(panel.raceMeasureBox()->currentIndex(), 0);  // sample quality by default
@@ -461,15 +485,16 @@ class TestTrainingPanel : public QObject {
     setSpin(8, 20);  // eval every
     setSpin(9, 20);  // checkpoint every
     for (int i = 0; i < panel->runCount(); ++i)
-      panel->runList()->item(i)->setCheckState(Qt::Unchecked);  // the stand-in runs: not charted
+      // The stand-in runs: not charted (unchecked as the view's check box does).
+      panel->runList()->setData(panel->runList()->index(i), Qt::Unchecked, Qt::CheckStateRole);
     const QString dir = panel->startRun(QStringLiteral("infonoise"));
     QVERIFY(!dir.isEmpty());
     RunMonitor* run = panel->run(panel->runCount() - 1);
-    QTRY_VERIFY_WITH_TIMEOUT(run->state().ended, 300000);
-    QVERIFY2(!run->state().evals.empty(), qPrintable(run->log()));
-    for (const auto& e : run->state().evals) {
+    QTRY_VERIFY_WITH_TIMEOUT(run->record().ended, 300000);
+    QVERIFY2(!run->record().evals.empty(), qPrintable(run->log()));
+    for (const auto& e : run->record().evals) {
       QVERIFY(std::isfinite(e.fd) && e.fd >= 0.0);
-      QCOMPARE(e.featureNetwork, fashionNet);
+      QCOMPARE(e.featureNetwork, fashionNet.toStdString());
     }
     // Behind the Dataset tab the charts wait (ui/hidden_redraw.h); shown, they draw the run.
     window.tabs()->setCurrentWidget(panel);
@@ -477,7 +502,7 @@ class TestTrainingPanel : public QObject {
                  "Sample quality: FD in fashion-mnist, lower is better"),
              qPrintable(panel->qualityChart()->chart()->title()));
     QCOMPARE(panel->qualityChart()->curves().size(), size_t(1));
-    QCOMPARE(panel->qualityChart()->curves()[0].y.back(), run->state().evals.back().fd);
+    QCOMPARE(panel->qualityChart()->curves()[0].y.back(), run->record().evals.back().fd);
     QTest::qWait(300);
     saveScreenshot(&window, "training-race-sample-quality");
   }
@@ -487,11 +512,10 @@ class TestTrainingPanel : public QObject {
     TrainingPanel& panel = fixture.panel;
     QSignalSpy asked(&panel, &TrainingPanel::referenceProfileRequested);
     panel.startRace();
+    // The race knows its EDM baseline by the role it launched it with, not by its folder name or
+    // its config.json (not written here).
+    QCOMPARE(panel.runList()->entry(0).role, RaceRole::Baseline);
     const QString edm = panel.run(0)->runDirectory();
-    QVERIFY(edm.endsWith("-static"));
-    // What the trainer writes when the run starts: its config.json.
-    QVERIFY(QDir().mkpath(edm));
-    QVERIFY(QFile::copy(edm + ".config.json", edm + "/config.json"));
     appendEvents(edm, {startEvent(100, 1700000000.0)});
     panel.run(0)->poll();
     QCOMPARE(asked.count(), 0);  // not finished yet
@@ -503,8 +527,8 @@ class TestTrainingPanel : public QObject {
     panel.run(0)->poll();
     QCOMPARE(asked.count(), 1);  // once
 
-    // The race's InfoNoise run overlays the EDM run's own frozen checkpoint — found by its
-    // config's sampler, not by its folder name — even when a newer checkpoint profile is loaded.
+    // The race's InfoNoise run overlays the baseline's own frozen checkpoint — found by its race
+    // role — even when a newer checkpoint profile is loaded.
     const QString info = panel.run(1)->runDirectory();
     QVERIFY(QDir().mkpath(info));
     QVERIFY(QFile::copy(info + ".config.json", info + "/config.json"));
@@ -517,7 +541,7 @@ class TestTrainingPanel : public QObject {
     const QString frozenName = fixture.workbench.addProfile("race edm · checkpoint", frozen);
     const QString newerName =
         fixture.workbench.addProfile("other · checkpoint", checkpointProfile());
-    panel.runList()->setCurrentRow(1);
+    panel.selectRun(1);
     QVERIFY(
         curveStartingWith(panel.scheduleChart(),
                           "offline reference: InfoNoise π from checkpoint profile " + frozenName));

@@ -1,7 +1,7 @@
-// The diagnostic over a prior streamed from disk (data/prior_rows.h): with N·D larger than the
-// memory setting, the empirical and held-out profiles equal the in-memory ones on the same queries
-// (to the fp32 rounding of the weight GEMM, which depends on how the work is tiled); the engine's
-// plan, the streamed tile buffer included, stays within the setting.
+// The diagnostic over a prior streamed from disk (data/streaming/prior_rows.h): with N·D larger
+// than the memory setting, the empirical and held-out profiles equal the in-memory ones on the same
+// queries (to the fp32 rounding of the weight GEMM, which depends on how the work is tiled); the
+// engine's plan, the streamed tile buffer included, stays within the setting.
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "data/load.h"
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "profile/profile.h"
 

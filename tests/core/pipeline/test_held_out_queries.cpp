@@ -10,7 +10,7 @@
 #include <string>
 
 #include "data/load.h"
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "fixtures.h"
 #include "pipeline/held_out_queries.h"
 #include "util/error.h"

@@ -2,7 +2,7 @@
 // the CIFAR-100 names, or neither (the variant is then told from the record size).
 #include <string>
 
-#include "data/cifar_reader.h"
+#include "data/formats/cifar_reader.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

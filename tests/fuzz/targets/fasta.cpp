@@ -3,7 +3,7 @@
 // unknown letters, so that short inputs still make windows.
 #include <string>
 
-#include "data/fasta_reader.h"
+#include "data/formats/fasta_reader.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

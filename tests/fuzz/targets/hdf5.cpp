@@ -2,7 +2,7 @@
 // only dataset, then each listed one by name) and the schedule reader.
 #include <string>
 
-#include "data/hdf5_reader.h"
+#include "data/formats/hdf5_reader.h"
 #include "data/load.h"
 #include "io/schedule_io.h"
 #include "targets.h"

@@ -3,7 +3,7 @@
 // what follows, means no labels file. The names follow MNIST's scheme so that readIdx pairs them.
 #include <string>
 
-#include "data/idx_reader.h"
+#include "data/formats/idx_reader.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

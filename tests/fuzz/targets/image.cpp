@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "data/image_decode.h"
+#include "data/formats/image_decode.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

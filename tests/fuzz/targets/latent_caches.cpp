@@ -1,9 +1,9 @@
-// The trainers' caches and datasets (data/latent_cache_reader.h, data/edm_zip_reader.h): one
-// .safetensors file, one .npz file, one EDM/EDM2 dataset ZIP.
+// The trainers' caches and datasets (data/formats/latent_cache_reader.h,
+// data/formats/edm_zip_reader.h): one .safetensors file, one .npz file, one EDM/EDM2 dataset ZIP.
 #include <string>
 
-#include "data/edm_zip_reader.h"
-#include "data/latent_cache_reader.h"
+#include "data/formats/edm_zip_reader.h"
+#include "data/formats/latent_cache_reader.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

@@ -1,7 +1,7 @@
 // One NumPy .npy file.
 #include <string>
 
-#include "data/npy_reader.h"
+#include "data/formats/npy_reader.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

@@ -1,13 +1,13 @@
-// A prior streamed from disk (data/prior_rows.h): [format byte][file]. The byte picks how the file
-// is named (.npy, IDX, CIFAR batch). The streamed reader must accept or reject cleanly, and when
-// the whole-file reader accepts the same file too, the streamed rows, read in tiles backwards and
-// then forwards, must be exactly its values (a mismatch aborts: a finding).
+// A prior streamed from disk (data/streaming/prior_rows.h): [format byte][file]. The byte picks how
+// the file is named (.npy, IDX, CIFAR batch). The streamed reader must accept or reject cleanly,
+// and when the whole-file reader accepts the same file too, the streamed rows, read in tiles
+// backwards and then forwards, must be exactly its values (a mismatch aborts: a finding).
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "data/load.h"
-#include "data/prior_rows.h"
+#include "data/streaming/prior_rows.h"
 #include "targets.h"
 
 namespace noisescope::fuzz {

@@ -1,0 +1,244 @@
+#include "data/formats/latent_cache_reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <regex>
+
+#include "data/formats/dataset_origin.h"
+#include "data/formats/input_file.h"
+#include "data/formats/npz_file.h"
+#include "data/formats/safetensors_file.h"
+#include "data/layout/array_layout.h"
+#include "util/error.h"
+
+namespace noisescope {
+
+using namespace data_detail;
+
+bool isLatentCacheKey(const std::string& key) {
+  static const std::regex pattern(R"(latents(_\d+(x\d+)+(_[A-Za-z0-9]+)?)?)");
+  return std::regex_match(key, pattern);
+}
+
+namespace {
+
+enum class CacheFormat { Safetensors, Npz };
+
+CacheFormat cacheFormat(const std::string& path) {
+  const std::string name = toLower(fileName(path));
+  if (endsWith(name, ".safetensors")) return CacheFormat::Safetensors;
+  if (endsWith(name, ".npz")) return CacheFormat::Npz;
+  // Without either name (data/load.h found it by content): a ZIP is an .npz.
+  FilePtr file = openForReading(path);
+  char magic[4] = {};
+  const bool zip =
+      std::fread(magic, 1, 4, file.get()) == 4 && std::memcmp(magic, "PK\x03\x04", 4) == 0;
+  return zip ? CacheFormat::Npz : CacheFormat::Safetensors;
+}
+
+std::string dtypeName(const std::string& safetensorsDtype) {
+  if (safetensorsDtype == "F32") return "float32";
+  if (safetensorsDtype == "F16") return "float16";
+  if (safetensorsDtype == "BF16") return "bfloat16";
+  if (safetensorsDtype == "F64") return "float64";
+  if (safetensorsDtype == "U8") return "uint8";
+  return safetensorsDtype;
+}
+
+// One array of a file: a latent (one sample), or a plain tensor [N, …].
+struct Array {
+  std::string key, dtype;
+  std::vector<int64_t> shape;
+  std::vector<float> values;
+};
+
+struct FileArrays {
+  bool cache = false;  // latent-cache keys (each array one sample), else one plain tensor
+  std::vector<Array> arrays;
+};
+
+std::string listKeys(const std::vector<std::string>& keys) {
+  std::string text;
+  for (size_t i = 0; i < keys.size() && i < 8; ++i) text += (i ? ", " : "") + keys[i];
+  if (keys.size() > 8) text += ", …";
+  return text;
+}
+
+[[noreturn]] void noDataKey(const std::string& path, const std::vector<std::string>& keys) {
+  throw InputError(path,
+                   "holds no latent-cache key (latents, latents_HxW, latents_FxHxW_dtype) "
+                   "and " +
+                       std::to_string(keys.size()) + " arrays (" + listKeys(keys) +
+                       "); a file without them must hold exactly one array [N, …]");
+}
+
+FileArrays readArrays(const std::string& path) {
+  FileArrays out;
+  if (cacheFormat(path) == CacheFormat::Safetensors) {
+    const SafetensorsHeader header = readSafetensorsHeader(path);
+    std::vector<std::string> keys;
+    for (const auto& t : header.tensors) {
+      keys.push_back(t.name);
+      out.cache = out.cache || isLatentCacheKey(t.name);
+    }
+    if (header.tensors.empty()) throw InputError(path, "is a safetensors file with no tensors");
+    if (!out.cache && header.tensors.size() != 1) noDataKey(path, keys);
+    for (const auto& t : header.tensors) {
+      if (out.cache && !isLatentCacheKey(t.name)) continue;
+      out.arrays.push_back(
+          {t.name, dtypeName(t.dtype), t.shape, readSafetensorsTensor(path, header, t)});
+    }
+    return out;
+  }
+  const std::vector<std::string> keys = npzKeys(path);
+  for (const auto& k : keys) out.cache = out.cache || isLatentCacheKey(k);
+  if (keys.empty()) throw InputError(path, "is an .npz archive with no arrays");
+  if (!out.cache && keys.size() != 1) noDataKey(path, keys);
+  for (auto& a : readNpz(path, out.cache ? &isLatentCacheKey : nullptr))
+    out.arrays.push_back({a.key, a.dtype, a.shape, std::move(a.values)});
+  return out;
+}
+
+// One sample of a latent cache, and where it came from.
+struct Sample {
+  std::vector<int64_t> shape;
+  std::string origin, dtype;
+  std::vector<float> values;
+};
+
+void checkFinite(const std::string& path, const Array& a) {
+  for (size_t i = 0; i < a.values.size(); ++i)
+    if (!std::isfinite(a.values[i]))
+      throw InputError(
+          path, "array '" + a.key + "' holds a non-finite value at element " + std::to_string(i));
+}
+
+// Samples of a file's arrays: a cache's latents as they are, a plain tensor split along axis 0.
+std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
+  std::vector<Sample> samples;
+  for (Array& a : file.arrays) {
+    checkFinite(path, a);
+    if (file.cache) {
+      if (a.shape.empty() || a.values.empty())
+        throw InputError(path, "latent '" + a.key + "' is empty");
+      samples.push_back({a.shape, fileName(path) + ":" + a.key, a.dtype, std::move(a.values)});
+      continue;
+    }
+    checkSampleShape(path, a.shape);
+    const std::vector<int64_t> shape(a.shape.begin() + 1, a.shape.end());
+    const size_t dim = a.values.size() / static_cast<size_t>(a.shape[0]);
+    for (int64_t n = 0; n < a.shape[0]; ++n)
+      samples.push_back(
+          {shape.empty() ? std::vector<int64_t>{1} : shape,
+           fileName(path) + ":" + a.key + "[" + std::to_string(n) + "]", a.dtype,
+           std::vector<float>(a.values.begin() + n * dim, a.values.begin() + (n + 1) * dim)});
+  }
+  return samples;
+}
+
+std::string latentShapeText(const std::vector<int64_t>& shape) {
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "×" : "") + std::to_string(shape[i]);
+  return text;
+}
+
+// The samples as one dataset: grouped by shape, the largest group taken (the first on a tie).
+Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_t files) {
+  if (samples.empty()) throw InputError(source, "holds no latents");
+  std::map<std::vector<int64_t>, std::vector<size_t>> groups;
+  std::vector<std::vector<int64_t>> order;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    auto& g = groups[samples[i].shape];
+    if (g.empty()) order.push_back(samples[i].shape);
+    g.push_back(i);
+  }
+  std::vector<int64_t> taken = order.front();
+  for (const auto& shape : order)
+    if (groups[shape].size() > groups[taken].size()) taken = shape;
+  const std::vector<size_t>& rows = groups[taken];
+  const uint64_t dim = samples[rows.front()].values.size();
+  checkAllocation(source, checkedMultiply(source, dim * sizeof(float), rows.size()), "the latents");
+
+  Dataset d = datasetFrom({fileName(source),
+                           source,
+                           samples[rows.front()].dtype,
+                           "raw",
+                           SampleKind::Vector,
+                           {static_cast<int64_t>(dim)}});
+  d.values.reserve(dim * rows.size());
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t r : rows) {
+    for (float v : samples[r].values) lo = std::min<double>(lo, v), hi = std::max<double>(hi, v);
+    d.values.insert(d.values.end(), samples[r].values.begin(), samples[r].values.end());
+  }
+  d.sourceRangeKnown = true;
+  d.sourceMin = lo;
+  d.sourceMax = hi;
+  d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + latentShapeText(taken) +
+                    " from " + std::to_string(files) + " file(s), as cached (" + d.sourceDtype +
+                    ", no VAE scale factor applied), flattened to " + std::to_string(dim) +
+                    " values");
+  if (order.size() > 1) {
+    std::string left;
+    for (const auto& shape : order) {
+      if (shape == taken) continue;
+      left += (left.empty() ? "" : "; ") + std::to_string(groups[shape].size()) + " of " +
+              latentShapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
+    }
+    d.notes.push_back("mixed buckets: took the largest group, " + latentShapeText(taken) +
+                      "; left out " + left);
+  }
+  d.validate();
+  return d;
+}
+
+std::vector<std::string> listLatentFiles(const std::string& folder) {
+  return listFolderFiles(folder, [](const std::string& path) {
+    const std::string name = toLower(fileName(path));
+    return endsWith(name, ".safetensors") || endsWith(name, ".npz");
+  });
+}
+
+}  // namespace
+
+Dataset readLatentFile(const std::string& path, const Progress& progress) {
+  FileArrays file = readArrays(path);
+  progress.report(0.8, "reading latents");
+  if (!file.cache) {
+    // A plain tensor is an array like a .npy one: the same layout and scaling rules.
+    Array& a = file.arrays.front();
+    checkFinite(path, a);
+    Dataset d;
+    d.name = displayName(path);
+    d.source = path;
+    finishArrayDataset(d, path, a.shape, a.dtype, std::move(a.values));
+    d.notes.push_back("the file's one array '" + a.key + "' read as [N, …]");
+    d.validate();
+    return d;
+  }
+  Dataset d = assemble(path, samplesOf(path, std::move(file)), 1);
+  d.name = displayName(path);
+  return d;
+}
+
+bool isLatentFolder(const std::string& folder) {
+  return isDirectory(folder) && !listLatentFiles(folder).empty();
+}
+
+Dataset readLatentFolder(const std::string& folder, const Progress& progress) {
+  if (!isDirectory(folder)) throw InputError(folder, "is not a folder");
+  const std::vector<std::string> files = listLatentFiles(folder);
+  if (files.empty()) throw InputError(folder, "holds no .safetensors or .npz files");
+  std::vector<Sample> samples;
+  for (size_t i = 0; i < files.size(); ++i) {
+    progress.throwIfCancelled();
+    for (Sample& s : samplesOf(files[i], readArrays(files[i]))) samples.push_back(std::move(s));
+    progress.report(double(i + 1) / files.size(), "reading latent caches");
+  }
+  return assemble(folder, std::move(samples), files.size());
+}
+
+}  // namespace noisescope

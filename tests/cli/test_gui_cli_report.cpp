@@ -1,0 +1,117 @@
+// The report action, from both faces (issue 19): the workbench's File → Write report folder… and
+// `noisescope-cli report` build their request with pipeline::reportRequest and run
+// pipeline::writeReport, so on the bundled Fashion-MNIST sample they write the same folder, file
+// for file, apart from who wrote it, when, and how long it took. Both at the report's defaults
+// (48 levels × 128 queries: a few seconds each on the 500-image sample).
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include "ui/main_window.h"
+
+using namespace noisescope;
+using namespace noisescope::ui;
+using nlohmann::json;
+
+namespace {
+
+const char* const kSample =
+    NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
+
+// The producer, the time stamps (every key ending in time_utc) and the timings (wall_seconds,
+// the execution record's seconds_*), wherever they stand.
+void scrub(json& j) {
+  if (j.is_object()) {
+    for (auto it = j.begin(); it != j.end();) {
+      const std::string& key = it.key();
+      const bool stamp = key.size() >= 8 && key.compare(key.size() - 8, 8, "time_utc") == 0;
+      if (key == "producer" || stamp || key == "wall_seconds" || key.rfind("seconds_", 0) == 0) {
+        it = j.erase(it);
+      } else {
+        scrub(it.value());
+        ++it;
+      }
+    }
+  } else if (j.is_array()) {
+    for (json& item : j) scrub(item);
+  }
+}
+
+QByteArray contents(const QString& path) {
+  QFile file(path);
+  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The README names its producer and the time in one sentence.
+QString withoutMaker(const QByteArray& readme) {
+  return QString::fromUtf8(readme).replace(
+      QRegularExpression(QStringLiteral("Made by `[^`]*`, NoiseScope [^,]*, [^\\n]*\\.")),
+      QStringLiteral("Made by …."));
+}
+
+}  // namespace
+
+class TestGuiCliReport : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName("NoiseScopeTest");
+  }
+
+  void reportFolderIsTheCli() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(QString::fromUtf8(kSample), false);
+    QVERIFY(loaded.count() == 1 || loaded.wait(60000));
+
+    const QString gui = dir.filePath("gui");
+    QSignalSpy written(&window, &MainWindow::reportWritten);
+    QSignalSpy failed(&window, &MainWindow::reportFailed);
+    window.writeReportFolder(gui);
+    QTRY_VERIFY_WITH_TIMEOUT(!written.isEmpty() || !failed.isEmpty(), 240000);
+    if (!failed.isEmpty()) QFAIL(qPrintable(failed[0][0].toString()));
+
+    const QString cli = dir.filePath("cli");
+    QProcess process;
+    process.start(QStringLiteral(NOISESCOPE_CLI),
+                  {"report", QString::fromUtf8(kSample), "--out", cli});
+    QVERIFY(process.waitForFinished(240000));
+    QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
+             process.readAllStandardError().constData());
+
+    const QStringList files = QDir(gui).entryList(QDir::Files, QDir::Name);
+    QCOMPARE(files, QDir(cli).entryList(QDir::Files, QDir::Name));
+    QVERIFY(files.contains("summary.json") && files.contains("README.md"));
+    for (const QString& name : files) {
+      const QByteArray a = contents(gui + "/" + name), b = contents(cli + "/" + name);
+      QVERIFY2(!a.isEmpty(), qPrintable(name));
+      if (name.endsWith(".json")) {
+        json ja = json::parse(a.toStdString()), jb = json::parse(b.toStdString());
+        scrub(ja);
+        scrub(jb);
+        QVERIFY2(ja == jb,
+                 qPrintable(name + ": " +
+                            QString::fromStdString(json::diff(ja, jb).dump(1).substr(0, 3000))));
+      } else if (name == "README.md") {
+        QCOMPARE(withoutMaker(a), withoutMaker(b));
+      } else {
+        // CSV tables, PNG and SVG charts: no producer or time in them, so byte for byte.
+        QVERIFY2(a == b, qPrintable(name + " differs"));
+      }
+    }
+  }
+};
+
+QTEST_MAIN(TestGuiCliReport)
+#include "test_gui_cli_report.moc"
