@@ -142,8 +142,14 @@ ArrayLayout decideArrayLayout(const std::string& path, const std::vector<int64_t
                               const std::string& sourceDtype, const ArrayValueSummary& summary,
                               const ScaleReference* scaleLike) {
   checkSampleShape(path, shape);
+  // A corrupt file can declare bytes whose type converts to larger values (fuzz: HDF5 "uint8"
+  // read as 21 … 964); the byte table must never be indexed by them.
+  if (sourceDtype == "uint8" && summary.elements > 0 && (summary.lo < 0.0 || summary.hi > 255.0))
+    throw InputError(path, "declares uint8 values but holds " + std::to_string(summary.lo) + " … " +
+                               std::to_string(summary.hi) + " (a corrupt type)");
   std::vector<int64_t> rest(shape.begin() + 1, shape.end());
   ArrayLayout layout;
+  layout.source = path;
   switch (rest.size()) {
     case 0:
       layout.kind = SampleKind::Points;
@@ -219,7 +225,14 @@ void applyArrayLayout(const ArrayLayout& layout, float* rows, int64_t count) {
   const int64_t n = count * d;
   if (layout.byteTable) {
     const float* table = byteToSymmetricTable();
-    for (int64_t i = 0; i < n; ++i) rows[i] = table[static_cast<int>(rows[i])];
+    for (int64_t i = 0; i < n; ++i) {
+      const float v = rows[i];
+      // Streamed rows were not scanned first: the same check as decideArrayLayout's, per value.
+      if (!(v >= 0.0f && v <= 255.0f))
+        throw InputError(layout.source, "declares uint8 values but holds " + std::to_string(v) +
+                                            " (a corrupt type)");
+      rows[i] = table[static_cast<int>(v)];
+    }
   } else if (layout.zero) {
     std::fill(rows, rows + n, 0.0f);
   } else if (layout.affine) {

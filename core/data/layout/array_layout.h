@@ -58,6 +58,7 @@ struct ArrayLayout {
   bool zero = false;  // a constant image: every value becomes 0
   std::string scaling = "raw";
   std::vector<std::string> notes;
+  std::string source;  // the file (and dataset) it was decided for: errors name it
 };
 
 // Throws InputError (naming `path`) for a scalar or a shape with an empty axis. Streamed readers

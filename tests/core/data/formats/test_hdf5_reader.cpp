@@ -5,6 +5,7 @@
 
 #include "data/formats/hdf5_reader.h"
 #include "data/load.h"
+#include "data/streaming/prior_rows.h"
 #include "fixtures.h"
 
 using namespace noisescope;
@@ -87,6 +88,17 @@ class TestHdf5Reader : public fixtures::ScratchTest {
     EXPECT_INPUT_ERROR(readHdf5(path("cut.h5"), ""), "cut.h5");
     fixtures::truncateFile(path("cut.h5"), 100);
     EXPECT_INPUT_ERROR(readHdf5(path("cut.h5"), ""), "cut.h5");
+  }
+
+  // Fuzz finding 9 (docs/fuzzing.md): a dataset listed as uint8 whose values convert to 21 … 964
+  // must be refused, read whole or streamed, instead of indexing the 256-entry byte table.
+  void uint8TypeHoldingLargerValues() {
+    const std::string file = std::string(NOISESCOPE_SOURCE_DIR) +
+                             "/tests/fuzz/regressions/hdf5/uint8-type-holding-964.h5";
+    EXPECT_INPUT_ERROR(readHdf5(file, "/images"), "corrupt type");
+    LoadOptions options;
+    options.hdf5Dataset = "/images";
+    EXPECT_INPUT_ERROR(openStreamedPrior(file, options), "corrupt type");
   }
 
   void emptyWrongMagicUnreadable() {
