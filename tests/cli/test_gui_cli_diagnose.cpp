@@ -16,6 +16,7 @@
 #include <functional>
 
 #include "io/profile_io.h"
+#include "parity_files.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
@@ -26,41 +27,16 @@ using nlohmann::json;
 
 namespace {
 
-const char* const kData = "synthetic:gaussian?n=300&d=4&seed=1";
+using parity::runCli;
+using parity::scrub;
 
-// What legitimately differs between two runs of one request: the producer, the time stamp and
-// the timings (wall_seconds, the execution record's seconds_*), wherever they stand; time stamps
-// are every key ending in time_utc (a bound's held_out_time_utc too).
-void scrub(json& j) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end();) {
-      const std::string& key = it.key();
-      const bool stamp = key.size() >= 8 && key.compare(key.size() - 8, 8, "time_utc") == 0;
-      if (key == "producer" || stamp || key == "wall_seconds" || key.rfind("seconds_", 0) == 0) {
-        it = j.erase(it);
-      } else {
-        scrub(it.value());
-        ++it;
-      }
-    }
-  } else if (j.is_array()) {
-    for (json& item : j) scrub(item);
-  }
-}
+const char* const kData = "synthetic:gaussian?n=300&d=4&seed=1";
 
 json comparable(const std::string& path) {
   std::ifstream in(path);
   json j = json::parse(in);
   scrub(j);
   return j;
-}
-
-bool runCli(const QStringList& arguments, QByteArray& errors) {
-  QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
-  if (!cli.waitForFinished(240000) || cli.exitStatus() != QProcess::NormalExit) return false;
-  errors = cli.readAllStandardError();
-  return cli.exitCode() == 0;
 }
 
 // Not the defaults, so that every setting is seen to travel (the seed reaches the query draw, the

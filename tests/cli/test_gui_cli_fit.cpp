@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "parity_files.h"
 #include "pipeline/schedule_recipe.h"
 #include "ui/export_for_dialog.h"
 #include "ui/main_window.h"
@@ -25,18 +26,8 @@ using namespace noisescope::ui;
 
 namespace {
 
-bool runCli(const QStringList& arguments, QByteArray& errors) {
-  QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
-  if (!cli.waitForFinished(240000) || cli.exitStatus() != QProcess::NormalExit) return false;
-  errors = cli.readAllStandardError();
-  return cli.exitCode() == 0;
-}
-
-QByteArray contents(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
+using parity::contents;
+using parity::runCli;
 
 // Picks `tool` (the first one is already picked when the dialog opens) and waits for its fit.
 bool fitFor(ExportForDialog* dialog, const QString& tool) {

@@ -11,6 +11,7 @@
 
 #include <fstream>
 
+#include "parity_files.h"
 #include "pipeline/offline_reference.h"
 #include "pipeline/profile_files.h"
 #include "pipeline/schedule_files.h"
@@ -23,31 +24,8 @@ using nlohmann::json;
 
 namespace {
 
-bool runCli(const QStringList& arguments, QByteArray& errors) {
-  QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
-  if (!cli.waitForFinished(240000) || cli.exitStatus() != QProcess::NormalExit) return false;
-  errors = cli.readAllStandardError();
-  return cli.exitCode() == 0;
-}
-
-// What legitimately differs between the two files: who wrote them and when.
-void scrub(json& j) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end();) {
-      const std::string& key = it.key();
-      const bool stamp = key.size() >= 8 && key.compare(key.size() - 8, 8, "time_utc") == 0;
-      if (key == "producer" || stamp) {
-        it = j.erase(it);
-      } else {
-        scrub(it.value());
-        ++it;
-      }
-    }
-  } else if (j.is_array()) {
-    for (json& item : j) scrub(item);
-  }
-}
+using parity::runCli;
+using parity::scrub;
 
 json comparable(const QString& path) {
   std::ifstream in(path.toStdString());

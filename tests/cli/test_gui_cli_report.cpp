@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "parity_files.h"
 #include "ui/main_window.h"
 
 using namespace noisescope;
@@ -22,32 +23,11 @@ using nlohmann::json;
 
 namespace {
 
+using parity::contents;
+using parity::scrub;
+
 const char* const kSample =
     NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
-
-// The producer, the time stamps (every key ending in time_utc) and the timings (wall_seconds,
-// the execution record's seconds_*), wherever they stand.
-void scrub(json& j) {
-  if (j.is_object()) {
-    for (auto it = j.begin(); it != j.end();) {
-      const std::string& key = it.key();
-      const bool stamp = key.size() >= 8 && key.compare(key.size() - 8, 8, "time_utc") == 0;
-      if (key == "producer" || stamp || key == "wall_seconds" || key.rfind("seconds_", 0) == 0) {
-        it = j.erase(it);
-      } else {
-        scrub(it.value());
-        ++it;
-      }
-    }
-  } else if (j.is_array()) {
-    for (json& item : j) scrub(item);
-  }
-}
-
-QByteArray contents(const QString& path) {
-  QFile file(path);
-  return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // The README names its producer and the time in one sentence.
 QString withoutMaker(const QByteArray& readme) {
