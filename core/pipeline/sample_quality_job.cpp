@@ -1,6 +1,7 @@
 #include "pipeline/sample_quality_job.h"
 
-#include <torch/torch.h>
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
 
 #include <filesystem>
 #include <memory>
@@ -23,7 +24,7 @@ namespace noisescope::pipeline {
 namespace {
 
 void useThreads(int threads) {
-  if (threads > 0) torch::set_num_threads(threads);
+  if (threads > 0) at::set_num_threads(threads);
 }
 
 // The TorchScript denoiser to sample from: a .pt file, or a run directory's newest export.

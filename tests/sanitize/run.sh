@@ -6,23 +6,26 @@
 #   tests/sanitize/run.sh                  CI: both builds and their tests
 #   tests/sanitize/run.sh --only thread    ThreadSanitizer only (or --only address)
 # Options: --prefix DIR (build folders DIR-tsan and DIR-asan; default build, or
-# $NOISESCOPE_SANITIZE_PREFIX), --no-build.
+# $NOISESCOPE_SANITIZE_PREFIX), --no-build, --build-only.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$root/tests/sanitize"
 prefix="${NOISESCOPE_SANITIZE_PREFIX:-$root/build}"
 only=""
 do_build=1
+do_run=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only="$2"; shift 2 ;;
     --prefix) prefix="$2"; shift 2 ;;
     --no-build) do_build=0; shift ;;
+    --build-only) do_run=0; shift ;;
     -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
 say() { printf 'sanitize: %s\n' "$*"; }
+source "$root/installer/ccache-env.sh"
 
 # The job thread, the run monitor and the GUI tests that start jobs (loads, diagnostics, the
 # bracket, atomic design, the sampling race); a training child started, followed and stopped from
@@ -97,7 +100,7 @@ if [ -z "$only" ] || [ "$only" = thread ]; then
     build thread "$dir" "${tsan_targets[@]}" || ok=0
   fi
   # libgomp is not instrumented: torch kernels on one thread (the CLI's own --threads too).
-  [ $ok = 1 ] && { OMP_NUM_THREADS=1 run_tests thread "$dir" "${tsan_tests[@]}" || ok=0; }
+  [ $ok = 1 ] && [ "$do_run" = 1 ] && { OMP_NUM_THREADS=1 run_tests thread "$dir" "${tsan_tests[@]}" || ok=0; }
   [ $ok = 1 ] || failed+=(thread)
   unset TSAN_OPTIONS
 fi
@@ -111,7 +114,7 @@ if [ -z "$only" ] || [ "$only" = address ]; then
   if [ "$do_build" = 1 ]; then
     build address "$dir" "${asan_targets[@]}" || ok=0
   fi
-  [ $ok = 1 ] && { run_tests address "$dir" "${asan_tests[@]}" || ok=0; }
+  [ $ok = 1 ] && [ "$do_run" = 1 ] && { run_tests address "$dir" "${asan_tests[@]}" || ok=0; }
   [ $ok = 1 ] || failed+=(address)
 fi
 
@@ -120,4 +123,8 @@ if [ ${#failed[@]} -gt 0 ]; then
   say "FAILED: ${failed[*]}"
   exit 1
 fi
-say "OK: no race, memory error, leak or UB report"
+if [ "$do_run" = 1 ]; then
+  say "OK: no race, memory error, leak or UB report"
+else
+  say "OK: built"
+fi
