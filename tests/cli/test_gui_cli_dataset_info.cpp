@@ -11,6 +11,7 @@
 #include "pipeline/dataset_info.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

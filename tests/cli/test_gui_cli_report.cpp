@@ -16,6 +16,7 @@
 
 #include "parity_files.h"
 #include "ui/main_window.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

@@ -18,6 +18,7 @@
 
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 using nlohmann::json;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "targets.h"
+#include "noisescope_test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace noisescope;

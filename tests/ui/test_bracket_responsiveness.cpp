@@ -28,6 +28,7 @@
 #include "ui/loop_lateness.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

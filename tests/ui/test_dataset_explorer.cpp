@@ -15,6 +15,7 @@
 #include "ui/scatter_view.h"
 #include "ui/sigma_control.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

@@ -24,6 +24,7 @@
 #include "ui/schedule_list_view.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

@@ -12,6 +12,7 @@
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

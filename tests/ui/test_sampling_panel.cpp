@@ -26,6 +26,7 @@
 #include "ui/sampling_panel.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

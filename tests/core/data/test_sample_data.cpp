@@ -6,6 +6,7 @@
 #include "data/load.h"
 #include "data/statistics.h"
 #include "fixtures.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/seeded_split.h"
 #include "vector_dataset.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

@@ -14,6 +14,7 @@
 #include "diagnostic/checkpoint_diagnostic.h"
 #include "tensor/device.h"
 #include "util/error.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

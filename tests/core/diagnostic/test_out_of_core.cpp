@@ -14,6 +14,7 @@
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "profile/profile.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

@@ -14,6 +14,7 @@
 #include "fixtures.h"
 #include "pipeline/held_out_queries.h"
 #include "util/error.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::pipeline;

@@ -34,6 +34,7 @@
 #include "train/training_data.h"
 #include "util/error.h"
 #include "util/file_seal.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::train;

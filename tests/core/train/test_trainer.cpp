@@ -23,6 +23,7 @@
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::train;

@@ -7,6 +7,7 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "fixtures.h"
+#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 
