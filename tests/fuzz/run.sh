@@ -68,6 +68,14 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
 [ "$do_run" = 1 ] || exit 0
 
+# harness_dirs H: sets dirs to H's corpus folders: the one it grows, its seeds, its regressions.
+harness_dirs() {
+  dirs=("$grown/$1")
+  [ -d "$here/corpus/$1" ] && dirs+=("$here/corpus/$1")
+  [ -d "$here/regressions/$1" ] && dirs+=("$here/regressions/$1")
+  return 0
+}
+
 # fuzz_one H: runs harness H for its seconds; its output in logs/H.log, its exit code in logs/H.rc.
 fuzz_one() {
   local h=$1 binary="$build/tests/fuzz/noisescope_fuzz_$1"
@@ -79,9 +87,8 @@ fuzz_one() {
     return
   fi
   mkdir -p "$grown/$h"
-  local dirs=("$grown/$h")
-  [ -d "$here/corpus/$h" ] && dirs+=("$here/corpus/$h")
-  [ -d "$here/regressions/$h" ] && dirs+=("$here/regressions/$h")
+  local dirs
+  harness_dirs "$h"
   local args=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
               -artifact_prefix="$artifacts/$h-")
   [ -f "$here/dict/$h.dict" ] && args+=(-dict="$here/dict/$h.dict")
@@ -121,9 +128,7 @@ for h in "${harnesses[@]}"; do
     failed+=("$h(missing)")
     continue
   fi
-  dirs=("$grown/$h")
-  [ -d "$here/corpus/$h" ] && dirs+=("$here/corpus/$h")
-  [ -d "$here/regressions/$h" ] && dirs+=("$here/regressions/$h")
+  harness_dirs "$h"
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -o '[0-9]*$')
   last=$(grep -E 'cov: [0-9]+' "$log" | tail -1)
