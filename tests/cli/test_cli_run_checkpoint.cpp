@@ -2,9 +2,13 @@
 // data, through the same pipeline call as the workbench's Diagnostic tab (pipeline::runDiagnosis;
 // test_gui_cli_diagnose drives the tab itself): the same evaluation set, named the same, and the
 // same numbers. This one runs without the GUI.
+#include <QByteArray>
+#include <QObject>
 #include <QProcess>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 

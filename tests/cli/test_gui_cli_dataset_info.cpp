@@ -1,17 +1,20 @@
 // The "open a dataset" action, from both faces: the workbench's statistics of a loaded file (what
 // its Statistics box and status bar show) and `noisescope-cli info --json` of the same file are
 // one description, field for field, since both ask pipeline::datasetStatistics (issue 19).
+#include <QCoreApplication>
+#include <QObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
-#include <QtTest>
+#include <QString>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include "noisescope_test_paths.h"
 #include "pipeline/dataset_info.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

@@ -3,14 +3,19 @@
 // settings they write the same profile files — the empirical profile, every curve of the bracket,
 // a TorchScript checkpoint's profile (scored on the same seeded held-out share) and a training
 // run's (on the run's own held-out data) — apart from who wrote them, when, and how long it took.
+#include <QByteArray>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
+#include <QObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 #include <functional>

@@ -4,15 +4,20 @@
 // is the CLI's --output file byte for byte (it carries no producer or time stamp). Checked for a
 // schedule file and for a profile's InfoNoise schedule, in JSON and text, and with a non-default
 // training resolution (sd-scripts' flux_shift reads it).
+#include <QByteArray>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QListWidget>
+#include <QObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "parity_files.h"
 #include "pipeline/schedule_recipe.h"

@@ -3,9 +3,13 @@
 // is the one `noisescope-cli schedule --profile P --method M` writes when given the run's grid,
 // gate, loss weight and σ_data as flags. Both files are written by the pipeline with the
 // provenance of their request; they are equal apart from the producer and the time stamp.
+#include <QByteArray>
+#include <QObject>
 #include <QProcess>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

@@ -3,20 +3,25 @@
 // pipeline::writeReport, so on the bundled Fashion-MNIST sample they write the same folder, file
 // for file, apart from who wrote it, when, and how long it took. Both at the report's defaults
 // (48 levels × 128 queries: a few seconds each on the 500-image sample).
+#include <QByteArray>
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 
+#include "noisescope_test_paths.h"
 #include "parity_files.h"
 #include "ui/main_window.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

@@ -2,13 +2,18 @@
 // schedule (and σ-steps) JSON for the same recipe — a preset, and entropic schedules from a
 // profile file in JSON and in CSV, and the panel's atomic design — apart from the provenance's
 // producer and time stamp; and `compare` and the panel's table gate the informative band alike.
+#include <QByteArray>
+#include <QCoreApplication>
+#include <QObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>

@@ -4,21 +4,26 @@
 // every field the form sets has its flag.
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QLineEdit>
+#include <QObject>
 #include <QProcess>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "noisescope_test_paths.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 using nlohmann::json;

@@ -2,7 +2,8 @@
 // (targets.h), in the normal build. tests/fuzz/regressions/<harness>/<file>: the reader must
 // return or throw InputError; a file named "rejected-…" must be rejected with InputError and one
 // named "accepted-…" must be read. The seed corpora go through the same check.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <filesystem>
 #include <fstream>
@@ -10,8 +11,8 @@
 #include <map>
 #include <string>
 
-#include "targets.h"
 #include "noisescope_test_paths.h"
+#include "targets.h"
 
 namespace fs = std::filesystem;
 using namespace noisescope;

@@ -5,8 +5,10 @@
 #
 #   tests/sanitize/run.sh                  CI: both builds and their tests
 #   tests/sanitize/run.sh --only thread    ThreadSanitizer only (or --only address)
+#   tests/sanitize/run.sh --no-build --repeat 20   every test 20 times in a row (the loaded runs)
 # Options: --prefix DIR (build folders DIR-tsan and DIR-asan; default build, or
-# $NOISESCOPE_SANITIZE_PREFIX), --no-build, --build-only.
+# $NOISESCOPE_SANITIZE_PREFIX), --no-build, --build-only, --jobs N (tests at a time, default 2),
+# --repeat N (each test N times; it fails at its first failing run).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 here="$root/tests/sanitize"
@@ -14,13 +16,17 @@ prefix="${NOISESCOPE_SANITIZE_PREFIX:-$root/build}"
 only=""
 do_build=1
 do_run=1
+jobs="${NOISESCOPE_SANITIZE_JOBS:-2}"
+repeat=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only="$2"; shift 2 ;;
     --prefix) prefix="$2"; shift 2 ;;
     --no-build) do_build=0; shift ;;
     --build-only) do_run=0; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --jobs) jobs="$2"; shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "run.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,15 +68,17 @@ build() {
   say "$kind: built $# targets in $(( $(date +%s) - start )) s ($dir)"
 }
 
-# run_tests KIND DIR TESTS...: the tests through ctest, one at a time (the sanitizers need memory
-# and the timing tests their cores).
+# run_tests KIND DIR TESTS...: the tests through ctest, $jobs at a time (two on CI's two cores: the
+# timing tests then run beside another test, the load they are checked under in docs/sanitizers.md),
+# each $repeat times until its first failure.
 run_tests() {
   local kind=$1 dir=$2 start
   shift 2
   start=$(date +%s)
   local pattern
   pattern="^($(IFS='|'; echo "$*"))\$"
-  if ! ctest --test-dir "$dir" -R "$pattern" --output-on-failure -j1 >"$dir.ctest.log" 2>&1; then
+  if ! ctest --test-dir "$dir" -R "$pattern" --output-on-failure -j"$jobs" \
+         --repeat until-fail:"$repeat" >"$dir.ctest.log" 2>&1; then
     grep -E 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|SUMMARY:' \
       "$dir.ctest.log" | sort | uniq -c | head -20
     tail -60 "$dir.ctest.log"
@@ -84,7 +92,7 @@ run_tests() {
     say "FAILED: $kind ran $ran of $# tests (log: $dir.ctest.log)"
     return 1
   fi
-  say "$kind: $# tests passed in $(( $(date +%s) - start )) s"
+  say "$kind: $# tests passed $repeat time(s) each in $(( $(date +%s) - start )) s, $jobs at a time"
 }
 
 export QT_QPA_PLATFORM=offscreen

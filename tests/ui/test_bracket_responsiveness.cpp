@@ -11,24 +11,28 @@
 // Environment: NOISESCOPE_RESPONSIVENESS_DATASET (a dataset path; default the bundled
 // Fashion-MNIST sample), NOISESCOPE_LATENESS_LIMIT_MS (fail when the worst stall, in GUI-thread
 // CPU, is above it), NOISESCOPE_LATENESS_JSON (write the figures there).
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QIODevice>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
 #include <QTabWidget>
-#include <QtTest>
+#include <QTest>
 
 #include <optional>
 
+#include "noisescope_test_paths.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/loop_lateness.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

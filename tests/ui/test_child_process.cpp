@@ -1,8 +1,14 @@
 // The Training panel's child processes (ui/child_process): merged output, exit codes, signals,
 // stop and kill, a program that cannot start, and a child reaped when its owner goes away.
+#include <QByteArray>
+#include <QFile>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QObject>
 #include <QSignalSpy>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cerrno>
 #include <csignal>

@@ -1,10 +1,16 @@
 // The chart legend: every curve's full name, wrapped under the plot and never over it; a legend
 // too long for its share of the height shortens names, and the tooltip still has all of them.
 // A curve of one point still shows.
+#include <QAbstractSeries>
 #include <QLabel>
+#include <QLineSeries>
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QTest>
+#include <QValueAxis>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QValueAxis>
-#include <QtTest>
 
 #include "screenshot.h"
 #include "ui/curve_chart.h"

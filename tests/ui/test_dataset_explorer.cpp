@@ -2,20 +2,29 @@
 // same samples with noise as the σ slider moves; bad files give a message and leave the
 // previous dataset in place.
 #include <QApplication>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QIODevice>
+#include <QImage>
 #include <QLabel>
+#include <QObject>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QTimer>
+#include <QWidget>
 
+#include "noisescope_test_paths.h"
 #include "ui/dataset_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
 #include "ui/scatter_view.h"
 #include "ui/sigma_control.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

@@ -2,13 +2,16 @@
 // and the Training tab's offline MMSE overlay use the bracket's `bound` profile, not the
 // memorising empirical one, and their combo boxes say it is the default. A profile the user picks
 // stays picked through later brackets until it is removed.
+#include <QCoreApplication>
 #include <QLabel>
+#include <QObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
 #include <QTabWidget>
-#include <QtTest>
+#include <QTest>
 
 #include "screenshot.h"
 #include "ui/curve_chart.h"

@@ -5,17 +5,25 @@
 // built from the empirical one, and none for the bound.
 #include <cmath>
 
+#include <QAbstractItemModel>
 #include <QAction>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QMetaObject>
+#include <QObject>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTabWidget>
-#include <QtTest>
+#include <QTest>
 
+#include "noisescope_test_paths.h"
 #include "pipeline/schedule_recipe.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
@@ -24,7 +32,6 @@
 #include "ui/schedule_list_view.h"
 #include "ui/schedule_panel.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

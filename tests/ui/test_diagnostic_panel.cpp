@@ -2,13 +2,19 @@
 // with labelled axes, switches the rate coordinate, round-trips a profile file, and draws the
 // one-sample posterior strip.
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QIODevice>
 #include <QListWidget>
+#include <QObject>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <torch/script.h>
 

@@ -3,20 +3,25 @@
 // drawn over the target in the tool's coordinate, the snippet copied and the knobs saved.
 #include <QtCharts/QChart>
 
+#include <QChart>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFile>
 #include <QGuiApplication>
+#include <QIODevice>
 #include <QLabel>
 #include <QListWidget>
+#include <QObject>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

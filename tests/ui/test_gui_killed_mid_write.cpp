@@ -5,9 +5,13 @@
 // alternates: the old one or the new one, never a torn one. Temporary files may be left only by
 // killed processes, and a later writer of the same file removes them.
 #include <QDir>
+#include <QFile>
+#include <QObject>
 #include <QProcess>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <signal.h>
 

@@ -11,18 +11,27 @@
 //
 // Runs with LD_PRELOAD=fiu_posix_preload.so (noisescope_add_fault_test); only the GUI thread's
 // calls are counted, so the job threads and the offscreen platform do not shift k.
+#include <QByteArray>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QIODevice>
 #include <QImage>
 #include <QLineEdit>
+#include <QList>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QObject>
 #include <QPointer>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
+#include <QStringList>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QWidget>
 
 #include <fiu-control.h>
 #include <fiu.h>

@@ -1,8 +1,11 @@
 // The workbench's job thread: jobs run off the GUI thread, a newer request with the same tag
 // replaces a queued one, cancel stops a running job, and errors come back as messages.
 #include <QCoreApplication>
+#include <QObject>
 #include <QSignalSpy>
-#include <QtTest>
+#include <QString>
+#include <QStringList>
+#include <QTest>
 
 #include <atomic>
 #include <thread>

@@ -2,17 +2,21 @@
 // directory of examples/train_tiny.py (written by the ctest test_python_train_tiny, the fixture
 // python_run) is read line for line like a C++ run, its schedule events are charted, and a run
 // that is still being written is followed live.
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
+#include "noisescope_test_paths.h"
 #include "ui/curve_chart.h"
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope::ui;
 

@@ -2,9 +2,12 @@
 // wrong types, huge numbers, NaN tokens or binary bytes, growing while read and replaced under
 // the reader. The monitor keeps running, exposes what it could read and notes every skipped line;
 // and a real (tiny) training run's events are read without a single note.
+#include <QDir>
+#include <QObject>
 #include <QSignalSpy>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <filesystem>
 #include <fstream>

@@ -3,17 +3,24 @@
 // at the chosen NFE over the run's π, refuses a bad spec and a bad model with the reason, shows
 // progress with an ETA while it samples in the background, can be cancelled, and gives the same
 // numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes).
+#include <QByteArray>
 #include <QCheckBox>
 #include <QFile>
+#include <QIODevice>
+#include <QObject>
 #include <QSignalSpy>
+#include <QString>
+#include <QStringList>
 #include <QTabWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
+#include <QWidget>
 
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "noisescope_test_paths.h"
 #include "pipeline/sample_race.h"
 #include "screenshot.h"
 #include "train/train_config.h"
@@ -26,7 +33,6 @@
 #include "ui/sampling_panel.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

@@ -3,17 +3,23 @@
 // an atomic design in the background, schedule files written and read back, and hidden panels
 // that redraw only when shown.
 #include <QAbstractButton>
+#include <QAction>
 #include <QButtonGroup>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QIODevice>
 #include <QMenu>
+#include <QObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QString>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

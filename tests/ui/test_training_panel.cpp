@@ -4,26 +4,36 @@
 // runs share the cores, the run list shows an ETA, the race chart plots sample quality when the
 // evaluations carry it, and the schedule chart overlays the offline reference π from a frozen
 // checkpoint's profile (the latter driven by event files written here, with a stand-in child).
+#include <QAbstractItemModel>
+#include <QApplication>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
 #include <QFile>
+#include <QIODevice>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QModelIndex>
+#include <QObject>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QString>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QThread>
 #include <QTimer>
-#include <QtTest>
+#include <QWidget>
 
 #include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "noisescope_test_paths.h"
 #include "pipeline/schedule_recipe.h"
 #include "profile/profile.h"
 #include "screenshot.h"
@@ -35,7 +45,6 @@
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::ui;

@@ -1,8 +1,10 @@
 #pragma once
 // Writers for the small files the data-layer tests read back: IDX, .npy, gzip, PNG, JPEG, HDF5.
 // Each test builds its own fixtures in a QTemporaryDir so that tests share no state.
+#include <QObject>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cstdint>
 #include <functional>

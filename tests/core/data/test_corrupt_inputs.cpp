@@ -3,7 +3,7 @@
 // no other exception, no hang.
 #include <QDir>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <random>
 

@@ -3,8 +3,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileDevice>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "data/load.h"
 #include "fixtures.h"

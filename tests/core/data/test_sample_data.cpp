@@ -1,5 +1,6 @@
 // The bundled sample_data/ files load as documented in their READMEs.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <set>
 

@@ -1,6 +1,7 @@
 // Statistics: moments and σ_data against hand-computed values, and the GEMM-based nearest-
 // neighbour median against a brute-force search in double precision.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <algorithm>
 #include <atomic>
@@ -67,8 +68,8 @@ class TestStatistics : public QObject {
     // each), so σ_data² = 2/8 — not the pooled variance 0.75 of "one +1 and three −1".
     Dataset dna;
     dna.sampleShape = {2, 4};
-    dna.values = {1, -1, -1, -1, 1, -1, -1, -1,   // AA
-                  1, -1, -1, -1, -1, 1, -1, -1};  // AC
+    dna.values = {1, -1, -1, -1, 1,  -1, -1, -1,   // AA
+                  1, -1, -1, -1, -1, 1,  -1, -1};  // AC
     QVERIFY(std::abs(measureSigmaData(dna) - std::sqrt(0.25)) < 1e-15);
     // Fewer than two samples: no σ_data, and the message says why.
     Dataset one;
@@ -90,7 +91,8 @@ class TestStatistics : public QObject {
       shifted.values.push_back(centred.values.back() + 1024.0f);
     }
     const double a = measureSigmaData(centred), b = measureSigmaData(shifted);
-    QVERIFY2(std::abs(a - b) <= 1e-12 * a, (std::to_string(a) + " vs " + std::to_string(b)).c_str());
+    QVERIFY2(std::abs(a - b) <= 1e-12 * a,
+             (std::to_string(a) + " vs " + std::to_string(b)).c_str());
     // E‖x‖²/D = σ_data² + ‖μ‖²/D with μ the mean sample.
     const int64_t n = shifted.size(), dim = shifted.dim();
     std::vector<double> mu(dim, 0.0);

@@ -1,6 +1,7 @@
 // Synthetic sets: every kind has the structure it claims (the random source itself is tested in
 // tests/core/util), the same seed gives the same set, and specs parse strictly.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <set>

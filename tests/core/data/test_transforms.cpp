@@ -1,5 +1,6 @@
 // Transforms: scaling to [−1, 1], binarizing, seeded subsets and splits, and what they record.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <algorithm>
 #include <set>

@@ -2,7 +2,9 @@
 // many seeds, the bound's one-sided 95 % upper end must lie at or above the true population MMSE
 // at ≥ 95 % of (seed, level) pairs. The same draws show the plug-in Gaussian curve (the old
 // "Gaussian bound") falling below the truth when N < D. Small sizes, so that it runs in CI.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <cmath>
 #include <cstdio>

@@ -1,6 +1,9 @@
 // The population bounds of THEORY §10 against closed forms: the Gaussian (Wiener) profile on data
 // whose sample covariance is known exactly, its randomised path, and both bounds on two-point data.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <Eigen/Dense>
 
@@ -13,12 +16,12 @@
 #include "diagnostic/gaussian_profile.h"
 #include "hadamard_rows.h"
 #include "io/profile_io.h"
+#include "noisescope_test_paths.h"
 #include "schedule/entropic.h"
 #include "tensor/device.h"
 #include "util/error.h"
 #include "util/seeded_split.h"
 #include "vector_dataset.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

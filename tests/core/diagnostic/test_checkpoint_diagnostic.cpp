@@ -4,7 +4,11 @@
 // torch::jit::Module::define; the ones exported by integrations/python/noisescope_export.py come
 // from the Python fixture test (ctest runs it first).
 #include <torch/script.h>
-#include <QtTest>
+#include <QFile>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>
@@ -12,9 +16,9 @@
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_diagnostic.h"
+#include "noisescope_test_paths.h"
 #include "tensor/device.h"
 #include "util/error.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 

@@ -2,7 +2,12 @@
 // model's output layer. Toy models whose factor is known exactly, NoiseScope's own U-Net and
 // conv1d networks (whose last 2-D weight is a σ-embedding layer, not the output), the ε and v
 // prediction adapters, and the refusal when the output layer cannot be identified.
-#include <QtTest>
+#include <QDir>
+#include <QFile>
+#include <QIODevice>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <torch/script.h>
 #include <torch/torch.h>

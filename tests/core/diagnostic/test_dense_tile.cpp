@@ -2,7 +2,8 @@
 // sums: the dispatched vector kernel, the portable kernel and the ATen-ops path (the one other
 // devices take) on tiles whose running max moves, with a subset of active queries, a tail shorter
 // than a vector, a held-out start (no max yet), an own-point entry (A = 1e30) and the e^−τ cut.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <ATen/ATen.h>
 

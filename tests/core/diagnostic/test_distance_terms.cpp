@@ -4,7 +4,9 @@
 // the exact value formed from explicit differences, and every logit within logitErrorBound. The
 // engine's "auto" precision then keeps float64 exactly where the bound is too loose, and uses
 // float32 where it is tight, with results within the bound's consequence.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

@@ -1,7 +1,9 @@
 // The empirical optimal denoiser against the identities of THEORY §3: the two-point closed form,
 // ∫ rate d log σ = log N, agreement of the two estimators, fp64 exactness at σ = 0.002, and
 // results that do not depend on how the memory setting cuts the work.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <algorithm>
 #include <atomic>

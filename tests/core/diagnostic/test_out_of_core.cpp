@@ -2,8 +2,10 @@
 // than the memory setting, the empirical and held-out profiles equal the in-memory ones on the same
 // queries (to the fp32 rounding of the weight GEMM, which depends on how the work is tiled); the
 // engine's plan, the streamed tile buffer included, stays within the setting.
+#include <QObject>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstdio>
@@ -13,8 +15,8 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
-#include "profile/profile.h"
 #include "noisescope_test_paths.h"
+#include "profile/profile.h"
 
 using namespace noisescope;
 

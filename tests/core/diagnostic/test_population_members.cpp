@@ -2,7 +2,9 @@
 // risk against a direct computation of its linear denoiser, the patch Wiener filter on data whose
 // patch statistics are known exactly, the selection/evaluation rule, Student-t intervals over
 // held-out points and the held-out query design (each point once per level).
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <Eigen/Dense>
 

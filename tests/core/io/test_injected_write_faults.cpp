@@ -6,7 +6,10 @@
 //
 // Runs with LD_PRELOAD=fiu_posix_preload.so (tests/core/io/CMakeLists.txt), which routes those
 // libc calls through libfiu's failure points; the counting callback below decides which one fails.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <fiu-control.h>
 #include <fiu.h>

@@ -1,7 +1,12 @@
 // Profile files: a written profile reads back equal from JSON and from CSV (σ_data included), the
 // CSV has one row per σ, a minimal sigma,mmse table reads, and every kind of malformed file is
 // refused with an InputError that names the file and the field.
-#include <QtTest>
+#include <QFile>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>

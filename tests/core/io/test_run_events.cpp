@@ -2,7 +2,10 @@
 // or after something went wrong: lines cut off, completed later, holding wrong types, missing
 // keys, huge numbers, NaN tokens, garbage and binary bytes; files that grow between reads, are
 // cut, rewritten or replaced. Every bad line is a note naming file and line, never an exception.
-#include <QtTest>
+#include <QDir>
+#include <QObject>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <cstdio>
 #include <filesystem>

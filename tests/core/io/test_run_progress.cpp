@@ -1,7 +1,8 @@
 // The run list's time left: the rate comes from the wall-clock stamps of recent train events, so
 // time spent evaluating counts, a change of pace is followed, and nothing is claimed before there
 // are two points.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include "io/run_progress.h"
 

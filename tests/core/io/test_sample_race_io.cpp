@@ -1,6 +1,7 @@
 // The sample race's file and table (io/sample_race_io.h): the 95 % Student t interval over seeds,
 // the JSON fields a reader relies on, and a table that shows every grid, NFE and the floor.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 

@@ -1,6 +1,10 @@
 // Schedule files: JSON, CSV and HDF5 round trips, and malformed files rejected with an InputError
 // that names the file and the problem.
-#include <QtTest>
+#include <QFile>
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>

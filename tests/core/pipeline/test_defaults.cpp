@@ -1,7 +1,8 @@
 // The table of defaults (pipeline/defaults.h): its JSON says what the constants say, the gate rules
 // decide as THEORY §6 does, and every lower library's own struct default (they cannot include the
 // table) is the table's value, so a default changed in one place only fails here.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <string>
 

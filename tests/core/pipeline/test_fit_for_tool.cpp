@@ -1,6 +1,8 @@
 // The fit pipeline: a target φ from an in-memory schedule, the JSON shape the CLI prints, and
 // clear errors naming the flag.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <set>
 

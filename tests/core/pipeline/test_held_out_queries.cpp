@@ -2,7 +2,8 @@
 // file, else the test split beside the dataset, else a seeded share held out; each with the
 // provenance text the profile records; a query file is read on the prior's scale, and refused by
 // name when it is of the wrong shape or holds rows of the prior.
-#include <QtTest>
+#include <QString>
+#include <QTest>
 
 #include <cmath>
 #include <functional>
@@ -12,9 +13,9 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "fixtures.h"
+#include "noisescope_test_paths.h"
 #include "pipeline/held_out_queries.h"
 #include "util/error.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::pipeline;

@@ -1,6 +1,7 @@
 // The race's measures and the pick among them: sample quality first (the Fréchet distance in one
 // feature network, then the k-mer JS), the held-out error second, in race_stats.py's order.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <limits>

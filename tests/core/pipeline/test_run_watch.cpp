@@ -1,8 +1,9 @@
 // The pipeline's run watch folds a run's events.jsonl into the record the faces draw: the start,
 // the loss, schedules as densities per unit log σ, evaluations, the error that stopped the run,
 // a skipped line noted, a rewritten file read again with its notes kept, and the ETA.
+#include <QObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <filesystem>

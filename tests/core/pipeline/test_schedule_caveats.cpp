@@ -1,7 +1,8 @@
 // Schedules know the kind of profile they follow (THEORY §10): an entropic schedule from an
 // empirical profile carries a caveat naming the memorisation scale; from the population bounds
 // or a checkpoint profile it carries none.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <cstdio>

@@ -3,8 +3,9 @@
 // measured from a known dataset or taken from the profile instead of an assumed 0.5; σ-steps are
 // quantiles of φ (ρ for entropic schedules) and their file reads back; the atomic design records
 // its settings.
+#include <QObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>
@@ -89,7 +90,7 @@ class TestSchedulePipeline : public QObject {
     QCOMPARE(p["sigma_data_source"].get<std::string>(), std::string("default 0.5 (no data known)"));
     const json provenance = scheduleProvenance(built, "test");
     QCOMPARE(provenance["producer"].get<std::string>(), std::string("test"));
-    QCOMPARE(provenance["parameters"], p);
+    QVERIFY(provenance["parameters"] == p);
   }
 
   void sigmaDataIsMeasuredFromAKnownDataset() {
@@ -323,7 +324,7 @@ class TestSchedulePipeline : public QObject {
     QCOMPARE(design.built.schedule.lossWeight.sigmaData, measureSigmaData(data));
     // As a recipe in the panel's list, the same schedule and parameters come back.
     const BuiltSchedule again = buildSchedule(atomicRecipe(design, "atomic"), kGrid);
-    QCOMPARE(again.parameters["settings"], p["settings"]);
+    QVERIFY(again.parameters["settings"] == p["settings"]);
     QCOMPARE(again.sigmaData.source, std::string("measured from spread"));
     QCOMPARE(again.schedule.atoms().size(), design.built.schedule.atoms().size());
 

@@ -1,6 +1,7 @@
 // summarizeEstimate's 95 % interval: the normal approximation, its lower end clipped at 0 (an
 // MMSE is never negative), and the profile file saying how the interval was formed.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 

@@ -1,7 +1,8 @@
 // The charts written without a GUI (render/chart.h): a schedule chart's series, stems and band,
 // its SVG (escaped labels, dashed reference lines) and PNG, and the refusal of other formats.
+#include <QObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 

@@ -1,7 +1,8 @@
 // Atomic schedules from information matrices: the random-feature model on small synthetic sets.
 // (The checkpoint information model, which needs torch, is tested in
 // tests/core/diagnostic/test_checkpoint_information.cpp.)
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 

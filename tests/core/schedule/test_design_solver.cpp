@@ -1,6 +1,7 @@
 // The optimal-design solver on textbook designs with known optima, certified by the equivalence
 // theorem's gap.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <random>

@@ -1,5 +1,7 @@
 // Entropic schedules from analytic profiles whose integrals are known in closed form.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <cmath>
 

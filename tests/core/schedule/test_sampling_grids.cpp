@@ -1,6 +1,7 @@
 // The sampling-grid families (schedule/sampling_grid.h): ends, order, the published DDPM spacings,
 // equal entropic increments on profiles with closed-form integrals, the step-ratio guard.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <functional>

@@ -1,5 +1,6 @@
 // Comparison metrics on the effective allocation, and schedule specs.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 

@@ -1,6 +1,7 @@
 // The schedule model: families integrate to 1 and match their closed-form quantiles, coordinates
 // round-trip with the right Jacobians, sampling passes a KS test, truncation reports lost mass.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,10 @@
 // Other trainers' sampling families: each implemented density against a few-line re-implementation
 // of that tool's own draw (KS test), parameter recovery for targets that are family members, and
 // an honest mismatch for a target no family can express.
-#include <QtTest>
+#include <QByteArray>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

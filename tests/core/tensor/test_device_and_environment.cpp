@@ -1,6 +1,7 @@
 // core/tensor's two readers of outside input: device names (the --device flag, the GUI's device
 // box) and torchrun's environment variables. Bad values are refused with the name of what was bad.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cstdlib>
 #include <string>

@@ -2,7 +2,9 @@
 // √-entropy refresh on known per-bin errors gives the π of THEORY §8 — the offline schedule of
 // the same rate, to 1e-9 —, warm-up and refresh timing, the EMA across refreshes, bins below the
 // minimum count accumulating across refreshes, gap filling, and an exact state round trip.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>
@@ -125,12 +127,10 @@ class TestNoiseSampler : public QObject {
     info.gateC = 0.15;
     info.weight = edmWeight(sd);
     const auto profile = profileOf(grid, r.mhat);
-    QVERIFY(maxRelativeDifference(r.rho,
-                                  schedule::infoNoiseAllocation(profile, grid, info).binMasses()) <
-            1e-12);
-    QVERIFY(maxRelativeDifference(r.pi,
-                                  schedule::infoNoiseSchedule(profile, grid, info).binMasses()) <
-            1e-12);
+    QVERIFY(maxRelativeDifference(
+                r.rho, schedule::infoNoiseAllocation(profile, grid, info).binMasses()) < 1e-12);
+    QVERIFY(maxRelativeDifference(
+                r.pi, schedule::infoNoiseSchedule(profile, grid, info).binMasses()) < 1e-12);
     // Which is, to the accuracy of one bin, ρ ∝ m̂/σ²·g at the centres and π ∝ ρ/w.
     std::vector<double> rho(64), pi(64);
     double rs = 0, ps = 0;
@@ -229,7 +229,8 @@ class TestNoiseSampler : public QObject {
       offlineInfo.gateN = 3.0;
       offlineInfo.weight = weight;
       const double infoGap = maxRelativeDifference(
-          info.lastRefresh().pi, schedule::infoNoiseSchedule(profile, grid, offlineInfo).binMasses());
+          info.lastRefresh().pi,
+          schedule::infoNoiseSchedule(profile, grid, offlineInfo).binMasses());
       QVERIFY2(infoGap < 1e-9, qPrintable(QString::number(infoGap)));
 
       NoiseSampler root(SamplerKind::SqrtEntropy, base, grid, weight, a);
@@ -241,7 +242,8 @@ class TestNoiseSampler : public QObject {
       offlineRoot.gateN = 3.0;
       offlineRoot.weight = weight;
       const double rootGap = maxRelativeDifference(
-          root.lastRefresh().pi, schedule::sqrtEntropySchedule(profile, grid, offlineRoot).binMasses());
+          root.lastRefresh().pi,
+          schedule::sqrtEntropySchedule(profile, grid, offlineRoot).binMasses());
       QVERIFY2(rootGap < 1e-9, qPrintable(QString::number(rootGap)));
       // The sampler draws from that π, and it is trained with the given weight.
       QVERIFY(maxRelativeDifference(root.current().binMasses(), root.lastRefresh().pi) < 1e-12);

@@ -2,7 +2,13 @@
 // both the Fréchet distance and the k-mer spectrum distance validated on the bundled data —
 // held-out data scored against training data is near 0, and the score grows monotonically as
 // noise or corruption is added.
-#include <QtTest>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QTest>
 
 #include <torch/torch.h>
 
@@ -19,12 +25,12 @@
 #include "data/load.h"
 #include "data/transforms.h"
 #include "io/run_events.h"
+#include "noisescope_test_paths.h"
 #include "train/feature_network.h"
 #include "train/sample_quality.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::train;

@@ -2,7 +2,9 @@
 // closed form: for data ½δ_a + ½δ_b and y = x0 + σε, E[x0 | y] = (a·e^{−‖y−a‖²/2σ²} +
 // b·e^{−‖y−b‖²/2σ²}) / (the same weights). Sampling with it and enough steps must land every
 // sample on a or b, about half on each; the evaluations spent must be what the race counts.
-#include <QtTest>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>

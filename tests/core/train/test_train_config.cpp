@@ -1,7 +1,10 @@
 // Training configs: defaults, a round trip through config.json, and every kind of bad input
 // (unknown key, wrong type, out-of-range value, missing dataset, bad schedule, bad JSON) rejected
 // with an InputError that names the file and the key.
-#include <QtTest>
+#include <QDir>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <QTemporaryDir>
 
@@ -77,7 +80,7 @@ class TestTrainConfig : public QObject {
     json written = toJson(c);
     written["provenance"] = {{"producer", "test"}};
     const TrainConfig again = parseTrainConfig(written, "config.json");
-    QCOMPARE(toJson(again), toJson(c));
+    QVERIFY2(toJson(again) == toJson(c), toJson(again).dump().c_str());
   }
 
   void gateAutoIsASettingAndZeroMeansNoGate() {

@@ -1,7 +1,13 @@
 // Data-parallel training over c10d/Gloo: two local processes on loopback (this test binary started
 // twice as workers) train together; their parameters stay identical, the per-bin statistics are
 // the sums over both ranks, and only rank 0 writes the run directory.
-#include <QtTest>
+#include <QDir>
+#include <QFileInfo>
+#include <QObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QTest>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

@@ -2,7 +2,10 @@
 // exported module computes what the C++ denoiser computes (THEORY §4 calling convention), and the
 // networks, the export and the random-feature information model all run the one preconditioning
 // of schedule/preconditioning.h.
-#include <QtTest>
+#include <QDir>
+#include <QObject>
+#include <QString>
+#include <QTest>
 
 #include <torch/script.h>
 

@@ -11,7 +11,15 @@
 //
 // Runs with LD_PRELOAD=fiu_posix_preload.so (tests/CMakeLists.txt); the CLI cases start the CLI
 // under fiu-run and switch the failure on from outside with fiu-ctrl once a checkpoint exists.
-#include <QtTest>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QObject>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+#include <QTest>
 
 #include <fiu-control.h>
 #include <fiu.h>
@@ -28,13 +36,13 @@
 #include <nlohmann/json.hpp>
 
 #include "io/run_events.h"
+#include "noisescope_test_paths.h"
 #include "train/checkpoint.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
 #include "util/file_seal.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::train;

@@ -2,7 +2,13 @@
 // bit-for-bit the parameters of a straight run; the run directory holds what docs/training.md
 // promises; the native checkpoint loads as a THEORY §4 denoiser; the CLI survives kill -9 and
 // rejects bad configs with exit code 2.
-#include <QtTest>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QObject>
+#include <QProcess>
+#include <QString>
+#include <QTest>
 
 #include <signal.h>
 
@@ -16,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/schedule_io.h"
+#include "noisescope_test_paths.h"
 #include "schedule/families.h"
 #include "schedule/loss_weight.h"
 #include "train/checkpoint.h"
@@ -23,7 +30,6 @@
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
-#include "noisescope_test_paths.h"
 
 using namespace noisescope;
 using namespace noisescope::train;

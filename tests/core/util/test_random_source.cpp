@@ -1,6 +1,7 @@
 // The random source: the standard's mt19937_64 with our own variates, so a seed draws the same
 // numbers with every standard library.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <cmath>
 #include <random>

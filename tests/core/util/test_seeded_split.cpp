@@ -1,6 +1,7 @@
 // The one seeded split: pinned rows for a seed (the same on every platform, since it draws only
 // from RandomSource), two disjoint parts that cover every row, and the share-to-count rule.
-#include <QtTest>
+#include <QObject>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

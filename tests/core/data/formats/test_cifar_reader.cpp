@@ -2,7 +2,7 @@
 // bad files answered with an InputError naming the file.
 #include <QDir>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "data/formats/cifar_reader.h"
 #include "fixtures.h"

@@ -1,7 +1,7 @@
 // FASTA / sequence text: one-hot windows with exact values, records never joined, the unknown-
 // letter policies, gzip input, and bad files answered with an InputError naming the file.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "data/formats/fasta_reader.h"
 #include "fixtures.h"

@@ -1,7 +1,7 @@
 // HDF5 reader: listing, exact round trips of uint8 / int32 / float / double datasets, choosing a
 // dataset, and bad files answered with an InputError naming the file.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "data/formats/hdf5_reader.h"
 #include "data/load.h"

@@ -1,7 +1,7 @@
 // IDX reader: exact round trips (raw and gzip), the labels file next to the images, and every
 // kind of bad file answered with an InputError that names it.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <memory>

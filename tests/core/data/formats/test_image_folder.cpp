@@ -1,8 +1,9 @@
 // Image folders: exact PNG round trips, JPEG within compression error, grey / RGB choice, resizing
 // (area averaging down, bilinear up), and unreadable images named in the InputError.
 #include <QDir>
+#include <QObject>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <zlib.h>
 

@@ -3,9 +3,11 @@
 // latent ZIPs (mean + std drawn). The files are written by /usr/bin/python3 with numpy, the
 // safetensors ones byte by byte from the format's description (no safetensors package); broken
 // files end with an error that names the file and the problem.
+#include <QByteArray>
 #include <QProcess>
+#include <QString>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

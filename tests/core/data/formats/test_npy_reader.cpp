@@ -1,7 +1,7 @@
 // .npy reader: versions 1–3, uint8 / float32 / float64, the layout rules of array_layout.h, and
 // bad files answered with an InputError naming the file.
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

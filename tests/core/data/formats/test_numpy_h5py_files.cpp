@@ -1,9 +1,10 @@
 // Files written by NumPy and h5py themselves (not by our fixture writers) read back exactly:
 // .npy versions 1, 2 and 3 and a chunked, gzip-compressed HDF5 dataset. Skipped when
 // /usr/bin/python3 with numpy and h5py is not available.
+#include <QByteArray>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include "data/load.h"
 #include "fixtures.h"

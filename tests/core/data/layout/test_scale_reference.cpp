@@ -2,7 +2,7 @@
 // (data/layout/scale_reference.h): the prior's map from values on disk, not one chosen from the
 // file's own range; a file that cannot be on one scale with the prior is refused, naming both
 // ranges.
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <functional>

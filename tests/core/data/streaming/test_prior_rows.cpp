@@ -1,7 +1,8 @@
 // The prior read row by row (data/streaming/prior_rows.h): every streamed format gives, tile by
 // tile and in any order, exactly the rows the whole-file reader gives; shards renumber rows; σ_data
 // measured over a stream equals the in-memory value to the last bit; bad input names the file.
-#include <QtTest>
+#include <QString>
+#include <QTest>
 
 #include <cmath>
 #include <random>
