@@ -27,10 +27,10 @@ JobRunner::~JobRunner() {
 void JobRunner::submit(const QString& tag, Work work, Done done, Failed failed) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    Job job{tag, std::move(work), std::move(done), std::move(failed)};
+    Job job{tag.toStdString(), std::move(work), std::move(done), std::move(failed)};
     bool replaced = false;
     for (Job& queued : queue_) {
-      if (queued.tag == tag) {
+      if (queued.tag == job.tag) {
         queued = std::move(job);
         replaced = true;
         break;
@@ -41,22 +41,23 @@ void JobRunner::submit(const QString& tag, Work work, Done done, Failed failed) 
   wake_.notify_one();
 }
 
-void JobRunner::cancel(const QString& tag) {
+void JobRunner::cancel(const QString& tagText) {
+  const std::string tag = tagText.toStdString();
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto it = queue_.begin(); it != queue_.end();) {
-    it = (tag.isEmpty() || it->tag == tag) ? queue_.erase(it) : std::next(it);
+    it = (tag.empty() || it->tag == tag) ? queue_.erase(it) : std::next(it);
   }
-  if (runningCancel_ && (tag.isEmpty() || running_ == tag)) runningCancel_->store(true);
+  if (runningCancel_ && (tag.empty() || running_ == tag)) runningCancel_->store(true);
 }
 
 bool JobRunner::isIdle() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return queue_.empty() && running_.isEmpty();
+  return queue_.empty() && running_.empty();
 }
 
 QString JobRunner::runningTag() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return running_;
+  return QString::fromStdString(running_);
 }
 
 void JobRunner::post(std::function<void()> call) {
@@ -116,16 +117,16 @@ void JobRunner::workerLoop() {
       running_ = job.tag;
       runningCancel_ = std::make_shared<std::atomic<bool>>(false);
     }
-    runJob(job);
+    runJob(std::move(job));
     std::lock_guard<std::mutex> lock(mutex_);
     running_.clear();
     runningCancel_.reset();
   }
 }
 
-void JobRunner::runJob(Job& job) {
-  const QString tag = job.tag;
-  post([this, tag] { Q_EMIT jobStarted(tag); });
+void JobRunner::runJob(Job job) {
+  const std::string tag = job.tag;
+  post([this, tag] { Q_EMIT jobStarted(QString::fromStdString(tag)); });
 
   // Progress reaches the GUI at most ~20 times a second; the last report always gets through.
   auto lastSent = std::make_shared<std::chrono::steady_clock::time_point>();
@@ -139,33 +140,38 @@ void JobRunner::runJob(Job& job) {
         const auto now = std::chrono::steady_clock::now();
         if (fraction < 1.0 && now - *lastSent < std::chrono::milliseconds(50)) return;
         *lastSent = now;
-        const QString text = QString::fromStdString(message);
-        post([this, tag, fraction, text] { Q_EMIT progressChanged(tag, fraction, text); });
+        post([this, tag, fraction, message] {
+          Q_EMIT progressChanged(QString::fromStdString(tag), fraction,
+                                 QString::fromStdString(message));
+        });
       },
       cancelFlag);
 
-  bool succeeded = false, cancelled = false;
-  QString message;
+  enum class Outcome { Succeeded, Cancelled, Failed, Unknown };
+  Outcome outcome = Outcome::Failed;
+  std::string error;
   try {
     job.work(progress);
-    succeeded = !progress.cancelRequested();
-    cancelled = !succeeded;
-    if (cancelled) message = tr("Cancelled");
+    outcome = progress.cancelRequested() ? Outcome::Cancelled : Outcome::Succeeded;
   } catch (const Cancelled&) {
-    cancelled = true;
-    message = tr("Cancelled");
+    outcome = Outcome::Cancelled;
   } catch (const std::exception& e) {
-    message = QString::fromStdString(e.what());
+    error = e.what();
   } catch (...) {
-    message = tr("Unknown error");
+    outcome = Outcome::Unknown;
   }
 
-  Done done = std::move(job.done);
-  Failed failed = std::move(job.failed);
-  post([this, tag, succeeded, cancelled, message, done, failed] {
-    if (succeeded && done) done();
-    if (!succeeded && failed) failed(message, cancelled);
-    Q_EMIT jobFinished(tag, succeeded, message);
+  // The job itself goes back with the result, so its closures die on the GUI thread.
+  auto finished = std::make_shared<Job>(std::move(job));
+  post([this, finished = std::move(finished), outcome, error = std::move(error)] {
+    const bool succeeded = outcome == Outcome::Succeeded;
+    const bool cancelled = outcome == Outcome::Cancelled;
+    const QString message = cancelled                     ? tr("Cancelled")
+                            : outcome == Outcome::Unknown ? tr("Unknown error")
+                                                          : QString::fromStdString(error);
+    if (succeeded && finished->done) finished->done();
+    if (!succeeded && finished->failed) finished->failed(message, cancelled);
+    Q_EMIT jobFinished(QString::fromStdString(finished->tag), succeeded, message);
   });
 }
 

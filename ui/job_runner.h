@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "util/progress.h"
@@ -46,14 +47,19 @@ class JobRunner : public QObject {
   void jobFinished(const QString& tag, bool succeeded, const QString& message);
 
  private:
+  // The worker thread handles no QString: tags and messages cross as std::string and become
+  // QStrings on the GUI thread, and a finished job (whose closures hold the GUI's values) is
+  // handed back to be destroyed there. Qt's libraries are not instrumented, so a QString whose
+  // count the worker dropped and the GUI then freed inside Qt reads to ThreadSanitizer as a race
+  // (docs/sanitizers.md).
   struct Job {
-    QString tag;
+    std::string tag;
     Work work;
     Done done;
     Failed failed;
   };
   void workerLoop();
-  void runJob(Job& job);
+  void runJob(Job job);
   Q_INVOKABLE void deliver();  // GUI thread: runs the posted calls
   // GUI time one deliver() may spend on posted calls before it yields to the event loop.
   static constexpr int kDeliverBudgetMs = 8;
@@ -61,7 +67,7 @@ class JobRunner : public QObject {
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
-  QString running_;
+  std::string running_;
   std::shared_ptr<std::atomic<bool>> runningCancel_;
   bool stopping_ = false;
   std::thread worker_;

@@ -99,7 +99,9 @@ class TestDiagnosticBracket : public QObject {
     // While it runs, each level is drawn as it arrives (dashed, "running…"). Checked when the
     // panel says it drew one, so the check does not depend on polling at the right moment.
     LiveDrawCheck live(panel);
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    // The waits are generous: under ThreadSanitizer, beside another test on two cores, one
+    // bracket took 124 s (docs/sanitizers.md); this test checks what is drawn, not how fast.
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 400000);
     QCOMPARE(finished.count(), 1);
     // empirical, held-out posterior, Wiener and patch members (the bound is derived)
     QCOMPARE(live.kinds.size(), 4);
@@ -131,7 +133,7 @@ class TestDiagnosticBracket : public QObject {
     QSignalSpy again(panel, &DiagnosticPanel::diagnosticFinished);
     panel->runDiagnostic();
     LiveDrawCheck empiricalLive(panel);
-    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 120000);
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 400000);
     QCOMPARE(empiricalLive.levels, 24);
     QVERIFY(empiricalLive.drawnPositive > 0);
     QCOMPARE(empiricalLive.missing, 0);
@@ -187,7 +189,7 @@ class TestDiagnosticBracket : public QObject {
     panel->heldOutShareSpin()->setValue(25.0);
     QSignalSpy finished(panel, &DiagnosticPanel::diagnosticFinished);
     panel->bracketButton()->click();
-    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 400000);
     const auto& profiles = window.workbench()->profiles();
     QCOMPARE(profiles.size(), size_t(5));
     for (size_t i : {size_t(1), size_t(2), size_t(3), size_t(4)}) {
