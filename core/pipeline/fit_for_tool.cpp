@@ -114,7 +114,7 @@ std::string formatToolFit(const ToolFit& fit) {
                 fit.lossSpace.c_str(), fit.knob.c_str(), fit.sigmaMin, fit.sigmaMax,
                 100.0 * fit.targetMassReachable);
   out += line;
-  std::snprintf(line, sizeof line, "%-14s %10s %10s %8s  parameters\n", "family", "KL(t||f)",
+  std::snprintf(line, sizeof line, "%-24s %10s %10s %8s  parameters\n", "family", "KL(t||f)",
                 "KL(f||t)", "TV");
   out += line;
   for (const auto& f : fit.fits) {
@@ -124,7 +124,7 @@ std::string formatToolFit(const ToolFit& fit) {
       std::snprintf(p, sizeof p, "%s%s=%.4g", params.empty() ? "" : " ", name.c_str(), value);
       params += p;
     }
-    std::snprintf(line, sizeof line, "%-14s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
+    std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
                   f.klReverse, f.tv, params.empty() ? "(no knob)" : params.c_str());
     out += line;
   }

@@ -188,16 +188,15 @@ std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& g
     const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
     if (b >= 0) holdsValue[b] = true;
   }
+  // Between the first and the last bin holding a table value, a group runs up to and including
+  // the next bin that holds one; outside that range every bin stays alone (unreachable).
+  int first = 0, last = grid.bins() - 1;
+  while (first < grid.bins() && !holdsValue[first]) ++first;
+  while (last > first && !holdsValue[last]) --last;
   int group = 0;
   for (int b = 0; b < grid.bins(); ++b) {
     groups[b] = group;
-    if (holdsValue[b] && b + 1 < grid.bins()) ++group;
-  }
-  // Bins above the last table value join its group.
-  const int last = groups.back();
-  if (last > 0 && !holdsValue.back()) {
-    int b = grid.bins() - 1;
-    while (b >= 0 && groups[b] == last) groups[b--] = last - 1;
+    if (b < first || b >= last || holdsValue[b]) ++group;
   }
   return groups;
 }

@@ -1,5 +1,7 @@
 // The nine tools and their model families: which builder answers for which (tool, model), and the
 // loss weighting a user asks for applied to the tool's draws. The builders live in trainers/.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "schedule/trainer_families.h"
@@ -54,7 +56,19 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
   if (!known)
     throw InputError("--model",
                      name + " is modelled for " + joined(entry.models) + ", not '" + model + "'");
-  return entry.build(settings, model);
+  ModelDefinition d = entry.build(settings, model);
+  // A quantised draw reaches only its table's noise levels.
+  if (!d.tool.tableEdges.empty()) {
+    const auto& e = d.tool.tableEdges;
+    double lo = INFINITY, hi = 0.0;
+    for (std::size_t j = 0; j + 1 < e.size(); ++j) {
+      const double sigma = trainerSigma(d.tool.tableAtUpper ? e[j + 1] : e[j], d.tool.coordinate);
+      if (sigma > 0.0) lo = std::min(lo, sigma), hi = std::max(hi, sigma);
+    }
+    d.tool.sigmaMin = lo;
+    d.tool.sigmaMax = hi;
+  }
+  return d;
 }
 
 std::vector<std::string> weightingNames(const ModelDefinition& d) {
