@@ -13,6 +13,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -56,6 +57,18 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   for (const std::string& name : pipeline::fitToolNames())
     tool_->addItem(QString::fromStdString(name));
   tool_->setAccessibleName(tr("Trainer"));
+  model_ = new QComboBox(this);
+  model_->setAccessibleName(tr("Model"));
+  model_->setToolTip(
+      tr("The model family being trained: it fixes the trainer's table, prediction and loss "
+         "(docs/trainers.md); the first is the trainer's most common case"));
+  auto fillModels = [this] {
+    const QSignalBlocker quiet(model_);
+    model_->clear();
+    for (const std::string& name : pipeline::fitModelNames(tool_->currentText().toStdString()))
+      model_->addItem(QString::fromStdString(name));
+  };
+  fillModels();
   width_ = new QSpinBox(this);
   height_ = new QSpinBox(this);
   for (QSpinBox* box : {width_, height_}) {
@@ -76,6 +89,7 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   size->addStretch(1);
   auto* form = new QFormLayout();
   form->addRow(tr("&Trainer:"), tool_);
+  form->addRow(tr("&Model:"), model_);
   auto* sizeLabel = new QLabel(tr("Training &resolution:"), this);
   sizeLabel->setBuddy(width_);
   form->addRow(sizeLabel, size);
@@ -137,7 +151,11 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   resize(1180, 720);
 
   connect(close, &QDialogButtonBox::rejected, this, &QDialog::reject);
-  connect(tool_, &QComboBox::currentIndexChanged, this, &ExportForDialog::refit);
+  connect(tool_, &QComboBox::currentIndexChanged, this, [this, fillModels] {
+    fillModels();
+    refit();
+  });
+  connect(model_, &QComboBox::currentIndexChanged, this, &ExportForDialog::refit);
   connect(width_, &QSpinBox::editingFinished, this, &ExportForDialog::refit);
   connect(height_, &QSpinBox::editingFinished, this, &ExportForDialog::refit);
   connect(families_, &QTableWidget::currentCellChanged, this, [this](int row) { showFamily(row); });
@@ -157,7 +175,9 @@ void ExportForDialog::refit() {
   schedule::TrainerSettings settings;
   settings.width = width_->value();
   settings.height = height_->value();
-  summary_->setText(tr("Fitting %1's families…").arg(tool_->currentText()));
+  settings.model = model_->currentText().toStdString();
+  summary_->setText(
+      tr("Fitting %1's families for %2…").arg(tool_->currentText(), model_->currentText()));
   families_->setEnabled(false);
   copy_->setEnabled(false);
   save_->setEnabled(false);
@@ -188,13 +208,18 @@ void ExportForDialog::refit() {
 
 void ExportForDialog::showFit(std::shared_ptr<const pipeline::ToolFit> fit) {
   // A result for a tool no longer chosen (the user moved on) is dropped; its successor follows.
-  if (QString::fromStdString(fit->tool) != tool_->currentText()) return;
+  if (QString::fromStdString(fit->tool) != tool_->currentText() ||
+      QString::fromStdString(fit->model) != model_->currentText())
+    return;
   fit_ = std::move(fit);
   const pipeline::ToolFit& f = *fit_;
   summary_->setText(
-      tr("<b>%1</b> draws in <b>%2</b>; its loss is on %3.<br>Knobs go in %4.<br>Its draw reaches "
-         "σ %5, where %6 % of the target's φ lies.")
-          .arg(QString::fromStdString(f.tool), QString::fromStdString(f.coordinate),
+      tr("<b>%1</b> training <b>%2</b> (%3) draws in <b>%4</b> (%5); its loss is on %6.<br>Knobs "
+         "go in %7.<br>Its draw reaches σ %8, where %9 % of the target's φ lies.")
+          .arg(QString::fromStdString(f.tool), QString::fromStdString(f.model),
+               QString::fromStdString(f.modelNote).toHtmlEscaped(),
+               QString::fromStdString(f.coordinate),
+               QString::fromStdString(f.discretisation).toHtmlEscaped(),
                QString::fromStdString(f.lossSpace).toHtmlEscaped(),
                QString::fromStdString(f.knob).toHtmlEscaped(), range(f.sigmaMin, f.sigmaMax))
           .arg(100.0 * f.targetMassReachable, 0, 'f', 1));

@@ -1,6 +1,7 @@
 #pragma once
 // "Export for…": the selected schedule's effective allocation φ as another trainer's own knobs.
-// Pick a tool (and the training resolution its resolution-dependent shifts read); every family
+// Pick a tool, the model family it trains (its default first) and the training resolution its
+// resolution-dependent shifts read; every family
 // of that tool is fitted by pipeline::fitForTool, listed with its mismatch on φ, and the chosen
 // family's φ is drawn over the target in the tool's own coordinate, with the paste-ready snippet
 // to copy or save. docs/trainers.md explains each tool.
@@ -40,6 +41,7 @@ class ExportForDialog : public QDialog {
 
   const pipeline::ToolFit* currentFit() const { return fit_.get(); }
   QComboBox* toolBox() const { return tool_; }
+  QComboBox* modelBox() const { return model_; }
   QSpinBox* widthBox() const { return width_; }
   QSpinBox* heightBox() const { return height_; }
   QTableWidget* familyTable() const { return families_; }
@@ -59,6 +61,7 @@ class ExportForDialog : public QDialog {
   JobRunner* jobs_;
   std::shared_ptr<const pipeline::ToolFit> fit_;
   QComboBox* tool_;
+  QComboBox* model_;
   QSpinBox* width_;
   QSpinBox* height_;
   QLabel* summary_;

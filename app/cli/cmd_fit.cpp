@@ -17,7 +17,7 @@ namespace noisescope::cli {
 namespace {
 
 struct FitArgs {
-  std::string target, profile, method, tool, output,
+  std::string target, profile, method, tool, output, model, lossWeighting,
       resolution = std::to_string(pipeline::defaults::kTrainerWidth) + "x" +
                    std::to_string(pipeline::defaults::kTrainerHeight);
   bool json = false;
@@ -38,7 +38,9 @@ int run(const FitArgs& a) {
     throw InputError("--method", "--profile needs --method infonoise or --method sqrt-entropy");
   if (a.profile.empty() && !a.method.empty())
     throw InputError("--method", "--method needs --profile");
-  const auto settings = parseResolution(a.resolution);
+  auto settings = parseResolution(a.resolution);
+  settings.model = a.model;
+  settings.lossWeighting = a.lossWeighting;
   pipeline::FitTarget target;
   if (!a.profile.empty()) {
     const Profile profile = pipeline::openProfileFile(a.profile);
@@ -67,6 +69,13 @@ const CommandRegistration registration("fit", [](CLI::App& app) -> std::function
   app.add_option("--for", a->tool,
                  "diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, "
                  "edm, edm2, k-diffusion");
+  app.add_option("--model", a->model,
+                 "The model family trained, e.g. flux, sd3, sdxl, sd15, sd2-v (the tool's own "
+                 "list is in the error for a wrong name; default: the tool's most common case, "
+                 "named in the output)");
+  app.add_option("--loss-weighting", a->lossWeighting,
+                 "Fit only with this loss weighting of the tool's own (e.g. min_snr_gamma, "
+                 "snr_gamma, MIN_SNR_GAMMA, cosmap, none)");
   app.add_option("--resolution", a->resolution,
                  "Training image size WIDTHxHEIGHT for resolution-dependent shifts (flux_shift)")
       ->capture_default_str();

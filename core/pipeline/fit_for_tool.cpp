@@ -54,11 +54,18 @@ std::vector<std::string> fitToolNames() {
   return trainerToolNames();
 }
 
+std::vector<std::string> fitModelNames(const std::string& tool) {
+  return trainerModelNames(tool);
+}
+
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
                    const TrainerSettings& settings) {
   const TrainerTool t = trainerTool(tool, settings);
   ToolFit out;
   out.tool = t.name;
+  out.model = t.model;
+  out.modelNote = t.modelNote;
+  out.discretisation = t.discretisation;
   out.coordinate = toString(t.coordinate);
   out.coordinateKind = t.coordinate;
   out.lossSpace = t.lossSpace;
@@ -94,19 +101,20 @@ nlohmann::json toJson(const ToolFit& fit) {
                     {"tv", f.tv},
                     {"snippet", f.snippet}});
   }
-  return {{"tool", fit.tool}, {"coordinate", fit.coordinate}, {"fits", fits}};
+  return {{"tool", fit.tool}, {"model", fit.model}, {"coordinate", fit.coordinate}, {"fits", fits}};
 }
 
 std::string formatToolFit(const ToolFit& fit) {
   char line[512];
-  std::string out;
+  std::string out = fit.tool + " training " + fit.model + " (" + fit.modelNote + ")\n";
   std::snprintf(line, sizeof line,
-                "%s: draws in %s, loss in %s; knobs go in %s\n"
+                "%s: draws in %s (%s), loss in %s; knobs go in %s\n"
                 "reachable sigma: %.4g .. %.4g (%.1f %% of the target's phi lies there)\n",
-                fit.tool.c_str(), fit.coordinate.c_str(), fit.lossSpace.c_str(), fit.knob.c_str(),
-                fit.sigmaMin, fit.sigmaMax, 100.0 * fit.targetMassReachable);
+                fit.tool.c_str(), fit.coordinate.c_str(), fit.discretisation.c_str(),
+                fit.lossSpace.c_str(), fit.knob.c_str(), fit.sigmaMin, fit.sigmaMax,
+                100.0 * fit.targetMassReachable);
   out += line;
-  std::snprintf(line, sizeof line, "%-14s %10s %10s %8s  parameters\n", "family", "KL(t||f)",
+  std::snprintf(line, sizeof line, "%-24s %10s %10s %8s  parameters\n", "family", "KL(t||f)",
                 "KL(f||t)", "TV");
   out += line;
   for (const auto& f : fit.fits) {
@@ -116,7 +124,7 @@ std::string formatToolFit(const ToolFit& fit) {
       std::snprintf(p, sizeof p, "%s%s=%.4g", params.empty() ? "" : " ", name.c_str(), value);
       params += p;
     }
-    std::snprintf(line, sizeof line, "%-14s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
+    std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
                   f.klReverse, f.tv, params.empty() ? "(no knob)" : params.c_str());
     out += line;
   }

@@ -35,6 +35,8 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
 
 struct ToolFit {
   std::string tool;
+  std::string model, modelNote;  // the model family assumed (--model, else the tool's default)
+  std::string discretisation;
   std::string coordinate;  // "flow-t", "ddpm-t", "sigma"
   schedule::TrainerCoordinate coordinateKind = schedule::TrainerCoordinate::FlowTime;
   std::string lossSpace, knob;
@@ -47,12 +49,15 @@ struct ToolFit {
 
 // The nine tools, in the order the CLI's help and the GUI's list show them.
 std::vector<std::string> fitToolNames();
+// The model families `tool` is modelled for, its default first (InputError("--for") if unknown).
+std::vector<std::string> fitModelNames(const std::string& tool);
 
 // Throws InputError("--for", …) for an unknown tool.
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
                    const schedule::TrainerSettings& settings = {});
 
-// {"tool", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv", "snippet"}]}.
+// {"tool", "model", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv",
+// "snippet"}]}.
 nlohmann::json toJson(const ToolFit& fit);
 // The same for a terminal, with the σ range and each family's note.
 std::string formatToolFit(const ToolFit& fit);

@@ -186,17 +186,19 @@ json trainerSection(const Schedule& exported, const std::string& source, const f
      << "docs/trainers.md says where each knob goes). Best family per trainer, ranked by "
      << "KL(target‖fit); TV is the share of training effort that lands where the target does "
      << "not put it.\n\n"
-     << "| trainer | coordinate | best family | knobs | KL(target‖fit) | KL(fit‖target) | TV | "
-        "target φ it can reach |\n"
-     << "|---|---|---|---|---|---|---|---|\n";
+     << "Each trainer is fitted for the model family it is most often used with (the "
+     << "`model` column; `--model` in `noisescope-cli fit` chooses another).\n\n"
+     << "| trainer | model assumed | coordinate | best family | knobs | KL(target‖fit) | "
+        "KL(fit‖target) | TV | target φ it can reach |\n"
+     << "|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& f : fits) {
     if (f.fits.empty()) continue;
     const auto& best = f.fits.front();
     std::string knobs;
     for (const auto& [name, value] : best.parameters)
       knobs += (knobs.empty() ? "" : ", ") + name + " = " + number(value);
-    md << "| " << f.tool << " | `" << f.coordinate << "` | `" << best.family << "` | "
-       << (knobs.empty() ? "(no knob)" : knobs) << " | " << number(best.kl) << " | "
+    md << "| " << f.tool << " | `" << f.model << "` | `" << f.coordinate << "` | `" << best.family
+       << "` | " << (knobs.empty() ? "(no knob)" : knobs) << " | " << number(best.kl) << " | "
        << number(best.klReverse) << " | " << number(best.tv) << " | "
        << number(100.0 * f.targetMassReachable) << " % |\n";
   }

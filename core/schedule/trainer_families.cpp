@@ -116,8 +116,9 @@ double trainerDensityLogSigma(const TrainerTool& tool, const TrainerFamily& fami
   return std::isfinite(d) && d > 0.0 ? d * jacobian : 0.0;
 }
 
-double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma) {
-  return family.toolWeight(sigma) * tool.lossToX0(sigma);
+double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family,
+                       const std::vector<double>& p, double sigma) {
+  return family.toolWeight(sigma, p) * tool.lossToX0(sigma);
 }
 
 }  // namespace noisescope::schedule

@@ -29,11 +29,16 @@ double trainerUnitsPerLogSigma(double logSigma, TrainerCoordinate coordinate);
 // √0.012, 1000)² (Stable Diffusion's "scaled_linear").
 double ddpmSigma(int step);
 
-// Where a tool's resolution-dependent rules (Flux's μ from the image's token count) read the
-// image size. Pixels; the latent is 1/8 of it and Flux packs 2×2 latent patches into a token.
+// What the user trains: the model family (it fixes a tool's coordinate, table, prediction and
+// loss), the loss weighting chosen among the tool's own, and the image size its
+// resolution-dependent rules read (Flux's μ from the token count; pixels, the latent is 1/8 of it
+// and Flux packs 2×2 latent patches into a token).
 struct TrainerSettings {
   int width = 1024;
   int height = 1024;
+  std::string model = "";          // empty: the tool's own most common case (TrainerTool::model)
+  std::string lossWeighting = "";  // empty: every draw with the default loss, and each weighting
+                                   // on the default draw
 };
 // Flux's μ: linear in the token count from (256 tokens, 0.5) to (4096 tokens, maxShift); Flux's
 // own rule (sd-scripts, musubi) uses 1.15, ai-toolkit's scheduler 1.16. σ is multiplied by e^μ.
@@ -50,15 +55,24 @@ struct TrainerFamily {
   std::vector<TrainerParameter> parameters;
   // Density per unit of the tool's coordinate at u, for the parameters (in `parameters` order).
   std::function<double(double u, const std::vector<double>& p)> density;
-  // The tool's own loss weighting (in its loss space) at σ, for this family; 1 when none.
-  std::function<double(double sigma)> toolWeight;
+  // The tool's own loss weighting (in its loss space) at σ for these parameters; 1 when none.
+  std::function<double(double sigma, const std::vector<double>& p)> toolWeight;
   // Paste-ready text in the tool's own form for these parameter values.
   std::function<std::string(const std::vector<double>& p)> snippet;
-  std::string note;  // what is fixed or assumed (a scheduler's shift, a resolution)
+  std::string note;                // what is fixed or assumed (a scheduler's shift, a resolution)
+  std::string weighting = "none";  // the tool's own name of its loss-weighting option here
 };
 
 struct TrainerTool {
-  std::string name;  // "diffusers", "sd-scripts", ...
+  std::string name;       // "diffusers", "sd-scripts", ...
+  std::string model;      // the model family assumed: "flux", "sd3", "sdxl", "sd15", "sd2-v", ...
+  std::string modelNote;  // what that model means here (scripts, checkpoints, tables)
+  std::string discretisation;  // the values the tool's draw can take
+  // A table the draw is quantised to, in the tool's coordinate: a value falling in the cell
+  // [tableEdges[j], tableEdges[j + 1]) is trained at the cell's upper edge when tableAtUpper,
+  // else at its lower edge. Empty: the draw is continuous.
+  std::vector<double> tableEdges;
+  bool tableAtUpper = false;
   TrainerCoordinate coordinate = TrainerCoordinate::FlowTime;
   std::string lossSpace;  // "flow velocity", "epsilon", "EDM x0"
   // Factor that turns the tool's loss (velocity, ε, …) into x0-space error at σ (THEORY §12).
@@ -71,14 +85,24 @@ struct TrainerTool {
 // The nine tools: diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, edm,
 // edm2, k-diffusion.
 std::vector<std::string> trainerToolNames();
-// Throws InputError(source, …) for an unknown name (the message lists the names).
+// The model families a tool is modelled for, its default (the tool's most common case) first.
+// Throws InputError("--for", …) for an unknown tool.
+std::vector<std::string> trainerModelNames(const std::string& tool);
+// The tool as it trains settings.model (its default when empty), its families restricted to
+// settings.lossWeighting when one is named. Throws InputError(source, …) for an unknown tool,
+// InputError("--model", …) / InputError("--loss-weighting", …) for a model or weighting the tool
+// does not have (each message lists the valid names).
 TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings = {},
                         const std::string& source = "--for");
+// The loss weightings a tool offers for settings.model ("none" first).
+std::vector<std::string> trainerLossWeightings(const std::string& tool,
+                                               const TrainerSettings& settings = {});
 
 // p_ℓ(ℓ) of a family with parameters p (the family's density moved to log σ).
 double trainerDensityLogSigma(const TrainerTool& tool, const TrainerFamily& family,
                               const std::vector<double>& p, double logSigma);
 // w_x0(σ) = toolWeight(σ) · lossToX0(σ): the weight the tool's loss puts on x0-space error.
-double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family, double sigma);
+double trainerX0Weight(const TrainerTool& tool, const TrainerFamily& family,
+                       const std::vector<double>& p, double sigma);
 
 }  // namespace noisescope::schedule

@@ -25,15 +25,25 @@ std::vector<double> toParameters(const TrainerFamily& family, const std::vector<
   return p;
 }
 
+// The bins' masses summed per group.
+std::vector<double> grouped(const std::vector<double>& masses, const std::vector<int>& groups) {
+  std::vector<double> out(groups.empty() ? 0 : groups.back() + 1, 0.0);
+  for (std::size_t b = 0; b < masses.size(); ++b) out[groups[b]] += masses[b];
+  return out;
+}
+
 struct Objective {
   const TrainerTool& tool;
   const TrainerFamily& family;
   const LogSigmaGrid& grid;
-  const std::vector<double>& target;
+  const std::vector<int>& groups;
+  const std::vector<double>& groupedTarget;
   int evaluations = 0;
   double operator()(const std::vector<double>& x) {
     ++evaluations;
-    return flooredKl(target, familyAllocationMasses(tool, family, toParameters(family, x), grid));
+    return flooredKl(
+        groupedTarget,
+        grouped(familyAllocationMasses(tool, family, toParameters(family, x), grid), groups));
   }
 };
 
@@ -104,24 +114,91 @@ std::vector<double> nelderMead(Objective& f, std::vector<double> start, double s
 
 }  // namespace
 
+namespace {
+
+// The values a quantising tool trains at, in its coordinate (the cell edge each cell maps to).
+std::vector<double> tableValues(const TrainerTool& tool) {
+  const auto& e = tool.tableEdges;
+  std::vector<double> values;
+  for (std::size_t j = 0; j + 1 < e.size(); ++j)
+    values.push_back(tool.tableAtUpper ? e[j + 1] : e[j]);
+  return values;
+}
+
+int binOf(const LogSigmaGrid& grid, double ell) {
+  if (!(ell >= grid.edges.front() && ell < grid.edges.back())) return -1;
+  return static_cast<int>(std::upper_bound(grid.edges.begin(), grid.edges.end(), ell) -
+                          grid.edges.begin()) -
+         1;
+}
+
+// A quantising tool: each cell's probability (two-point Gauss–Legendre in the coordinate) times the
+// weight at the value the tool trains, in the bin of that value.
+void tableMasses(const TrainerTool& tool, const TrainerFamily& family, const std::vector<double>& p,
+                 const LogSigmaGrid& grid, std::vector<double>& masses) {
+  const auto& e = tool.tableEdges;
+  constexpr double kNode = 0.21132486540518713;  // (1 − 1/√3)/2
+  for (std::size_t j = 0; j + 1 < e.size(); ++j) {
+    const double sigma = trainerSigma(tool.tableAtUpper ? e[j + 1] : e[j], tool.coordinate);
+    if (!(sigma > 0.0) || !std::isfinite(sigma)) continue;
+    const int b = binOf(grid, std::log(sigma));
+    if (b < 0) continue;
+    const double width = e[j + 1] - e[j];
+    const double probability =
+        0.5 * width *
+        (family.density(e[j] + kNode * width, p) + family.density(e[j + 1] - kNode * width, p));
+    if (probability > 0.0) masses[b] += probability * trainerX0Weight(tool, family, p, sigma);
+  }
+}
+
+}  // namespace
+
 std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
                                            const std::vector<double>& p, const LogSigmaGrid& grid) {
   std::vector<double> masses(grid.bins(), 0.0);
-  double total = 0.0;
-  for (int b = 0; b < grid.bins(); ++b) {
-    const double h = grid.width(b) / kMidpoints;
-    double m = 0.0;
-    for (int j = 0; j < kMidpoints; ++j) {
-      const double ell = grid.edges[b] + (j + 0.5) * h;
-      const double d = trainerDensityLogSigma(tool, family, p, ell);
-      if (d > 0.0) m += d * trainerX0Weight(tool, family, std::exp(ell)) * h;
+  if (!tool.tableEdges.empty()) {
+    tableMasses(tool, family, p, grid, masses);
+  } else {
+    for (int b = 0; b < grid.bins(); ++b) {
+      const double h = grid.width(b) / kMidpoints;
+      double m = 0.0;
+      for (int j = 0; j < kMidpoints; ++j) {
+        const double ell = grid.edges[b] + (j + 0.5) * h;
+        const double d = trainerDensityLogSigma(tool, family, p, ell);
+        if (d > 0.0) m += d * trainerX0Weight(tool, family, p, std::exp(ell)) * h;
+      }
+      masses[b] = m;
     }
-    masses[b] = std::isfinite(m) ? m : 0.0;
-    total += masses[b];
+  }
+  double total = 0.0;
+  for (auto& m : masses) {
+    if (!std::isfinite(m)) m = 0.0;
+    total += m;
   }
   if (total > 0.0)
     for (auto& m : masses) m /= total;
   return masses;
+}
+
+std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid) {
+  std::vector<int> groups(grid.bins());
+  std::vector<bool> holdsValue(grid.bins(), tool.tableEdges.empty());
+  for (double u : tableValues(tool)) {
+    const double sigma = trainerSigma(u, tool.coordinate);
+    const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
+    if (b >= 0) holdsValue[b] = true;
+  }
+  // Between the first and the last bin holding a table value, a group runs up to and including
+  // the next bin that holds one; outside that range every bin stays alone (unreachable).
+  int first = 0, last = grid.bins() - 1;
+  while (first < grid.bins() && !holdsValue[first]) ++first;
+  while (last > first && !holdsValue[last]) --last;
+  int group = 0;
+  for (int b = 0; b < grid.bins(); ++b) {
+    groups[b] = group;
+    if (b < first || b >= last || holdsValue[b]) ++group;
+  }
+  return groups;
 }
 
 double flooredKl(const std::vector<double>& p, const std::vector<double>& q) {
@@ -136,7 +213,9 @@ TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& 
   if (static_cast<int>(target.size()) != grid.bins())
     throw InputError("fit target", "the allocation has " + std::to_string(target.size()) +
                                        " bins, the grid " + std::to_string(grid.bins()));
-  Objective objective{tool, family, grid, target};
+  const std::vector<int> groups = comparisonGroups(tool, grid);
+  const std::vector<double> groupedTarget = grouped(target, groups);
+  Objective objective{tool, family, grid, groups, groupedTarget};
   const std::size_t n = family.parameters.size();
   std::vector<double> x(n);
   if (n > 0) {
@@ -158,10 +237,11 @@ TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& 
   const auto p = toParameters(family, x);
   for (std::size_t i = 0; i < n; ++i) fit.parameters.emplace_back(family.parameters[i].name, p[i]);
   fit.masses = familyAllocationMasses(tool, family, p, grid);
-  fit.kl = flooredKl(target, fit.masses);
-  fit.klReverse = flooredKl(fit.masses, target);
-  for (std::size_t i = 0; i < target.size(); ++i)
-    fit.tv += 0.5 * std::abs(target[i] - fit.masses[i]);
+  const std::vector<double> groupedFit = grouped(fit.masses, groups);
+  fit.kl = flooredKl(groupedTarget, groupedFit);
+  fit.klReverse = flooredKl(groupedFit, groupedTarget);
+  for (std::size_t i = 0; i < groupedTarget.size(); ++i)
+    fit.tv += 0.5 * std::abs(groupedTarget[i] - groupedFit[i]);
   fit.snippet = family.snippet(p);
   fit.note = family.note;
   return fit;

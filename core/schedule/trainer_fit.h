@@ -30,6 +30,14 @@ inline constexpr double kMassFloor = 1e-12;
 std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
                                            const std::vector<double>& p, const LogSigmaGrid& grid);
 
+// For a tool that quantises its draw to a table (TrainerTool::tableEdges), the grid's bins merged
+// so that each group holds at least one table value: a bin between two table values is one the
+// tool cannot put φ in however its knobs are set, so it is compared together with the next bin
+// that holds one (else KL would call a fine target unreachable). Bins below the smallest and above
+// the largest table value stay alone: those are truly out of reach. Group index per bin; for a
+// continuous tool every bin is its own group. The fit's KL and TV are measured on these groups.
+std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid);
+
 // The mismatch metrics of two probability vectors (the second floored at kMassFloor for KL).
 double flooredKl(const std::vector<double>& p, const std::vector<double>& q);
 

@@ -11,7 +11,8 @@ trap 'rm -rf "$work"' EXIT
 source "$(dirname "$0")/check.sh"
 
 # diffusers draws u ~ logit-normal(logit_mean, logit_std) and indexes descending timesteps, so
-# logit t ~ N(−logit_mean, logit_std²): NoiseScope's logit-normal family with m = −0.3 (velocity loss).
+# logit t ~ N(−logit_mean, logit_std²): NoiseScope's logit-normal family with m = −0.3 (velocity loss)
+# comes back as logit_mean ≈ +0.3.
 "$cli" schedule --family logit-normal --param m=-0.3 --param s=1.1 --param shift=1 --weight flow-v \
   --output "$work/T.json" >/dev/null 2>&1
 check "target schedule written" test -s "$work/T.json"
@@ -20,14 +21,16 @@ check "fit --json exits 0" test $? -eq 0
 check "diffusers recovers logit-normal (0.3, 1.1)" python3 -c '
 import json,sys
 r=json.load(open(sys.argv[1]))
-assert set(r)=={"tool","coordinate","fits"}, r.keys()
-assert r["tool"]=="diffusers" and r["coordinate"]=="flow-t"
+assert set(r)=={"tool","model","coordinate","fits"}, r.keys()
+assert r["tool"]=="diffusers" and r["model"]=="flux" and r["coordinate"]=="flow-t"
 best=r["fits"][0]
 assert set(best)=={"family","params","kl","kl_reverse","tv","snippet"}, best.keys()
 assert best["family"]=="logit_normal", best["family"]
-assert abs(best["params"]["logit_mean"]-0.3)<0.01 and abs(best["params"]["logit_std"]-1.1)<0.01, best
-assert best["kl"]<1e-3 and best["tv"]<0.02, best
-assert "--logit_mean 0.3" in best["snippet"], best["snippet"]
+# Close, not exact: the scripts train at 1000 table values of t, and the smallest ones (where the
+# velocity loss puts most of φ) carry the weight at the table value, not the continuous average.
+assert abs(best["params"]["logit_mean"]-0.3)<0.03 and abs(best["params"]["logit_std"]-1.1)<0.03, best
+assert best["kl"]<0.03 and best["tv"]<0.08, best
+assert "--logit_mean 0.28" in best["snippet"], best["snippet"]
 assert all(a["kl"]<=b["kl"] for a,b in zip(r["fits"],r["fits"][1:]))
 ' "$work/T.fit.json"
 # --output writes the same object (the GUI's "Save knobs" uses the same writer), or the text.
@@ -60,7 +63,28 @@ for f in r["fits"]:
 ' "$work/F.$tool.json" "$tool"
   out=$("$cli" fit "$work/S.json" --for "$tool")
   check "$tool: text output names the reachable sigma range" grep -q "^reachable sigma:" <<<"$out"
+  check "$tool: text output names the model it assumed" grep -q "^$tool training " <<<"$out"
 done
+# --model: diffusers' SD3 scripts train x0 by default and have no weighting_scheme none.
+"$cli" fit "$work/S.json" --for diffusers --model sd3 --json >"$work/F.sd3.json"
+check "fit --model sd3 exits 0" test $? -eq 0
+check "diffusers sd3: model said, no none, x0 flag in every snippet" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert r["model"]=="sd3", r["model"]
+assert all(f["family"]!="none" for f in r["fits"]), [f["family"] for f in r["fits"]]
+assert all("--precondition_outputs 1" in f["snippet"] for f in r["fits"])
+' "$work/F.sd3.json"
+# --loss-weighting: SDXL with min-SNR γ in sd-scripts fits γ and prints --min_snr_gamma.
+"$cli" fit "$work/S.json" --for sd-scripts --model sdxl --loss-weighting min_snr_gamma --json \
+  >"$work/F.snr.json"
+check "fit --loss-weighting min_snr_gamma exits 0" test $? -eq 0
+check "sd-scripts sdxl min_snr_gamma: every fit carries the flag" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert r["model"]=="sdxl" and r["coordinate"]=="ddpm-t", r
+assert r["fits"] and all("--min_snr_gamma" in f["snippet"] for f in r["fits"]), r["fits"]
+' "$work/F.snr.json"
 "$cli" fit --profile "$work/P.bound.json" --method infonoise --for edm --json >"$work/F.profile.json"
 check "profile + method gives the schedule file's fit" python3 -c '
 import json,sys
@@ -77,6 +101,12 @@ check "missing target named" grep -q "missing.json" <<<"$msg"
 msg=$("$cli" fit "$work/S.json" --for kohya 2>&1)
 check "unknown tool exits 2" test $? -eq 2
 check "unknown tool names --for" grep -q -- "--for: unknown tool 'kohya'" <<<"$msg"
+msg=$("$cli" fit "$work/S.json" --for musubi-tuner --model sd15 2>&1)
+check "unknown model exits 2" test $? -eq 2
+check "unknown model names --model and the tool's models" grep -q -- "--model: musubi-tuner is modelled for flux" <<<"$msg"
+msg=$("$cli" fit "$work/S.json" --for diffusers --model sdxl --loss-weighting soft-min-snr 2>&1)
+check "unknown loss weighting exits 2" test $? -eq 2
+check "unknown loss weighting names the offered ones" grep -q -- "--loss-weighting: .*snr_gamma" <<<"$msg"
 msg=$("$cli" fit --profile "$work/P.bound.json" --method wild --for edm 2>&1)
 check "unknown method exits 2" test $? -eq 2
 check "unknown method names --method" grep -q -- "--method" <<<"$msg"

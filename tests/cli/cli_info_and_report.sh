@@ -79,7 +79,9 @@ assert [f["tool"] for f in fits]==["diffusers","sd-scripts","musubi-tuner","onet
 for f in fits:
     kl=[x["kl"] for x in f["fits"]]; assert kl==sorted(kl) and set(f["fits"][0])=={"family","params","kl","kl_reverse","tv","snippet"}
 assert s["datasets"][0]["trainers"]==fits' "$r1-trainers.json" "$work/report/summary.json"
-for c in flow-t ddpm-t sigma; do
+check "report trainer table names the model each trainer is assumed to train" grep -q "| onetrainer | \`flux\` |" "$work/report/README.md"
+# The nine default models draw in flow time or σ (OneTrainer's DDPM table is its SD 1.5/SDXL model).
+for c in flow-t sigma; do
   check "report trainer overlay $c: the target and each tool's best family" bash -c "grep -q 'target' '$r1-trainers-$c.svg' && head -c 8 '$r1-trainers-$c.png' | grep -q PNG"
 done
 check "report trainer section shows the overlays and snippets" bash -c "grep -q 'trainers-flow-t.png' '$work/report/README.md' && grep -q -- '--timestep_sampling shift' '$work/report/README.md'"

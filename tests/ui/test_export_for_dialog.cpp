@@ -45,6 +45,13 @@ bool chooseTool(ExportForDialog* dialog, const QString& tool) {
   return done.wait(60000) && dialog->currentFit() &&
          QString::fromStdString(dialog->currentFit()->tool) == tool;
 }
+// Picks the model family `model` of the chosen tool and waits for its fit.
+bool chooseModel(ExportForDialog* dialog, const QString& model) {
+  QSignalSpy done(dialog, &ExportForDialog::fitFinished);
+  dialog->modelBox()->setCurrentText(model);
+  return done.wait(60000) && dialog->currentFit() &&
+         QString::fromStdString(dialog->currentFit()->model) == model;
+}
 }  // namespace
 
 class TestExportForDialog : public QObject {
@@ -112,8 +119,13 @@ class TestExportForDialog : public QObject {
     ExportForDialog* dialog = panel->openExportFor();
     QVERIFY(dialog);
 
-    // OneTrainer's DDPM table stops at σ ≈ 0.029 and 14.6: the dialog says how much is lost.
+    // OneTrainer assumes its Flux presets first (flow time); its SDXL model draws on the DDPM
+    // table, which stops at σ ≈ 0.029 and 14.6: the dialog says how much is lost.
     QVERIFY(chooseTool(dialog, "onetrainer"));
+    QCOMPARE(dialog->modelBox()->currentText(), QString("flux"));
+    QVERIFY(dialog->chart()->xTitle().contains("rectified-flow"));
+    QVERIFY(dialog->summaryLabel()->text().contains("training <b>flux</b>"));
+    QVERIFY(chooseModel(dialog, "sdxl"));
     QVERIFY(dialog->chart()->xTitle().contains("DDPM"));
     QVERIFY(!dialog->chart()->logX());
     const double reach = dialog->currentFit()->targetMassReachable;
@@ -140,6 +152,15 @@ class TestExportForDialog : public QObject {
              QString::fromStdString(dialog->currentFit()->fits[1].snippet));
     dialog->familyTable()->setCurrentCell(0, 0);
     saveScreenshot(dialog, "export-for-dialog");
+
+    // diffusers' SD3 scripts: x0 loss, no `none` scheme; the models follow the tool.
+    QVERIFY(chooseTool(dialog, "diffusers"));
+    QVERIFY(chooseModel(dialog, "sd3"));
+    QVERIFY(dialog->currentFit()->lossSpace.find("x0") != std::string::npos);
+    for (int row = 0; row < dialog->familyTable()->rowCount(); ++row)
+      QVERIFY(dialog->familyTable()->item(row, 0)->text() != "none");
+    QVERIFY(dialog->snippetView()->toPlainText().contains("--precondition_outputs 1"));
+    saveScreenshot(dialog, "export-for-dialog-sd3");
     dialog->close();
   }
 };

@@ -34,7 +34,7 @@ class TestFitForTool : public QObject {
     const auto j = toJson(fit);
     std::set<std::string> keys;
     for (const auto& [k, v] : j.items()) keys.insert(k);
-    QVERIFY((keys == std::set<std::string>{"tool", "coordinate", "fits"}));
+    QVERIFY((keys == std::set<std::string>{"tool", "model", "coordinate", "fits"}));
     keys.clear();
     for (const auto& [k, v] : j["fits"][0].items()) keys.insert(k);
     QVERIFY(
@@ -44,9 +44,12 @@ class TestFitForTool : public QObject {
   }
 
   void onetrainerSaysWhatItCannotReach() {
-    // Log-uniform over 0.002 … 80: the DDPM table stops at σ ≈ 0.029 and ≈ 14.6.
+    // Log-uniform over 0.002 … 80: SDXL's DDPM table stops at σ ≈ 0.029 and ≈ 14.6.
     Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 256));
-    const ToolFit fit = fitForTool({effectiveAllocation(s), "log-uniform"}, "onetrainer");
+    schedule::TrainerSettings sdxl;
+    sdxl.model = "sdxl";
+    const ToolFit fit = fitForTool({effectiveAllocation(s), "log-uniform"}, "onetrainer", sdxl);
+    QCOMPARE(QString::fromStdString(fit.model), QString("sdxl"));
     QVERIFY(fit.targetMassReachable > 0.5 && fit.targetMassReachable < 0.75);
     for (const auto& f : fit.fits) QVERIFY(f.tv > 1.0 - fit.targetMassReachable - 1e-9);
   }

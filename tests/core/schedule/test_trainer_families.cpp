@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <random>
 
 #include "schedule/trainer_fit.h"
@@ -55,6 +56,7 @@ struct Case {
   std::vector<double> params;
   std::function<double(std::mt19937_64&)> drawLogSigma;  // the tool's draw, as ℓ = log σ
   double lower = -20.0, upper = 20.0;                    // ℓ range the draw is cut to
+  std::string model = "";                                // empty: the tool's default
 };
 
 const TrainerFamily& familyOf(const TrainerTool& tool, const std::string& name) {
@@ -136,7 +138,7 @@ std::vector<Case> cases() {
   c.push_back({"onetrainer", "LOGIT_NORMAL", {-0.4, 0.3}, [=](auto& g) mutable {
                  return step(sigmoid(-0.4 + 1.3 * normal(g)));
                }});
-  c.push_back({"onetrainer", "HEAVY_TAIL", {0.6}, [=](auto& g) mutable {
+  c.push_back({"onetrainer", "HEAVY_TAIL", {0.6, 1.0}, [=](auto& g) mutable {
                  return step(mode(uniform(g), 0.6));
                }});
   c.push_back({"onetrainer", "UNIFORM", {2.0}, [=](auto& g) mutable {
@@ -151,6 +153,13 @@ std::vector<Case> cases() {
                    return ddpmLogSigma((*table)(g));
                  }});
   }
+  c.push_back({"onetrainer", "BETA", {3.0, 1.5}, [=](auto& g) {
+                 std::gamma_distribution<double> a(3.0, 1.0), b(1.5, 1.0);
+                 const double x = a(g), y = b(g);
+                 return step(x / (x + y));
+               }});
+  for (auto& onetrainer : c)  // these are its SD 1.5/SDXL draws, on the DDPM table
+    if (onetrainer.tool == "onetrainer") onetrainer.model = "sdxl";
   c.push_back(
       {"edm", "lognormal", {-1.2, 1.2}, [=](auto& g) mutable { return -1.2 + 1.2 * normal(g); }});
   c.push_back(
@@ -187,8 +196,14 @@ std::vector<Case> cases() {
 }
 
 // Kolmogorov–Smirnov distance between the draws and the family's CDF in ℓ on [lower, upper].
+TrainerTool toolOf(const Case& c) {
+  TrainerSettings settings;
+  settings.model = c.model;
+  return trainerTool(c.tool, settings);
+}
+
 double ksDistance(const Case& c, double* total) {
-  const TrainerTool tool = trainerTool(c.tool);
+  const TrainerTool tool = toolOf(c);
   const TrainerFamily& family = familyOf(tool, c.family);
   const int points = 80001;
   const double h = (c.upper - c.lower) / (points - 1);
@@ -228,7 +243,11 @@ class TestTrainerFamilies : public QObject {
  private Q_SLOTS:
   void densitiesMatchTheToolsOwnDraws() {
     int checked = 0;
+    std::map<std::string, int> drawsOfTool;  // the draws (no weighting combined) per tool and model
     for (const auto& c : cases()) {
+      int draws = 0;
+      for (const auto& f : toolOf(c).families) draws += f.name.find(" + ") == std::string::npos;
+      drawsOfTool[c.tool + " " + c.model] = draws;
       double total = 0.0;
       const double d = ksDistance(c, &total);
       const QByteArray name = QByteArray::fromStdString(c.tool + " " + c.family);
@@ -239,10 +258,12 @@ class TestTrainerFamilies : public QObject {
                  name + " integrates to " + QByteArray::number(total));
       ++checked;
     }
-    // Every family of every tool has a case.
+    // Every draw of every tool (OneTrainer's on the DDPM table) has a case; test_trainer_models
+    // checks the other models' draws with their loss weights.
     int families = 0;
-    for (const auto& name : trainerToolNames()) families += trainerTool(name).families.size();
+    for (const auto& [tool, draws] : drawsOfTool) families += draws;
     QCOMPARE(checked, families);
+    QCOMPARE(int(drawsOfTool.size()), int(trainerToolNames().size()));
   }
 
   void recoversMembersOfAFamily() {

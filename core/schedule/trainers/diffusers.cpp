@@ -1,0 +1,147 @@
+// diffusers' example training scripts, per model family (docs/trainers.md, "diffusers"). The
+// flow scripts draw u with src/diffusers/training_utils.py compute_density_for_timestep_sampling,
+// index ⌊1000·u⌋ into the scheduler's descending sigmas (t = shift_a(1 − u)) and weight with
+// compute_loss_weighting_for_sd3; the SD 1.x/2.x/SDXL scripts draw an integer timestep uniformly.
+#include "schedule/trainers/tools.h"
+#include "util/error.h"
+
+namespace noisescope::schedule::trainers {
+namespace {
+
+// The flow scripts' families on a scheduler table with static shift `shift` (1: unshifted).
+// `none` is offered only where the script's --weighting_scheme accepts it.
+void flowFamilies(TrainerTool& t, double shift, bool offerNone, const std::string& extra) {
+  const double lnShift = std::log(shift);
+  const std::string table =
+      shift == 1.0 ? "the training table is unshifted"
+                   : "the checkpoint's scheduler table carries a static shift " + num(shift);
+  const std::string indexing =
+      "index u·1000 into the scheduler's descending sigmas, so t = 1 − u; " + table;
+  t.families.push_back(
+      {"logit_normal",
+       {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0)},
+       [lnShift](double u, const Params& p) { return logitNormal(u, -p[0] + lnShift, p[1]); },
+       noWeight,
+       [extra](const Params& p) {
+         return "--weighting_scheme logit_normal --logit_mean " + num(p[0]) + " --logit_std " +
+                num(p[1]) + extra;
+       },
+       indexing});
+  t.families.push_back({"mode",
+                        {param("mode_scale", 1.29, -0.95, 1.7)},
+                        [shift](double u, const Params& p) {
+                          return shiftedDensity(u, shift,
+                                                [&](double x) { return modeDensity(x, p[0]); });
+                        },
+                        noWeight,
+                        [extra](const Params& p) {
+                          return "--weighting_scheme mode --mode_scale " + num(p[0]) + extra;
+                        },
+                        indexing});
+  auto uniformT = [shift](double u, const Params&) { return shiftedUniform(u, shift); };
+  TrainerFamily cosmap{"cosmap",
+                       {},
+                       uniformT,
+                       fixedWeight([](double sigma) {
+                         const double x = flowT(sigma);
+                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+                       }),
+                       [extra](const Params&) { return "--weighting_scheme cosmap" + extra; },
+                       "uniform u, loss weighted 2/(π(1 − 2t + 2t²)); " + table};
+  cosmap.weighting = "cosmap";
+  t.families.push_back(cosmap);
+  TrainerFamily sigmaSqrt{
+      "sigma_sqrt",
+      {},
+      uniformT,
+      fixedWeight([](double sigma) {
+        const double x = flowT(sigma);
+        return 1.0 / (x * x);
+      }),
+      [extra](const Params&) { return "--weighting_scheme sigma_sqrt" + extra; },
+      "uniform u, loss weighted t⁻²; " + table};
+  sigmaSqrt.weighting = "sigma_sqrt";
+  t.families.push_back(sigmaSqrt);
+  if (offerNone)
+    t.families.push_back({"none",
+                          {},
+                          uniformT,
+                          noWeight,
+                          [extra](const Params&) { return "--weighting_scheme none" + extra; },
+                          "uniform u; " + table});
+}
+
+ModelDefinition flux() {
+  ModelDefinition m;
+  m.tool = flowTool("diffusers",
+                    "command-line flags of examples/dreambooth/train_dreambooth_lora_flux.py "
+                    "(and the Flux.2, Qwen-Image, Krea 2 scripts)");
+  m.tool.model = "flux";
+  m.tool.modelNote =
+      "Flux.1/Flux.2/Qwen-Image/Krea 2 scripts: velocity loss; their checkpoints shift "
+      "dynamically, so the training table is unshifted";
+  m.tool.discretisation = "1000 table values t = 1, 0.999, …, 0.001";
+  m.tool.tableEdges = tableEdges(1000);  // u in [j, j + 1)/1000 trains at t = 1 − j/1000
+  m.tool.tableAtUpper = true;
+  flowFamilies(m.tool, 1.0, true, "");
+  m.defaultDraw = "none";
+  return m;
+}
+
+ModelDefinition sd3() {
+  ModelDefinition m;
+  m.tool = flowTool("diffusers",
+                    "command-line flags of examples/dreambooth/train_dreambooth_lora_sd3.py "
+                    "(or train_dreambooth_sd3.py)");
+  m.tool.model = "sd3";
+  m.tool.modelNote =
+      "SD3/SD3.5 scripts: --precondition_outputs 1 (the default) trains the x0 estimate "
+      "model_pred·(−σ) + x_t against x0; the scheduler table carries SD3's static shift 3";
+  m.tool.lossSpace = "x0 (--precondition_outputs 1)";
+  m.tool.lossToX0 = one;
+  m.tool.discretisation = "1000 table values t = shift₃(1), …, shift₃(0.001)";
+  m.tool.tableEdges = tableEdges(1000, 3.0);
+  m.tool.tableAtUpper = true;
+  flowFamilies(m.tool, 3.0, false, " --precondition_outputs 1");
+  m.defaultDraw = "logit_normal";
+  return m;
+}
+
+// SD 1.x/2.x and SDXL: text_to_image/train_text_to_image*.py draws torch.randint(0, 1000) and
+// weights with --snr_gamma; v checkpoints (SD 2.x 768) train the DDPM v target.
+ModelDefinition ddpm(const std::string& model) {
+  const bool v = model == "sd2-v" || model == "sdxl-v";
+  ModelDefinition m;
+  m.tool = ddpmTool("diffusers",
+                    "command-line flags of examples/text_to_image/train_text_to_image" +
+                        std::string(model.rfind("sdxl", 0) == 0 ? "_lora_sdxl.py" : "_lora.py"),
+                    v);
+  m.tool.model = model;
+  m.tool.modelNote = v ? "a v-prediction checkpoint (the scheduler's prediction_type "
+                         "v_prediction, or --prediction_type v_prediction)"
+                       : "an ε-prediction checkpoint (SD 1.5, SDXL base)";
+  const std::string prediction = v ? "--prediction_type v_prediction  " : "";
+  m.tool.families.push_back(
+      {"uniform",
+       {},
+       [](double u, const Params&) { return u >= 0.0 && u <= 1.0 ? 1.0 : 0.0; },
+       noWeight,
+       [prediction](const Params&) {
+         return prediction + "# timesteps uniform on 0 … 999: the scripts' only draw";
+       },
+       "timesteps = torch.randint(0, 1000); the draw has no knob"});
+  m.weightings.push_back(
+      minSnrGamma("snr_gamma", v, 5.0, [](double gamma) { return "--snr_gamma " + num(gamma); }));
+  m.defaultDraw = "uniform";
+  return m;
+}
+
+}  // namespace
+
+ModelDefinition diffusers(const TrainerSettings&, const std::string& model) {
+  if (model == "flux") return flux();
+  if (model == "sd3") return sd3();
+  return ddpm(model);
+}
+
+}  // namespace noisescope::schedule::trainers

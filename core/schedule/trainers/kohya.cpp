@@ -1,0 +1,224 @@
+// kohya-ss's sd-scripts and musubi-tuner, per model family (docs/trainers.md). Flux:
+// library/flux_train_utils.py get_noisy_model_input_and_timesteps; SD3: library/sd3_train_utils.py
+// get_noisy_model_input_and_timesteps; SD 1.x/SDXL: library/train_util.py
+// get_noise_noisy_latents_and_timesteps with library/custom_train_functions.py's weightings;
+// musubi-tuner: src/musubi_tuner/training/trainer_base.py get_noisy_model_input_and_timesteps.
+#include "schedule/trainers/tools.h"
+
+namespace noisescope::schedule::trainers {
+
+void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const std::string& extra) {
+  t.families.push_back(
+      {"shift",
+       {param("sigmoid_scale", 1.0, 0.05, 5.0),
+        param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+       [](double u, const Params& p) { return logitNormal(u, std::log(p[1]), p[0]); },
+       noWeight,
+       [extra](const Params& p) {
+         return "--timestep_sampling shift --sigmoid_scale " + num(p[0]) +
+                " --discrete_flow_shift " + num(p[1]) + extra;
+       },
+       "t = shift(sigmoid(sigmoid_scale·z))"});
+  t.families.push_back({"sigmoid",
+                        {param("sigmoid_scale", 1.0, 0.05, 5.0)},
+                        [](double u, const Params& p) { return logitNormal(u, 0.0, p[0]); },
+                        noWeight,
+                        [extra](const Params& p) {
+                          return "--timestep_sampling sigmoid --sigmoid_scale " + num(p[0]) + extra;
+                        },
+                        "t = sigmoid(sigmoid_scale·z), no shift"});
+  const double mu = fluxShiftMu(settings);
+  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+  t.families.push_back({"flux_shift",
+                        {param("sigmoid_scale", 1.0, 0.05, 5.0)},
+                        [mu](double u, const Params& p) { return logitNormal(u, mu, p[0]); },
+                        noWeight,
+                        [extra, mu, size](const Params& p) {
+                          return "--timestep_sampling flux_shift --sigmoid_scale " + num(p[0]) +
+                                 extra + "\n# at " + size + " px Flux's rule sets mu = " + num(mu) +
+                                 " (σ × " + num(std::exp(mu)) + ")";
+                        },
+                        "μ from the image's token count at " + size + " px: " + num(mu)});
+  t.families.push_back({"uniform",
+                        {},
+                        [](double u, const Params&) { return shiftedUniform(u, 1.0); },
+                        noWeight,
+                        [extra](const Params&) { return "--timestep_sampling uniform" + extra; },
+                        "uniform t"});
+}
+
+namespace {
+
+ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
+  ModelDefinition m;
+  m.tool = flowTool("sd-scripts",
+                    "command-line flags of flux_train_network.py (or the same keys "
+                    "in --config_file TOML)");
+  m.tool.model = "flux";
+  m.tool.modelNote =
+      "Flux.1/Chroma (flux_train_network.py): velocity loss with "
+      "--model_prediction_type raw";
+  // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
+  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
+  m.defaultDraw = "uniform";
+  return m;
+}
+
+// SD3 (sd3_train_network.py): u from --weighting_scheme, u′ = shift_a(u) with a =
+// --training_shift, t = ⌊1000·u′⌋/1000 (t = u: the opposite sign to diffusers), x0 loss always.
+ModelDefinition sdScriptsSd3() {
+  ModelDefinition m;
+  m.tool = flowTool("sd-scripts",
+                    "command-line flags of sd3_train_network.py (or the same keys in "
+                    "--config_file TOML)");
+  m.tool.model = "sd3";
+  m.tool.modelNote = "SD3/SD3.5 (sd3_train_network.py): always the x0 loss, t = u";
+  m.tool.lossSpace = "x0 (always, in sd3_train_network.py)";
+  m.tool.lossToX0 = one;
+  m.tool.discretisation = "t = k/1000, k = 0 … 999";
+  m.tool.tableEdges = tableEdges(1000);  // k = ⌊1000·u′⌋ after the shift
+  auto& f = m.tool.families;
+  f.push_back({"logit_normal",
+               {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0)},
+               [](double u, const Params& p) { return logitNormal(u, p[0], p[1]); },
+               noWeight,
+               [](const Params& p) {
+                 return "--weighting_scheme logit_normal --logit_mean " + num(p[0]) +
+                        " --logit_std " + num(p[1]) + " --training_shift 1.0";
+               },
+               "logit t ~ N(logit_mean, logit_std²); the shift would only add ln a to the mean"});
+  f.push_back(
+      {"mode",
+       {param("mode_scale", 1.29, -0.95, 1.7), param("training_shift", 1.0, 0.02, 50.0, true)},
+       [](double u, const Params& p) {
+         return shiftedDensity(u, p[1], [&](double x) { return modeDensity(1.0 - x, p[0]); });
+       },
+       noWeight,
+       [](const Params& p) {
+         return "--weighting_scheme mode --mode_scale " + num(p[0]) + " --training_shift " +
+                num(p[1]);
+       },
+       "u = 1 − g(U) with SD3's mode map g, then the shift"});
+  f.push_back(
+      {"uniform",
+       {param("training_shift", 1.0, 0.02, 50.0, true)},
+       [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+       noWeight,
+       [](const Params& p) { return "--weighting_scheme uniform --training_shift " + num(p[0]); },
+       "uniform u, then the shift (the default, with a = 1)"});
+  TrainerFamily cosmap{
+      "cosmap",
+      {param("training_shift", 1.0, 0.02, 50.0, true)},
+      [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+      fixedWeight([](double sigma) {
+        const double x = flowT(sigma);
+        return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+      }),
+      [](const Params& p) { return "--weighting_scheme cosmap --training_shift " + num(p[0]); },
+      "uniform u, shifted, loss weighted 2/(π(1 − 2t + 2t²))"};
+  cosmap.weighting = "cosmap";
+  f.push_back(cosmap);
+  TrainerFamily sigmaSqrt{
+      "sigma_sqrt",
+      {param("training_shift", 1.0, 0.02, 50.0, true)},
+      [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+      fixedWeight([](double sigma) {
+        const double x = flowT(sigma);
+        return 1.0 / (x * x);
+      }),
+      [](const Params& p) { return "--weighting_scheme sigma_sqrt --training_shift " + num(p[0]); },
+      "uniform u, shifted, loss weighted t⁻²"};
+  sigmaSqrt.weighting = "sigma_sqrt";
+  f.push_back(sigmaSqrt);
+  m.defaultDraw = "uniform";
+  return m;
+}
+
+// The SNR the weightings of library/custom_train_functions.py read, capped at 1000 where they cap
+// it (apply_debiased_estimation, scale_v_prediction_loss_like_noise_prediction).
+double cappedSnr(double sigma) {
+  return std::min(1.0 / (sigma * sigma), 1000.0);
+}
+
+// SD 1.x/2.x (train_network.py) and SDXL (sdxl_train_network.py): k uniform in
+// [--min_timestep, --max_timestep); ε, or v with --v_parameterization.
+ModelDefinition sdScriptsDdpm(const std::string& model) {
+  const bool v = model == "sd2-v" || model == "sdxl-v";
+  const bool xl = model.rfind("sdxl", 0) == 0;
+  ModelDefinition m;
+  m.tool = ddpmTool("sd-scripts",
+                    std::string("command-line flags of ") +
+                        (xl ? "sdxl_train_network.py" : "train_network.py") +
+                        " (or the same keys in --config_file TOML)",
+                    v);
+  m.tool.model = model;
+  m.tool.modelNote = v ? "v-prediction (--v_parameterization, SD 2.x 768 or v SDXL checkpoints)"
+                       : "ε-prediction (SD 1.5, SDXL base)";
+  const std::string prediction = v ? " --v_parameterization" : "";
+  m.tool.families.push_back(
+      {"uniform",
+       {},
+       [](double u, const Params&) { return u >= 0.0 && u <= 1.0 ? 1.0 : 0.0; },
+       noWeight,
+       [prediction](const Params&) { return "--min_timestep 0 --max_timestep 1000" + prediction; },
+       "k uniform on 0 … 999 (the default)"});
+  m.tool.families.push_back(
+      {"timestep_window",
+       {param("min_timestep", 0.0, 0.0, 999.0), param("max_timestep", 1000.0, 1.0, 1000.0)},
+       [](double u, const Params& p) {
+         const double lo = std::round(p[0]) / 1000.0, hi = std::round(p[1]) / 1000.0;
+         return hi > lo && u >= lo && u < hi ? 1.0 / (hi - lo) : 0.0;
+       },
+       noWeight,
+       [prediction](const Params& p) {
+         return "--min_timestep " + num(std::round(p[0])) + " --max_timestep " +
+                num(std::round(p[1])) + prediction;
+       },
+       "k uniform on [min_timestep, max_timestep)"});
+  m.weightings.push_back(minSnrGamma("min_snr_gamma", v, 5.0,
+                                     [](double gamma) { return "--min_snr_gamma " + num(gamma); }));
+  m.weightings.push_back({"debiased_estimation_loss",
+                          {},
+                          0.0,
+                          [v](double sigma, double) {
+                            const double snr = cappedSnr(sigma);
+                            return v ? 1.0 / (snr + 1.0) : 1.0 / std::sqrt(snr);
+                          },
+                          [](double) { return std::string("--debiased_estimation_loss"); }});
+  if (v)
+    m.weightings.push_back(
+        {"scale_v_pred_loss_like_noise_pred",
+         {},
+         0.0,
+         [](double sigma, double) {
+           const double snr = cappedSnr(sigma);
+           return snr / (snr + 1.0);
+         },
+         [](double) { return std::string("--scale_v_pred_loss_like_noise_pred"); }});
+  m.defaultDraw = "uniform";
+  return m;
+}
+
+}  // namespace
+
+ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& model) {
+  if (model == "flux") return sdScriptsFlux(settings);
+  if (model == "sd3") return sdScriptsSd3();
+  return sdScriptsDdpm(model);
+}
+
+ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&) {
+  ModelDefinition m;
+  m.tool = flowTool("musubi-tuner",
+                    "command-line flags of the *_train_network.py scripts (parsed in "
+                    "training/parser_common.py)");
+  m.tool.model = "flux";
+  m.tool.modelNote =
+      "every architecture: one draw (training/trainer_base.py "
+      "get_noisy_model_input_and_timesteps) and a velocity loss";
+  kohyaFlowFamilies(m.tool, settings, "");
+  m.defaultDraw = "uniform";
+  return m;
+}
+
+}  // namespace noisescope::schedule::trainers

@@ -1,0 +1,199 @@
+// OneTrainer, per model family (docs/trainers.md). One draw for every model,
+// modules/modelSetup/mixin/ModelSetupNoiseMixin.py _get_timestep_discrete: a float x in [0, 1)
+// from timestep_distribution, shifted to a·x/((a − 1)·x + 1) (a = timestep_shift, or e^μ under
+// dynamic_timestep_shifting), truncated to an integer k of 1000. DDPM models (SD 1.x/2.x, SDXL)
+// noise at k of their β table and weight with ModelSetupDiffusionLossMixin's loss_weight_fn; flow
+// models (ModelSetupFlowMatchingMixin._add_noise_discrete) noise at t = (k + 1)/1000 against the
+// velocity.
+#include "schedule/trainers/tools.h"
+
+namespace noisescope::schedule::trainers {
+namespace {
+
+const std::string kRange = ",\n\"min_noising_strength\": 0.0,\n\"max_noising_strength\": 1.0";
+
+std::string shiftKeys(double a, bool dynamic) {
+  return dynamic ? ",\n\"timestep_shift\": 1.0,\n\"dynamic_timestep_shifting\": true"
+                 : ",\n\"timestep_shift\": " + num(a) + ",\n\"dynamic_timestep_shifting\": false";
+}
+
+// The continuous distributions, shifted by `fixedShift` (dynamic: e^μ) or by a fitted
+// timestep_shift where the distribution leaves room for a second knob. The shift acts on x =
+// k/1000, which for flow models is t and for DDPM models the timestep fraction.
+void continuousFamilies(TrainerTool& t, double fixedShift, bool dynamic) {
+  const std::string shiftNote =
+      dynamic ? "; shifted by e^μ = " + num(fixedShift) + " (dynamic_timestep_shifting)" : "";
+  t.families.push_back(
+      {"LOGIT_NORMAL",
+       {param("noising_bias", 0.0, -4.0, 4.0), param("noising_weight", 0.0, -0.95, 5.0)},
+       [fixedShift](double u, const Params& p) {
+         return shiftedDensity(u, fixedShift,
+                               [&](double x) { return logitNormal(x, p[0], p[1] + 1.0); });
+       },
+       noWeight,
+       [fixedShift, dynamic](const Params& p) {
+         return "\"timestep_distribution\": \"LOGIT_NORMAL\",\n\"noising_bias\": " + num(p[0]) +
+                ",\n\"noising_weight\": " + num(p[1]) + shiftKeys(1.0, dynamic) + kRange;
+       },
+       "x = sigmoid(N(bias, weight + 1)); a shift would only add ln a to the bias" + shiftNote});
+  if (dynamic) {
+    t.families.push_back(
+        {"HEAVY_TAIL",
+         {param("noising_weight", 0.0, -0.95, 1.7)},
+         [fixedShift](double u, const Params& p) {
+           return shiftedDensity(u, fixedShift,
+                                 [&](double x) { return modeDensity(1.0 - x, p[0]); });
+         },
+         noWeight,
+         [](const Params& p) {
+           return "\"timestep_distribution\": \"HEAVY_TAIL\",\n\"noising_weight\": " + num(p[0]) +
+                  shiftKeys(1.0, true) + kRange;
+         },
+         "x = 1 − g(U), SD3's mode map with scale = noising_weight" + shiftNote});
+    t.families.push_back(
+        {"UNIFORM",
+         {},
+         [fixedShift](double u, const Params&) { return shiftedUniform(u, fixedShift); },
+         noWeight,
+         [](const Params&) {
+           return "\"timestep_distribution\": \"UNIFORM\"" + shiftKeys(1.0, true) + kRange;
+         },
+         "uniform x" + shiftNote});
+  } else {
+    t.families.push_back(
+        {"HEAVY_TAIL",
+         {param("noising_weight", 0.0, -0.95, 1.7), param("timestep_shift", 1.0, 0.02, 50.0, true)},
+         [](double u, const Params& p) {
+           return shiftedDensity(u, p[1], [&](double x) { return modeDensity(1.0 - x, p[0]); });
+         },
+         noWeight,
+         [](const Params& p) {
+           return "\"timestep_distribution\": \"HEAVY_TAIL\",\n\"noising_weight\": " + num(p[0]) +
+                  shiftKeys(p[1], false) + kRange;
+         },
+         "x = 1 − g(U), SD3's mode map with scale = noising_weight, then the shift"});
+    t.families.push_back({"UNIFORM",
+                          {param("timestep_shift", 1.0, 0.02, 50.0, true)},
+                          [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+                          noWeight,
+                          [](const Params& p) {
+                            return "\"timestep_distribution\": \"UNIFORM\"" +
+                                   shiftKeys(p[0], false) + kRange;
+                          },
+                          "uniform x, then the shift"});
+  }
+  t.families.push_back(
+      {"BETA",
+       {param("noising_weight", 2.0, 0.1, 20.0, true), param("noising_bias", 2.0, 0.1, 20.0, true)},
+       [fixedShift](double u, const Params& p) {
+         return shiftedDensity(u, fixedShift, [&](double x) { return betaPdf(x, p[0], p[1]); });
+       },
+       noWeight,
+       [dynamic](const Params& p) {
+         return "\"timestep_distribution\": \"BETA\",\n\"noising_weight\": " + num(p[0]) +
+                ",\n\"noising_bias\": " + num(p[1]) + shiftKeys(1.0, dynamic) + kRange;
+       },
+       "x ~ Beta(α = noising_weight, β = noising_bias)" + shiftNote});
+}
+
+// SIGMOID: a weight table over k, ∝ sigmoid(weight·(k/1000 − bias − 0.5)); with the shift left
+// at 1 (the table applies its inverse shift twice for any other value).
+TrainerFamily sigmoidTable() {
+  return {"SIGMOID",
+          {param("noising_bias", 0.0, -0.5, 0.5), param("noising_weight", 1.0, -40.0, 40.0)},
+          [](double u, const Params& p) { return sigmoidWeights(u, p[1], p[0] + 0.5); },
+          noWeight,
+          [](const Params& p) {
+            return "\"timestep_distribution\": \"SIGMOID\",\n\"noising_bias\": " + num(p[0]) +
+                   ",\n\"noising_weight\": " + num(p[1]) + shiftKeys(1.0, false) + kRange;
+          },
+          "weights ∝ sigmoid(weight·(k/1000 − bias − 0.5)), timestep_shift 1"};
+}
+
+LossWeighting strengthWeighting(std::string name, std::function<double(double, double)> weight,
+                                bool hasStrength) {
+  LossWeighting w;
+  w.name = name;
+  if (hasStrength) w.parameters.push_back(param("loss_weight_strength", 5.0, 0.05, 100.0, true));
+  w.fixedValue = 5.0;
+  w.joiner = ",\n";  // the draw's keys end without a comma
+  w.weight = std::move(weight);
+  w.snippet = [name, hasStrength](double gamma) {
+    return "\"loss_weight_fn\": \"" + name + "\"" +
+           (hasStrength ? ",\n\"loss_weight_strength\": " + num(gamma) : std::string());
+  };
+  return w;
+}
+
+// SD 1.x/2.x and SDXL: the DDPM table, ε (v for v checkpoints or force_v_prediction).
+ModelDefinition ddpm(const std::string& model) {
+  const bool v = model == "sd2-v" || model == "sdxl-v";
+  ModelDefinition m;
+  m.tool =
+      ddpmTool("onetrainer", "the training config JSON (the UI's Training tab, noise section)", v);
+  m.tool.model = model;
+  m.tool.modelNote = v ? "a v-prediction SD 2.x/SDXL checkpoint (or force_v_prediction)"
+                       : "an ε-prediction SD 1.5/SDXL checkpoint";
+  continuousFamilies(m.tool, 1.0, false);
+  m.tool.families.push_back(sigmoidTable());
+  // ModelSetupDiffusionLossMixin: __min_snr_weight, __debiased_estimation_weight, __p2_loss_weight.
+  m.weightings.push_back(strengthWeighting(
+      "MIN_SNR_GAMMA", [v](double sigma, double g) { return minSnrWeight(sigma, g, v); }, true));
+  m.weightings.push_back(strengthWeighting(
+      "DEBIASED_ESTIMATION",
+      [v](double sigma, double) {
+        const double snr = 1.0 / (sigma * sigma);
+        return 1.0 / std::sqrt(v ? snr + 1.0 : snr);
+      },
+      false));
+  m.weightings.push_back(strengthWeighting(
+      "P2",
+      [v](double sigma, double g) {
+        const double snr = 1.0 / (sigma * sigma);
+        return std::pow((v ? 2.0 : 1.0) + snr, -g);
+      },
+      true));
+  m.defaultDraw = "UNIFORM";
+  return m;
+}
+
+// Flow models: t = (k + 1)/1000, velocity target; loss_weight_fn SIGMA multiplies by t.
+ModelDefinition flow(const TrainerSettings& settings, const std::string& model) {
+  const bool dynamic = model == "flux";
+  ModelDefinition m;
+  m.tool =
+      flowTool("onetrainer", "the training config JSON (the UI's Training tab, noise section)");
+  m.tool.model = model;
+  m.tool.discretisation = "t = (k + 1)/1000, k = 0 … 999";
+  m.tool.tableEdges = tableEdges(1000);  // k = ⌊1000·x′⌋ trains at t = (k + 1)/1000
+  m.tool.tableAtUpper = true;
+  const double mu = fluxShiftMu(settings);
+  if (dynamic) {
+    m.tool.modelNote =
+        "Flux.1/Flux.2 presets: LOGIT_NORMAL with dynamic_timestep_shifting on, "
+        "so the draw is shifted by e^μ for " +
+        std::to_string(settings.width) + "×" + std::to_string(settings.height) +
+        " px (μ = " + num(mu) + ")";
+    continuousFamilies(m.tool, std::exp(mu), true);
+  } else {
+    m.tool.modelNote =
+        "SD3/SD3.5, Chroma, Qwen-Image, Z-Image, HiDream, Hunyuan Video, …: the "
+        "static timestep_shift only (SD3's own shift 3 is not applied)";
+    continuousFamilies(m.tool, 1.0, false);
+    m.tool.families.push_back(sigmoidTable());
+  }
+  m.weightings.push_back(strengthWeighting(
+      "SIGMA", [](double sigma, double) { return flowT(sigma); }, false));
+  m.defaultDraw = "LOGIT_NORMAL";
+  return m;
+}
+
+}  // namespace
+
+ModelDefinition oneTrainer(const TrainerSettings& settings, const std::string& model) {
+  if (model == "flux" || model == "sd3" || model == "chroma" || model == "qwen")
+    return flow(settings, model);
+  return ddpm(model);
+}
+
+}  // namespace noisescope::schedule::trainers

@@ -1,0 +1,43 @@
+#pragma once
+// One builder per tool: the tool as it trains a model family, with the loss weightings that can
+// be combined with any of its draws. Internal to core/schedule (trainer_tools.cpp dispatches).
+#include <string>
+#include <vector>
+
+#include "schedule/trainers/draws.h"
+
+namespace noisescope::schedule::trainers {
+
+struct ModelDefinition {
+  TrainerTool tool;  // families: the draws with the default loss (and the tool's exclusive
+                     // weighting schemes, each tagged in TrainerFamily::weighting)
+  std::vector<LossWeighting> weightings;  // options that multiply whatever is drawn
+  std::string defaultDraw;                // the draw a weighting is shown with when not asked
+};
+
+struct ToolEntry {
+  std::string name;
+  std::vector<std::string> models;  // the default first
+  ModelDefinition (*build)(const TrainerSettings& settings, const std::string& model);
+};
+
+ModelDefinition diffusers(const TrainerSettings& settings, const std::string& model);
+ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& model);
+ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string& model);
+ModelDefinition oneTrainer(const TrainerSettings& settings, const std::string& model);
+ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model);
+ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string& model);
+ModelDefinition edm(const TrainerSettings& settings, const std::string& model);
+ModelDefinition edm2(const TrainerSettings& settings, const std::string& model);
+ModelDefinition kDiffusion(const TrainerSettings& settings, const std::string& model);
+
+// The Flux-style logit-normal families sd-scripts and musubi-tuner share (shift, sigmoid,
+// flux_shift, uniform), each snippet ending with `extra`.
+void kohyaFlowFamilies(TrainerTool& tool, const TrainerSettings& settings,
+                       const std::string& extra);
+
+// SD 1.5/SDXL's min-SNR-γ weighting under an option name and snippet of the tool's own.
+LossWeighting minSnrGamma(std::string name, bool vPrediction, double defaultGamma,
+                          std::function<std::string(double)> snippet);
+
+}  // namespace noisescope::schedule::trainers
