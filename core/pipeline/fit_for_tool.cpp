@@ -86,6 +86,7 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
     if (s >= t.sigmaMin && s <= t.sigmaMax) out.targetMassReachable += out.target[b];
   }
   out.fits = fitTrainerTool(t, out.grid, out.target);
+  out.groups = comparisonGroups(t, out.grid);
   return out;
 }
 
@@ -142,6 +143,22 @@ void writeToolFit(const std::string& path, const ToolFit& fit) {
 
 namespace {
 
+// A family's φ spread over each group of bins in log σ: a table's values drawn as a density, not
+// as spikes in the bins that happen to hold one.
+std::vector<double> spreadOverGroups(const ToolFit& fit, const std::vector<double>& masses) {
+  if (fit.groups.size() != masses.size()) return masses;
+  const int groups = fit.groups.empty() ? 0 : fit.groups.back() + 1;
+  std::vector<double> mass(groups, 0.0), width(groups, 0.0);
+  for (std::size_t b = 0; b < masses.size(); ++b) {
+    mass[fit.groups[b]] += masses[b];
+    width[fit.groups[b]] += fit.grid.width(static_cast<int>(b));
+  }
+  std::vector<double> out(masses.size());
+  for (std::size_t b = 0; b < masses.size(); ++b)
+    out[b] = mass[fit.groups[b]] * fit.grid.width(static_cast<int>(b)) / width[fit.groups[b]];
+  return out;
+}
+
 ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::string label) {
   ToolCurve c;
   c.label = std::move(label);
@@ -193,8 +210,8 @@ ToolOverlay toolOverlay(const ToolFit& fit) {
   o.target = curveOf(fit, fit.target, "target φ");
   for (const auto& f : fit.fits) {
     const std::string params = paramText(f);
-    o.fits.push_back(
-        curveOf(fit, f.masses, f.family + (params.empty() ? "" : " (" + params + ")")));
+    o.fits.push_back(curveOf(fit, spreadOverGroups(fit, f.masses),
+                             f.family + (params.empty() ? "" : " (" + params + ")")));
   }
   return o;
 }

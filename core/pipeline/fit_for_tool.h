@@ -45,6 +45,9 @@ struct ToolFit {
   schedule::LogSigmaGrid grid;
   std::vector<double> target;                    // φ per bin
   std::vector<schedule::TrainerFamilyFit> fits;  // best first
+  // The bins the mismatch is measured on, merged where the tool's table leaves gaps
+  // (schedule::comparisonGroups): the overlay spreads a quantised family's φ over each group.
+  std::vector<int> groups;
 };
 
 // The nine tools, in the order the CLI's help and the GUI's list show them.
