@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake g++ make ccache pkg-config git
+  # the linker every build uses (CMakeLists.txt NOISESCOPE_LINKER): about five times faster than ld
+  lld
   # coverage-guided fuzzing of the readers (tests/fuzz/run.sh): clang 14 with libFuzzer
   clang libfuzzer-14-dev
   # injected I/O faults (tests/core/io/test_injected_write_faults): libfiu and its POSIX preload
@@ -17,6 +19,8 @@ packages=(
   zlib1g-dev libgloo-dev libpng-dev libjpeg-dev
   # ZIP archives: .npz latent caches and EDM/EDM2 dataset ZIPs (core/data/formats/zip_archive)
   libzip-dev
+  # other trainers' settings for fit --current (core/io/trainer_config_file): YAML and TOML
+  libyaml-cpp-dev libtomlplusplus-dev
   # GUI
   # qt6-charts-dev needs the Qt OpenGL development files, which it does not pull in itself
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev

@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "pipeline/defaults.h"
+#include "pipeline/fit_current.h"
 #include "ui/curve_chart.h"
 #include "ui/job_runner.h"
 #include "ui/warning_box.h"
@@ -30,6 +31,7 @@ namespace noisescope::ui {
 
 namespace {
 const QString kFitTag = QStringLiteral("fit for a trainer");
+const QString kCompareTag = QStringLiteral("compare with my config");
 
 QString range(double lo, double hi) {
   auto n = [](double v) {
@@ -122,9 +124,14 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   copy_ = new QPushButton(tr("&Copy snippet"), this);
   save_ = new QPushButton(tr("&Save knobs…"), this);
   save_->setToolTip(tr("Every family's fit and snippet: JSON for .json, text otherwise"));
+  compare_ = new QPushButton(tr("Compare with &my config…"), this);
+  compare_->setToolTip(
+      tr("Your own settings file for this tool: the φ it trains, its mismatch "
+         "and the knobs to change (noisescope-cli fit --current)"));
   auto* snippetButtons = new QHBoxLayout();
   snippetButtons->addWidget(copy_);
   snippetButtons->addWidget(save_);
+  snippetButtons->addWidget(compare_);
   snippetButtons->addStretch(1);
 
   auto* left = new QWidget(this);
@@ -167,15 +174,85 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
         tr("JSON (*.json);;Text (*.txt)"));
     if (!path.isEmpty()) saveKnobsAs(path);
   });
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Your %1 settings").arg(tool_->currentText()), QString(),
+        tr("Settings (*.json *.yaml *.yml *.toml *.txt *.sh);;All files (*)"));
+    if (!path.isEmpty()) compareWith(path);
+  });
   refit();
 }
 
-void ExportForDialog::refit() {
-  const std::string tool = tool_->currentText().toStdString();
+schedule::TrainerSettings ExportForDialog::chosenSettings() const {
   schedule::TrainerSettings settings;
   settings.width = width_->value();
   settings.height = height_->value();
   settings.model = model_->currentText().toStdString();
+  return settings;
+}
+
+void ExportForDialog::compareWith(const QString& path) {
+  const std::string tool = tool_->currentText().toStdString();
+  const schedule::TrainerSettings settings = chosenSettings();
+  const pipeline::FitTarget target = target_;
+  const std::string file = path.toStdString();
+  auto text = std::make_shared<std::string>();
+  auto work = [text, target, file, tool, settings](const Progress&) {
+    *text =
+        pipeline::formatCurrentFit(pipeline::fitCurrentSettingsFile(target, file, tool, settings));
+  };
+  auto failed = [this](const QString& message) {
+    showWarning(this, tr("Compare with my config"), message);
+    Q_EMIT comparisonFinished(false);
+  };
+  if (!jobs_) {
+    try {
+      work({});
+      showComparison(QString::fromStdString(*text));
+    } catch (const std::exception& e) {
+      failed(QString::fromStdString(e.what()));
+    }
+    return;
+  }
+  QPointer<ExportForDialog> self(this);
+  jobs_->submit(
+      kCompareTag, work,
+      [self, text] {
+        if (self) self->showComparison(QString::fromStdString(*text));
+      },
+      [self, failed](const QString& message, bool cancelled) {
+        if (self && !cancelled) failed(message);
+      });
+}
+
+void ExportForDialog::showComparison(const QString& text) {
+  if (!comparison_) {
+    comparison_ = new QDialog(this);
+    comparison_->setWindowTitle(tr("Your settings against the target"));
+    comparisonView_ = new QPlainTextEdit(comparison_);
+    comparisonView_->setReadOnly(true);
+    comparisonView_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    comparisonView_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, comparison_);
+    connect(buttons, &QDialogButtonBox::rejected, comparison_, &QDialog::hide);
+    auto* layout = new QVBoxLayout(comparison_);
+    layout->addWidget(comparisonView_, 1);
+    layout->addWidget(buttons);
+    comparison_->resize(900, 560);
+  }
+  comparisonView_->setPlainText(text);
+  comparison_->show();
+  comparison_->raise();
+  Q_EMIT comparisonFinished(true);
+}
+
+QString ExportForDialog::comparisonText() const {
+  return comparisonView_ ? comparisonView_->toPlainText() : QString();
+}
+
+void ExportForDialog::refit() {
+  const std::string tool = tool_->currentText().toStdString();
+  const schedule::TrainerSettings settings = chosenSettings();
   summary_->setText(
       tr("Fitting %1's families for %2…").arg(tool_->currentText(), model_->currentText()));
   families_->setEnabled(false);
@@ -226,8 +303,13 @@ void ExportForDialog::showFit(std::shared_ptr<const pipeline::ToolFit> fit) {
   families_->setRowCount(0);
   for (const auto& family : f.fits) {
     QStringList knobs;
-    for (const auto& [name, value] : family.parameters)
-      knobs << QStringLiteral("%1 = %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
+    for (const auto& [name, values] : pipeline::knobValues(family))
+      knobs << (values.size() == 1 ? QStringLiteral("%1 = %2")
+                                         .arg(QString::fromStdString(name))
+                                         .arg(values[0], 0, 'g', 4)
+                                   : tr("%1 = %2 knots (in the snippet)")
+                                         .arg(QString::fromStdString(name))
+                                         .arg(values.size()));
     const int row = families_->rowCount();
     families_->insertRow(row);
     const QStringList cells = {QString::fromStdString(family.family),

@@ -38,6 +38,12 @@ class ExportForDialog : public QDialog {
   // What "Save knobs…" does after its dialog: saveKnobs, and on failure a warning naming the file
   // and the system error (ui/warning_box.h, which does not block). True when written.
   bool saveKnobsAs(const QString& path);
+  // "Compare with my config…" after its dialog: the settings file read and matched to the chosen
+  // tool's families (pipeline::fitCurrentSettingsFile, as noisescope-cli fit --current), the
+  // answer shown in a window of its own; a file that cannot be used gets a warning naming it.
+  void compareWith(const QString& path);
+  // The text of the last comparison (empty before one).
+  QString comparisonText() const;
 
   const pipeline::ToolFit* currentFit() const { return fit_.get(); }
   QComboBox* toolBox() const { return tool_; }
@@ -48,14 +54,18 @@ class ExportForDialog : public QDialog {
   CurveChart* chart() const { return chart_; }
   QPlainTextEdit* snippetView() const { return snippet_; }
   QPushButton* copyButton() const { return copy_; }
+  QPushButton* compareButton() const { return compare_; }
   QLabel* summaryLabel() const { return summary_; }
 
  Q_SIGNALS:
   void fitFinished();
+  void comparisonFinished(bool ok);
 
  private:
   void showFit(std::shared_ptr<const pipeline::ToolFit> fit);
   void showFamily(int row);
+  schedule::TrainerSettings chosenSettings() const;
+  void showComparison(const QString& text);
 
   pipeline::FitTarget target_;
   JobRunner* jobs_;
@@ -71,6 +81,9 @@ class ExportForDialog : public QDialog {
   QPlainTextEdit* snippet_;
   QPushButton* copy_;
   QPushButton* save_;
+  QPushButton* compare_;
+  QDialog* comparison_ = nullptr;
+  QPlainTextEdit* comparisonView_ = nullptr;
 };
 
 }  // namespace noisescope::ui

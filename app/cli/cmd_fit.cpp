@@ -8,6 +8,7 @@
 
 #include "command.h"
 #include "pipeline/defaults.h"
+#include "pipeline/fit_current.h"
 #include "pipeline/fit_for_tool.h"
 #include "pipeline/profile_files.h"
 #include "profile/profile.h"
@@ -17,9 +18,10 @@ namespace noisescope::cli {
 namespace {
 
 struct FitArgs {
-  std::string target, profile, method, tool, output, model, lossWeighting,
+  std::string target, profile, method, tool, output, model, lossWeighting, errorProfile, current,
       resolution = std::to_string(pipeline::defaults::kTrainerWidth) + "x" +
                    std::to_string(pipeline::defaults::kTrainerHeight);
+  double sigmaData = schedule::TrainerSettings{}.sigmaData;
   bool json = false;
 };
 
@@ -27,7 +29,10 @@ schedule::TrainerSettings parseResolution(const std::string& text) {
   std::smatch m;
   if (!std::regex_match(text, m, std::regex(R"((\d{1,6})[x×](\d{1,6}))")))
     throw InputError("--resolution", "'" + text + "' is not WIDTHxHEIGHT in pixels, e.g. 1024x768");
-  return {std::stoi(m[1]), std::stoi(m[2])};
+  schedule::TrainerSettings settings;
+  settings.width = std::stoi(m[1]);
+  settings.height = std::stoi(m[2]);
+  return settings;
 }
 
 int run(const FitArgs& a) {
@@ -41,12 +46,31 @@ int run(const FitArgs& a) {
   auto settings = parseResolution(a.resolution);
   settings.model = a.model;
   settings.lossWeighting = a.lossWeighting;
+  if (!(a.sigmaData > 0.0 && a.sigmaData < 1e6))
+    throw InputError("--sigma-data", "σ_d must be a positive number, e.g. 0.5");
+  settings.sigmaData = a.sigmaData;
   pipeline::FitTarget target;
+  if (!a.errorProfile.empty())
+    settings.modelError =
+        pipeline::modelErrorFromProfile(pipeline::openProfileFile(a.errorProfile), a.errorProfile);
   if (!a.profile.empty()) {
     const Profile profile = pipeline::openProfileFile(a.profile);
     target = pipeline::fitTargetFromProfile(profile, a.profile, a.method);
   } else {
     target = pipeline::fitTargetFromScheduleFile(a.target);
+  }
+  if (!a.current.empty()) {
+    if (!a.output.empty())
+      throw InputError("--output", "--current prints its comparison; redirect it");
+    const pipeline::CurrentFit current =
+        pipeline::fitCurrentSettingsFile(target, a.current, a.tool, settings);
+    if (a.json) {
+      std::cout << pipeline::toJson(current).dump(2) << "\n";
+    } else {
+      std::printf("target: %s\n", target.source.c_str());
+      std::fputs(pipeline::formatCurrentFit(current).c_str(), stdout);
+    }
+    return 0;
   }
   const pipeline::ToolFit fit = pipeline::fitForTool(target, a.tool, settings);
   if (!a.output.empty()) pipeline::writeToolFit(a.output, fit);
@@ -79,6 +103,17 @@ const CommandRegistration registration("fit", [](CLI::App& app) -> std::function
   app.add_option("--resolution", a->resolution,
                  "Training image size WIDTHxHEIGHT for resolution-dependent shifts (flux_shift)")
       ->capture_default_str();
+  app.add_option("--sigma-data", a->sigmaData,
+                 "σ_d of the data, where the tool reads it (k-diffusion's model.sigma_data, "
+                 "printed in its snippet)")
+      ->capture_default_str();
+  app.add_option("--current", a->current,
+                 "Your own settings for the tool (OneTrainer/SimpleTuner/k-diffusion JSON, "
+                 "ai-toolkit YAML, kohya TOML, or a command line in a text file): the φ they "
+                 "train, its mismatch, and the smallest change of knobs to the best fit");
+  app.add_option("--error-profile", a->errorProfile,
+                 "An MMSE profile standing in for the model's error in EDM2's learned weighting "
+                 "(without it EDM2 is fitted under EDM's λ)");
   app.add_flag("--json", a->json, "Print one JSON object");
   app.add_option("--output", a->output,
                  "Also write the fit to FILE: the JSON object for .json, the text otherwise");

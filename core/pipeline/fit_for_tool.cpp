@@ -1,5 +1,6 @@
 #include "pipeline/fit_for_tool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -50,6 +51,21 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
   return fitTargetFromSchedule(built.schedule, method + " from " + profileSource);
 }
 
+std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& profile,
+                                                             const std::string& source) {
+  std::vector<std::pair<double, double>> error;
+  if (!profile.estimates.empty()) {
+    const auto& mean = profile.estimates.front().mean;
+    for (std::size_t i = 0; i < profile.sigma.size() && i < mean.size(); ++i)
+      if (profile.sigma[i] > 0.0 && std::isfinite(mean[i]) && mean[i] > 0.0)
+        error.emplace_back(profile.sigma[i], mean[i]);
+  }
+  if (error.empty())
+    throw InputError(source, "the profile has no σ level with a positive MMSE to weight by");
+  std::sort(error.begin(), error.end());
+  return error;
+}
+
 std::vector<std::string> fitToolNames() {
   return trainerToolNames();
 }
@@ -90,11 +106,52 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
   return out;
 }
 
+std::vector<std::pair<std::string, std::vector<double>>> knobValues(
+    const schedule::TrainerFamilyFit& fit) {
+  std::vector<std::pair<std::string, std::vector<double>>> knobs;
+  for (const auto& [name, value] : fit.parameters) {
+    const auto bracket = name.find('[');
+    const std::string knob = name.substr(0, bracket);
+    if (bracket != std::string::npos && !knobs.empty() && knobs.back().first == knob)
+      knobs.back().second.push_back(value);
+    else
+      knobs.push_back({knob, {value}});
+  }
+  return knobs;
+}
+
+std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format, bool lists) {
+  std::string text;
+  for (const auto& [name, values] : knobValues(fit)) {
+    text += (text.empty() ? "" : ", ") + name + " = ";
+    char v[64];
+    if (values.size() == 1) {
+      std::snprintf(v, sizeof v, format, values.front());
+      text += v;
+    } else if (!lists) {
+      text += "[" + std::to_string(values.size()) + " knots]";
+    } else {
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        std::snprintf(v, sizeof v, format, values[i]);
+        text += (i ? ", " : "[") + std::string(v);
+      }
+      text += "]";
+    }
+  }
+  return text;
+}
+
 nlohmann::json toJson(const ToolFit& fit) {
   nlohmann::json fits = nlohmann::json::array();
   for (const auto& f : fit.fits) {
     nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : f.parameters) params[name] = value;
+    for (const auto& [name, value] : f.parameters) {
+      const auto bracket = name.find('[');
+      if (bracket == std::string::npos)
+        params[name] = value;
+      else
+        params[name.substr(0, bracket)].push_back(value);  // a list-valued knob, in order
+    }
     fits.push_back({{"family", f.family},
                     {"params", params},
                     {"kl", f.kl},
@@ -120,9 +177,14 @@ std::string formatToolFit(const ToolFit& fit) {
   out += line;
   for (const auto& f : fit.fits) {
     std::string params;
-    for (const auto& [name, value] : f.parameters) {
+    for (const auto& [name, values] : knobValues(f)) {
       char p[96];
-      std::snprintf(p, sizeof p, "%s%s=%.4g", params.empty() ? "" : " ", name.c_str(), value);
+      if (values.size() == 1)
+        std::snprintf(p, sizeof p, "%s%s=%.4g", params.empty() ? "" : " ", name.c_str(),
+                      values.front());
+      else
+        std::snprintf(p, sizeof p, "%s%s=[%zu knots]", params.empty() ? "" : " ", name.c_str(),
+                      values.size());
       params += p;
     }
     std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
@@ -180,9 +242,14 @@ ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::st
 
 std::string paramText(const TrainerFamilyFit& f) {
   std::string text;
-  for (const auto& [name, value] : f.parameters) {
+  for (const auto& [name, values] : knobValues(f)) {
     char p[96];
-    std::snprintf(p, sizeof p, "%s%s=%.3g", text.empty() ? "" : ", ", name.c_str(), value);
+    if (values.size() == 1)
+      std::snprintf(p, sizeof p, "%s%s=%.3g", text.empty() ? "" : ", ", name.c_str(),
+                    values.front());
+    else
+      std::snprintf(p, sizeof p, "%s%s=[%zu knots]", text.empty() ? "" : ", ", name.c_str(),
+                    values.size());
     text += p;
   }
   return text;

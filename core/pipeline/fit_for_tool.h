@@ -32,6 +32,11 @@ FitTarget fitTargetFromSchedule(const schedule::Schedule& schedule, const std::s
 // 0.002 … 80, as `noisescope-cli schedule` uses).
 FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profileSource,
                                const std::string& method);
+// The profile's primary MMSE per σ as the (σ, error) pairs of TrainerSettings::modelError: the
+// stand-in for a model's own error in EDM2's learned weighting (levels with no finite, positive
+// value are left out). Throws InputError(source, …) when no level is usable.
+std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& profile,
+                                                             const std::string& source);
 
 struct ToolFit {
   std::string tool;
@@ -59,6 +64,14 @@ std::vector<std::string> fitModelNames(const std::string& tool);
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
                    const schedule::TrainerSettings& settings = {});
 
+// A fit's knobs as the tool spells them: a list-valued knob's entries ("name[0]", "name[1]", …)
+// gathered under its name, the others with one value each, in order.
+std::vector<std::pair<std::string, std::vector<double>>> knobValues(
+    const schedule::TrainerFamilyFit& fit);
+// The knobs as one line of text, "name = value, …" (a list as [a, b, …] when `lists`, else as
+// "[N knots]").
+std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format = "%.4g",
+                     bool lists = false);
 // {"tool", "model", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv",
 // "snippet"}]}.
 nlohmann::json toJson(const ToolFit& fit);

@@ -168,11 +168,14 @@ void writeBoth(const fs::path& folder, const std::string& stem, const ChartSpec&
 // "Use it in your trainer": the exported schedule's φ fitted with each trainer's own families
 // (pipeline::fitForTool, as `noisescope-cli fit` and the Export for… dialog), one chart per
 // trainer coordinate with each tool's best family over the target, a table and the snippets.
-json trainerSection(const Schedule& exported, const std::string& source, const fs::path& folder,
-                    const std::string& stem, std::ostream& md, ReportDataset& out) {
+json trainerSection(const Schedule& exported, double sigmaData, const std::string& source,
+                    const fs::path& folder, const std::string& stem, std::ostream& md,
+                    ReportDataset& out) {
   const FitTarget target = fitTargetFromSchedule(exported, source);
+  schedule::TrainerSettings settings;
+  settings.sigmaData = sigmaData;  // the data's, for the tools that read it (k-diffusion)
   std::vector<ToolFit> fits;
-  for (const std::string& tool : fitToolNames()) fits.push_back(fitForTool(target, tool));
+  for (const std::string& tool : fitToolNames()) fits.push_back(fitForTool(target, tool, settings));
   json all = json::array();
   for (const auto& f : fits) all.push_back(toJson(f));
   writeFileAtomically((folder / (stem + "-trainers.json")).string(), all.dump(2) + "\n");
@@ -194,9 +197,7 @@ json trainerSection(const Schedule& exported, const std::string& source, const f
   for (const auto& f : fits) {
     if (f.fits.empty()) continue;
     const auto& best = f.fits.front();
-    std::string knobs;
-    for (const auto& [name, value] : best.parameters)
-      knobs += (knobs.empty() ? "" : ", ") + name + " = " + number(value);
+    const std::string knobs = knobText(best);
     md << "| " << f.tool << " | `" << f.model << "` | `" << f.coordinate << "` | `" << best.family
        << "` | " << (knobs.empty() ? "(no knob)" : knobs) << " | " << number(best.kl) << " | "
        << number(best.klReverse) << " | " << number(best.tv) << " | "
@@ -401,8 +402,8 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
        << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
        << number(steps.ratioLimit) << ").\n\n";
     for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
-    const json trainers =
-        trainerSection(exported.schedule, stem + "-infonoise.schedule.json", folder, stem, md, out);
+    const json trainers = trainerSection(exported.schedule, exported.sigmaData.value,
+                                         stem + "-infonoise.schedule.json", folder, stem, md, out);
 
     json files = out.files;
     summary["datasets"].push_back({{"dataset", describeDataset(d)},

@@ -8,6 +8,7 @@
 // The effective allocation a tool trains with is φ(ℓ) ∝ p_ℓ(ℓ) · w_x0(σ) (THEORY §5).
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace noisescope::schedule {
@@ -39,6 +40,11 @@ struct TrainerSettings {
   std::string model = "";          // empty: the tool's own most common case (TrainerTool::model)
   std::string lossWeighting = "";  // empty: every draw with the default loss, and each weighting
                                    // on the default draw
+  // σ_d of the data, where the tool's loss or draw reads it (k-diffusion's model.sigma_data).
+  double sigmaData = 0.5;
+  // (σ, E‖D − y‖²) sorted by σ: the model's error per σ, which EDM2's learned weighting divides
+  // by at equilibrium; a profile's MMSE stands in for it. Empty: not known.
+  std::vector<std::pair<double, double>> modelError;
 };
 // Flux's μ: linear in the token count from (256 tokens, 0.5) to (4096 tokens, maxShift); Flux's
 // own rule (sd-scripts, musubi) uses 1.15, ai-toolkit's scheduler 1.16. σ is multiplied by e^μ.
@@ -61,6 +67,15 @@ struct TrainerFamily {
   std::function<std::string(const std::vector<double>& p)> snippet;
   std::string note;                // what is fixed or assumed (a scheduler's shift, a resolution)
   std::string weighting = "none";  // the tool's own name of its loss-weighting option here
+  // A free-form family (knots of a density): its parameters are computed from the draw density
+  // per unit of the tool's coordinate that would realise the target under the family's loss,
+  // instead of searched. Empty for the parametric families.
+  std::function<std::vector<double>(const std::function<double(double u)>& drawDensity)>
+      fromDrawDensity = {};
+  // A draw on a table that moves with the knobs (sd-scripts' sigma mode shifts the scheduler's
+  // table itself): the (u, probability) pairs it trains, used for φ instead of `density`, which
+  // stays its continuous outline. Empty for the others.
+  std::function<std::vector<std::pair<double, double>>(const std::vector<double>& p)> atoms = {};
 };
 
 struct TrainerTool {
@@ -80,6 +95,8 @@ struct TrainerTool {
   double sigmaMin = 0.0, sigmaMax = 0.0;  // the σ range its draw can reach (0, inf when open)
   std::string knob;                       // where its knobs go
   std::vector<TrainerFamily> families;
+  // The family a settings file that names no draw trains: the tool's own default.
+  std::string defaultFamily;
 };
 
 // The nine tools: diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, edm,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 #include "util/error.h"
@@ -153,10 +154,30 @@ void tableMasses(const TrainerTool& tool, const TrainerFamily& family, const std
 
 }  // namespace
 
+TrainerTool toolFor(const TrainerTool& tool, const TrainerFamily& family) {
+  if (!family.atoms) return tool;
+  // The table at the family's initial knobs: where its atoms lie, for comparisonGroups.
+  std::vector<double> p;
+  for (const auto& q : family.parameters) p.push_back(q.initial);
+  TrainerTool t = tool;
+  t.tableEdges = {0.0};
+  for (const auto& [u, probability] : family.atoms(p)) t.tableEdges.push_back(u);
+  std::sort(t.tableEdges.begin(), t.tableEdges.end());
+  t.tableAtUpper = true;
+  return t;
+}
+
 std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
                                            const std::vector<double>& p, const LogSigmaGrid& grid) {
   std::vector<double> masses(grid.bins(), 0.0);
-  if (!tool.tableEdges.empty()) {
+  if (family.atoms) {
+    for (const auto& [u, probability] : family.atoms(p)) {
+      const double sigma = trainerSigma(u, tool.coordinate);
+      const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
+      if (b >= 0 && probability > 0.0)
+        masses[b] += probability * trainerX0Weight(tool, family, p, sigma);
+    }
+  } else if (!tool.tableEdges.empty()) {
     tableMasses(tool, family, p, grid, masses);
   } else {
     for (int b = 0; b < grid.bins(); ++b) {
@@ -208,8 +229,34 @@ double flooredKl(const std::vector<double>& p, const std::vector<double>& q) {
   return std::max(kl, 0.0);
 }
 
-TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& family,
+namespace {
+// The draw density per unit of the tool's coordinate whose φ under the family's loss is the
+// target: φ per unit ℓ divided by the x0 weight and by du/dℓ (0 outside the grid). It refers to
+// tool and family: use it while they live.
+std::function<double(double)> targetDrawDensity(const TrainerTool& tool,
+                                                const TrainerFamily& family,
+                                                const LogSigmaGrid& grid,
+                                                const std::vector<double>& target) {
+  std::vector<double> initial;
+  for (const auto& q : family.parameters) initial.push_back(q.initial);
+  return [=, &tool, &family](double u) {
+    const double sigma = trainerSigma(u, tool.coordinate);
+    if (!(sigma > 0.0) || !std::isfinite(sigma)) return 0.0;
+    const double ell = std::log(sigma);
+    if (ell < grid.edges.front() || ell >= grid.edges.back()) return 0.0;
+    const auto it = std::upper_bound(grid.edges.begin(), grid.edges.end(), ell);
+    const int b = static_cast<int>(it - grid.edges.begin()) - 1;
+    const double weight = trainerX0Weight(tool, family, initial, sigma);
+    const double perUnit = trainerUnitsPerLogSigma(ell, tool.coordinate);
+    if (!(weight > 0.0) || !(perUnit > 0.0)) return 0.0;
+    return target[b] / grid.width(b) / weight / perUnit;
+  };
+}
+}  // namespace
+
+TrainerFamilyFit fitTrainerFamily(const TrainerTool& anyTool, const TrainerFamily& family,
                                   const LogSigmaGrid& grid, const std::vector<double>& target) {
+  const TrainerTool tool = toolFor(anyTool, family);
   if (static_cast<int>(target.size()) != grid.bins())
     throw InputError("fit target", "the allocation has " + std::to_string(target.size()) +
                                        " bins, the grid " + std::to_string(grid.bins()));
@@ -218,24 +265,45 @@ TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& 
   Objective objective{tool, family, grid, groups, groupedTarget};
   const std::size_t n = family.parameters.size();
   std::vector<double> x(n);
-  if (n > 0) {
-    // Coarse grid over the unit box: 61 points in 1-D, 25 × 25 in 2-D.
-    const int steps = n == 1 ? 61 : 25;
+  std::vector<double> p;
+  if (family.fromDrawDensity) {
+    p = family.fromDrawDensity(targetDrawDensity(tool, family, grid, target));
+  } else if (n > 0) {
+    // Coarse grid over the unit box: 61 points in 1-D, 25² in 2-D, 9³ in 3-D.
+    const int steps = n == 1 ? 61 : n == 2 ? 25 : 9;
+    int total = 1;
+    for (std::size_t i = 0; i < n; ++i) total *= steps;
     double best = INFINITY;
     std::vector<double> probe(n);
-    const int total = n == 1 ? steps : steps * steps;
     for (int k = 0; k < total; ++k) {
-      probe[0] = (k % steps) / double(steps - 1);
-      if (n == 2) probe[1] = (k / steps) / double(steps - 1);
+      for (std::size_t i = 0, rest = k; i < n; ++i, rest /= steps)
+        probe[i] = (rest % steps) / double(steps - 1);
       const double v = objective(probe);
       if (v < best) best = v, x = probe;
     }
     x = nelderMead(objective, x, 0.5 / (steps - 1));
   }
+  if (!family.fromDrawDensity) p = toParameters(family, x);
+  return evaluateTrainerFamily(tool, family, p, grid, target);
+}
+
+TrainerFamilyFit evaluateTrainerFamily(const TrainerTool& anyTool, const TrainerFamily& family,
+                                       const std::vector<double>& p, const LogSigmaGrid& grid,
+                                       const std::vector<double>& target) {
+  const TrainerTool tool = toolFor(anyTool, family);
+  const std::vector<int> groups = comparisonGroups(tool, grid);
+  const std::vector<double> groupedTarget = grouped(target, groups);
   TrainerFamilyFit fit;
   fit.family = family.name;
-  const auto p = toParameters(family, x);
-  for (std::size_t i = 0; i < n; ++i) fit.parameters.emplace_back(family.parameters[i].name, p[i]);
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    // A list-valued knob may hold more or fewer entries than the family's default count.
+    const std::string& name = family.parameters[std::min(i, family.parameters.size() - 1)].name;
+    const auto bracket = name.find('[');
+    fit.parameters.emplace_back(bracket == std::string::npos
+                                    ? name
+                                    : name.substr(0, bracket) + "[" + std::to_string(i) + "]",
+                                p[i]);
+  }
   fit.masses = familyAllocationMasses(tool, family, p, grid);
   const std::vector<double> groupedFit = grouped(fit.masses, groups);
   fit.kl = flooredKl(groupedTarget, groupedFit);

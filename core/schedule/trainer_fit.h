@@ -30,6 +30,10 @@ inline constexpr double kMassFloor = 1e-12;
 std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
                                            const std::vector<double>& p, const LogSigmaGrid& grid);
 
+// The tool as `family` is compared on: with the table of the family's atoms (at its initial knobs)
+// where it has them.
+TrainerTool toolFor(const TrainerTool& tool, const TrainerFamily& family);
+
 // For a tool that quantises its draw to a table (TrainerTool::tableEdges), the grid's bins merged
 // so that each group holds at least one table value: a bin between two table values is one the
 // tool cannot put φ in however its knobs are set, so it is compared together with the next bin
@@ -43,6 +47,11 @@ double flooredKl(const std::vector<double>& p, const std::vector<double>& q);
 
 TrainerFamilyFit fitTrainerFamily(const TrainerTool& tool, const TrainerFamily& family,
                                   const LogSigmaGrid& grid, const std::vector<double>& target);
+// The same measures for given knobs p (in the family's parameter order; a list-valued knob may
+// have any length), e.g. a user's current settings.
+TrainerFamilyFit evaluateTrainerFamily(const TrainerTool& tool, const TrainerFamily& family,
+                                       const std::vector<double>& p, const LogSigmaGrid& grid,
+                                       const std::vector<double>& target);
 // Every family of the tool, best (smallest kl) first. `target` is φ per bin of `grid`, sum 1.
 std::vector<TrainerFamilyFit> fitTrainerTool(const TrainerTool& tool, const LogSigmaGrid& grid,
                                              const std::vector<double>& target);

@@ -24,10 +24,10 @@ const std::vector<ToolEntry>& toolEntries() {
        {"flux", "sd3", "chroma", "qwen", "sdxl", "sd15", "sd2-v", "sdxl-v"},
        trainers::oneTrainer},
       {"simpletuner", {"flux"}, trainers::simpleTuner},
-      {"ai-toolkit", {"flux"}, trainers::aiToolkit},
+      {"ai-toolkit", trainers::aiToolkitModels(), trainers::aiToolkit},
       {"edm", {"edm"}, trainers::edm},
       {"edm2", {"edm2-img512"}, trainers::edm2},
-      {"k-diffusion", {"image-v1"}, trainers::kDiffusion},
+      {"k-diffusion", {"image"}, trainers::kDiffusion},
   };
   return entries;
 }
@@ -57,6 +57,7 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
     throw InputError("--model",
                      name + " is modelled for " + joined(entry.models) + ", not '" + model + "'");
   ModelDefinition d = entry.build(settings, model);
+  d.tool.defaultFamily = d.defaultDraw;
   // A quantised draw reaches only its table's noise levels.
   if (!d.tool.tableEdges.empty()) {
     const auto& e = d.tool.tableEdges;
@@ -72,7 +73,7 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
 }
 
 std::vector<std::string> weightingNames(const ModelDefinition& d) {
-  std::vector<std::string> names{"none"};
+  std::vector<std::string> names{d.baseWeighting};
   auto add = [&](const std::string& n) {
     for (const auto& m : names)
       if (m == n) return;
@@ -127,7 +128,8 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
   for (const auto& w : d.weightings)
     if (w.name == asked)
       for (const auto& draw : d.tool.families)
-        if (draw.weighting == "none") tool.families.push_back(trainers::withWeighting(draw, w));
+        if (draw.weighting == d.baseWeighting)
+          tool.families.push_back(trainers::withWeighting(draw, w));
   return tool;
 }
 

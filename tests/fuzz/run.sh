@@ -37,7 +37,7 @@ done
 say() { printf 'fuzz: %s\n' "$*"; }
 source "$root/installer/ccache-env.sh"
 harnesses=(idx idx_gz cifar npy streamed_prior hdf5 fasta image safetensors npz edm_zip synthetic
-           profile schedule_json schedule_csv schedule_spec train_config run_event)
+           profile schedule_json schedule_csv schedule_spec train_config run_event trainer_settings)
 if [ -n "$only" ]; then IFS=',' read -r -a harnesses <<<"$only"; fi
 
 if [ "$do_build" = 1 ]; then

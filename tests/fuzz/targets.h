@@ -25,11 +25,12 @@ Outcome npz(const uint8_t* data, size_t size);            // one .npz latent cac
 Outcome edmZip(const uint8_t* data, size_t size);         // one EDM / EDM2 dataset ZIP
 
 // Our own formats (noisescope_io).
-Outcome profile(const uint8_t* data, size_t size);       // noisescope.profile/1 JSON
-Outcome scheduleJson(const uint8_t* data, size_t size);  // schedule / table / rate JSON
-Outcome scheduleCsv(const uint8_t* data, size_t size);   // schedule / table / rate CSV
-Outcome scheduleSpec(const uint8_t* data, size_t size);  // "family:edm?p_mean=-1" strings
-Outcome trainConfig(const uint8_t* data, size_t size);   // a run's config.json
-Outcome runEvent(const uint8_t* data, size_t size);      // one events.jsonl line (and file)
+Outcome profile(const uint8_t* data, size_t size);          // noisescope.profile/1 JSON
+Outcome scheduleJson(const uint8_t* data, size_t size);     // schedule / table / rate JSON
+Outcome scheduleCsv(const uint8_t* data, size_t size);      // schedule / table / rate CSV
+Outcome scheduleSpec(const uint8_t* data, size_t size);     // "family:edm?p_mean=-1" strings
+Outcome trainConfig(const uint8_t* data, size_t size);      // a run's config.json
+Outcome runEvent(const uint8_t* data, size_t size);         // one events.jsonl line (and file)
+Outcome trainerSettings(const uint8_t* data, size_t size);  // [format][another tool's settings]
 
 }  // namespace noisescope::fuzz

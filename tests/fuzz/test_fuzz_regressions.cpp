@@ -45,6 +45,7 @@ const std::map<std::string, Entry>& entries() {
       {"schedule_spec", fuzz::scheduleSpec},
       {"train_config", fuzz::trainConfig},
       {"run_event", fuzz::runEvent},
+      {"trainer_settings", fuzz::trainerSettings},
   };
   return table;
 }

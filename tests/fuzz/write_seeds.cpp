@@ -286,6 +286,26 @@ void runEventSeeds() {
   for (const char* line : lines) seed("run_event", "line-" + std::to_string(i++), line);
 }
 
+void trainerSettingsSeeds() {
+  // [format byte: 0 JSON, 1 YAML, 2 TOML, 3 command line][the file], one per tool's form.
+  seed("trainer_settings", "onetrainer.json",
+       std::string(1, '\0') +
+           R"({"timestep_distribution": "INVERTED_PARABOLA", "noising_weight": 7.7,
+           "noising_bias": 0.0, "timestep_shift": 1.0, "dynamic_timestep_shifting": false})");
+  seed("trainer_settings", "ai_toolkit.yaml",
+       std::string(1, '\1') +
+           "config:\n  process:\n    - train:\n        timestep_type: weighted\n"
+           "        content_or_style: balanced\n");
+  seed("trainer_settings", "sd_scripts.toml",
+       std::string(1, '\2') +
+           "timestep_sampling = \"shift\"\ndiscrete_flow_shift = 3.1582\n"
+           "[section]\nlist = [1, 2.5, \"x\"]\n");
+  seed("trainer_settings", "command_line.txt",
+       std::string(1, '\3') +
+           "accelerate launch train.py \\\n  --snr_gamma=5.0 --weighting_scheme "
+           "'logit_normal' --flag # comment\n");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -308,5 +328,6 @@ int main(int argc, char** argv) {
   specSeeds();
   trainConfigSeeds();
   runEventSeeds();
+  trainerSettingsSeeds();
   return 0;
 }

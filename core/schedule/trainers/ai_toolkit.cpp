@@ -1,59 +1,241 @@
-// ai-toolkit, per model family (docs/trainers.md).
+// ai-toolkit, per architecture (docs/trainers.md). jobs/process/BaseSDTrainProcess.py draws an
+// index i into the scheduler's 1000-entry training grid (uniform on 0 … 998, or ⌊1000·U³⌋ for
+// content_or_style "content", ⌊1000·(1 − U³)⌋ for "style"); the grid is built by
+// toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps per timestep_type, with the
+// architecture's own scheduler config (static shift, or Flux's μ rule, Qwen's terminal stretch);
+// extensions_built_in/sd_trainer/SDTrainer.py trains the velocity, times the fixed
+// default_weighing_scheme table for "weighted". Every grid is trained on the 0.001 steps of t.
+#include <cmath>
+
 #include "schedule/trainers/tools.h"
 
 namespace noisescope::schedule::trainers {
 namespace {
 
-ModelDefinition flowModels(const TrainerSettings& settings) {
-  ModelDefinition m;
-  TrainerTool& t = m.tool;
-  t = flowTool("ai-toolkit", "the job YAML, train: section");
-  t.model = "flux";
-  t.modelNote =
-      "the flowmatch scheduler's models (toolkit/samplers/custom_flowmatch_sampler.py): velocity "
-      "loss";
-  t.discretisation = "a 1000-point t grid";
-  t.families.push_back({"shift",
-                        {param("shift", 3.0, 0.02, 50.0, true)},
-                        [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
-                        noWeight,
-                        [](const Params& p) {
-                          return "train:\n  timestep_type: shift\n# the noise scheduler's config "
-                                 "shift: " +
-                                 num(p[0]) + " (use_dynamic_shifting: false)";
-                        },
-                        "an evenly spaced t grid, shifted, drawn uniformly"});
-  t.families.push_back(
-      {"sigmoid",
-       {},
-       [](double u, const Params&) { return logitNormal(u, 0.0, 1.0); },
-       noWeight,
-       [](const Params&) { return std::string("train:\n  timestep_type: sigmoid"); },
-       "sigmoid of a standard normal; no knob"});
-  const double mu = fluxShiftMu(settings, 1.16);
-  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
-  t.families.push_back(
-      {"flux_shift",
-       {},
-       [mu](double u, const Params&) { return shiftedUniform(u, std::exp(mu)); },
-       noWeight,
-       [](const Params&) { return std::string("train:\n  timestep_type: flux_shift"); },
-       "σ × e^μ with μ from the token count at " + size + " px: " + num(mu)});
-  t.families.push_back(
-      {"linear",
-       {},
-       [](double u, const Params&) { return shiftedUniform(u, 1.0); },
-       noWeight,
-       [](const Params&) { return std::string("train:\n  timestep_type: linear"); },
-       "uniform t"});
-  m.defaultDraw = "linear";
-  return m;
+// toolkit/timestep_weighing/default_weighing_scheme.py (ai-toolkit 27a03a9), every 25th of its
+// 1000 entries and the last: the loss weight by grid index, linear between these. Against the
+// full table this moves φ by TV 0.003 on 16 log-σ bins.
+constexpr double kWeighingStep = 25.0;
+constexpr double kWeighing[] = {0.906, 1.220, 1.375, 1.471, 1.507, 1.522, 1.507, 1.481, 1.441,
+                                1.400, 1.355, 1.309, 1.264, 1.218, 1.172, 1.126, 1.083, 1.041,
+                                1.000, 0.962, 0.925, 0.891, 0.860, 0.831, 0.805, 0.782, 0.762,
+                                0.745, 0.731, 0.721, 0.715, 0.714, 0.716, 0.721, 0.729, 0.732,
+                                0.716, 0.666, 0.582, 0.493, 0.447};
+
+double weighingAt(double index) {
+  const int last = static_cast<int>(std::size(kWeighing)) - 1;
+  const double position = std::clamp(index, 0.0, 999.0) / kWeighingStep;
+  const int j = std::min(static_cast<int>(position), last - 1);
+  const double right = j + 1 == last ? 999.0 / kWeighingStep : j + 1.0;
+  const double f = std::clamp((position - j) / (right - j), 0.0, 1.0);
+  return kWeighing[j] + (kWeighing[j + 1] - kWeighing[j]) * f;
+}
+
+// An architecture's flowmatch scheduler config (get_train_scheduler of its model class).
+struct Architecture {
+  std::string model, note, defaultType;
+  bool dynamic = false;       // use_dynamic_shifting: σ × e^μ
+  double shift = 1.0;         // the static shift otherwise
+  double maxShift = 1.15;     // μ at maxTokens
+  double maxTokens = 4096.0;  // μ is 0.5 at 256 tokens
+  double terminal = 0.0;      // shift_terminal: the grid stretched to end at this t
+};
+
+const std::vector<Architecture>& architectures() {
+  static const std::vector<Architecture> list = {
+      {"flux", "Flux.1 (toolkit/sampler.py flux_config): dynamic shift", "sigmoid", true},
+      {"flux2", "Flux.2 and klein: dynamic shift", "weighted", true},
+      {"chroma", "Chroma: dynamic shift", "sigmoid", true},
+      {"qwen", "Qwen-Image: dynamic shift 0.5 … 0.9 over 256 … 8192 tokens, terminal 0.02",
+       "weighted", true, 1.0, 0.9, 8192.0, 0.02},
+      {"zimage", "Z-Image: static shift 3", "weighted", false, 3.0},
+      {"wan22-5b", "Wan 2.2 5B: static shift 5", "weighted", false, 5.0},
+      {"hidream", "HiDream: static shift 3", "shift", false, 3.0},
+      {"lumina2", "Lumina 2: static shift 6", "sigmoid", false, 6.0},
+      {"sd3", "SD3 (sd_flow_config): static shift 3", "sigmoid", false, 3.0},
+  };
+  return list;
+}
+
+// The shift-type grid: s from the scheduler's σ_max (1) to its σ_min in 1000 steps, shifted
+// (again, for a static shift: σ_min is already the shifted table's end) or by e^μ, then stretched
+// to the terminal. t at grid position x (entry i at x = i; continuous between entries).
+struct ShiftGrid {
+  Architecture a;
+  double mu;
+
+  double sMin() const { return a.dynamic ? 0.001 : shiftFlowTime(0.001, a.shift); }
+  double shifted(double s) const { return shiftFlowTime(s, a.dynamic ? std::exp(mu) : a.shift); }
+  double stretched(double t) const {
+    if (!(a.terminal > 0.0)) return t;
+    const double scale = (1.0 - shifted(sMin())) / (1.0 - a.terminal);
+    return 1.0 - (1.0 - t) / scale;
+  }
+  double t(double x) const { return stretched(shifted(1.0 - x * (1.0 - sMin()) / 999.0)); }
+};
+
+// Density of the grid position x, entry i's probability spread over [i, i + 1): uniform on entries
+// 0 … 998 (randint(0, 999): the last, lowest-noise entry is never drawn), or ⌊1000·U³⌋ for
+// content, ⌊1000·(1 − U³)⌋ for style.
+double indexDensity(double x, const std::string& style) {
+  const double w = x / 1000.0;
+  if (!(w > 0.0 && w < 1.0)) return 0.0;
+  if (style == "content") return std::pow(w, -2.0 / 3.0) / 3000.0;
+  if (style == "style") return std::pow(1.0 - w, -2.0 / 3.0) / 3000.0;
+  return x < 999.0 ? 1.0 / 999.0 : 0.0;
+}
+
+// The grid position x that gives t on the linear (and weighted) grid, and |dx/dt|: x ∈ [i, i + 1)
+// is t ∈ ((999 − i)/1000, (1000 − i)/1000], which the tool's table (quantised to the upper edge)
+// trains at entry i's t = (1000 − i)/1000, exactly.
+std::pair<double, double> gridIndex(double t) {
+  return {1000.0 * (1.0 - t), 1000.0};
+}
+
+// Probability that the index draw picks grid index i (0 … 999) for content_or_style.
+double indexProbability(int i, const std::string& style) {
+  if (style == "content")  // ⌊1000·U³⌋
+    return std::cbrt((i + 1) / 1000.0) - std::cbrt(i / 1000.0);
+  if (style == "style")  // ⌊1000·(1 − U³)⌋, clamped to 999
+    return i == 999 ? std::cbrt(1.0 / 1000.0)
+                    : std::cbrt((1000.0 - i) / 1000.0) - std::cbrt((999.0 - i) / 1000.0);
+  return i < 999 ? 1.0 / 999.0 : 0.0;  // randint(0, 999)
+}
+
+// The sigmoid grid is 1000 fresh draws of 1 − sigmoid(z), sorted descending, and index i picks
+// the draw with i others above it: its density at t is 1000·f(t)·P(Bin(999, 1 − F(t)) = i), f and
+// F the logit-normal(0, 1) density and CDF. Summed over the index law this is exact; in
+// particular the smallest draw is never trained (index 999 is not drawn), which removes the
+// lower tail that a velocity loss would weight most.
+double sigmoidGridDensity(double t, const std::string& style) {
+  if (!(t > 0.0 && t < 1.0)) return 0.0;
+  const double z = std::log(t / (1.0 - t));
+  const double f = normalPdf(z) / (t * (1.0 - t));
+  const double above = 0.5 * std::erfc(z / std::sqrt(2.0));  // P(a draw lies above t)
+  constexpr int n = 1000;
+  const double mean = (n - 1) * above, spread = std::sqrt((n - 1) * above * (1.0 - above)) + 1.0;
+  const int first = std::max(0, static_cast<int>(mean - 12.0 * spread));
+  const int last = std::min(n - 1, static_cast<int>(mean + 12.0 * spread) + 1);
+  const double logAbove = std::log(std::max(above, 1e-300));
+  const double logBelow = std::log(std::max(1.0 - above, 1e-300));
+  double sum = 0.0;
+  for (int i = first; i <= last; ++i) {
+    const double logPmf = std::lgamma(n) - std::lgamma(i + 1.0) - std::lgamma(double(n - i)) +
+                          i * logAbove + (n - 1 - i) * logBelow;
+    sum += indexProbability(i, style) * std::exp(logPmf);
+  }
+  return n * f * sum;
+}
+
+// The shift grid's entries fall between the table's 0.001 steps: each entry's probability is put
+// in the step that holds it (so it is trained at most 0.001 above its own t), as a density per
+// unit t. The 1000 step masses are computed once per grid, index law and thread.
+double shiftGridDensity(double t, const std::string& style, const ShiftGrid& grid) {
+  if (!(t > 0.0 && t < 1.0)) return 0.0;
+  struct Steps {
+    std::string model, style;
+    double mu = 0.0;
+    std::vector<double> mass;
+  };
+  thread_local Steps steps;
+  if (steps.mass.empty() || steps.model != grid.a.model || steps.style != style ||
+      steps.mu != grid.mu) {
+    steps = {grid.a.model, style, grid.mu, std::vector<double>(1000, 0.0)};
+    for (int i = 0; i < 1000; ++i) {
+      const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * grid.t(i))) - 1, 0, 999);
+      steps.mass[k] += indexProbability(i, style);
+    }
+  }
+  const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)) - 1, 0, 999);
+  return 1000.0 * steps.mass[k];
+}
+
+std::string yaml(const std::string& type, const std::string& style) {
+  return "train:\n  timestep_type: " + type + "\n  content_or_style: " + style;
+}
+
+void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& settings) {
+  const double tokens = std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0);
+  const double mu = 0.5 + (a.maxShift - 0.5) / (a.maxTokens - 256.0) * (tokens - 256.0);
+  const ShiftGrid grid{a, mu};
+  const std::string shiftText = a.dynamic ? "e^μ = " + num(std::exp(mu)) + " (μ = " + num(mu) +
+                                                " at " + std::to_string(settings.width) + "×" +
+                                                std::to_string(settings.height) + " px)"
+                                          : "the static " + num(a.shift);
+  for (const std::string style : {"balanced", "content", "style"})
+    for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
+      TrainerFamily f;
+      f.name = style == "balanced" ? type : type + " + " + style;
+      f.density = [=](double u, const Params&) {
+        if (!(u > 0.0 && u < 1.0)) return 0.0;
+        if (type == "sigmoid") return sigmoidGridDensity(u, style);
+        if (type == "shift") return shiftGridDensity(u, style, grid);
+        const auto [v, dvdt] = gridIndex(u);
+        return indexDensity(v, style) * dvdt;
+      };
+      f.toolWeight =
+          type == "weighted"
+              ? std::function<double(double, const Params&)>([](double sigma, const Params&) {
+                  return weighingAt(1000.0 * (1.0 - flowT(sigma)));
+                })
+              : std::function<double(double, const Params&)>(noWeight);
+      if (type == "weighted") f.weighting = "weighted";
+      f.snippet = [=](const Params&) { return yaml(type, style); };
+      f.note = type == "sigmoid"    ? "1 − sigmoid(z) grid, no knob"
+               : type == "linear"   ? "uniform t grid, no knob"
+               : type == "weighted" ? "uniform t grid, loss × the fixed default_weighing_scheme"
+                                    : "the architecture's shift, " + shiftText +
+                                          " (also timestep_type flux_shift or lumina2_shift)";
+      if (style != "balanced")
+        f.note +=
+            "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+      t.families.push_back(f);
+    }
+  // A shift value is not a job-YAML key: it lives in the architecture's scheduler config.
+  TrainerFamily custom{
+      "shift (edit the scheduler)",
+      {param("shift", 3.0, 0.02, 50.0, true)},
+      [](double u, const Params& p) {
+        return shiftedUniform(u, p[0]);  // the grid shifted from an unshifted table
+      },
+      noWeight,
+      [](const Params& p) {
+        return "train:\n  timestep_type: shift\n# no YAML key sets the shift: edit the model's "
+               "scheduler config (get_train_scheduler in its toolkit/models or extensions_built_in "
+               "class) to shift " +
+               num(p[0]) + ", use_dynamic_shifting false";
+      },
+      "what a static shift would need to be; ai-toolkit cannot take it from the job YAML"};
+  t.families.push_back(custom);
 }
 
 }  // namespace
 
-ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string&) {
-  return flowModels(settings);
+std::vector<std::string> aiToolkitModels() {
+  std::vector<std::string> names;
+  for (const auto& a : architectures()) names.push_back(a.model);
+  return names;
+}
+
+ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string& model) {
+  ModelDefinition m;
+  TrainerTool& t = m.tool;
+  t = flowTool("ai-toolkit", "the job YAML, config.process[0].train");
+  for (const auto& a : architectures())
+    if (a.model == model) {
+      t.model = a.model;
+      t.modelNote = a.note + "; velocity loss; the web UI's timestep_type for it: " + a.defaultType;
+      t.discretisation =
+          "1000-entry grids per timestep_type, an entry of 0 … 998 drawn; trained on the 0.001 "
+          "steps of t";
+      // The linear and weighted grids are exactly t = k/1000; the shift and sigmoid grids'
+      // entries are placed on the same steps (at most 0.001 higher in t).
+      t.tableEdges = tableEdges(1000);
+      t.tableAtUpper = true;
+      addFamilies(t, a, settings);
+      m.defaultDraw = a.defaultType;
+    }
+  return m;
 }
 
 }  // namespace noisescope::schedule::trainers

@@ -56,11 +56,42 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
                     "in --config_file TOML)");
   m.tool.model = "flux";
   m.tool.modelNote =
-      "Flux.1/Chroma (flux_train_network.py): velocity loss with "
-      "--model_prediction_type raw";
+      "Flux.1/Chroma (flux_train_network.py): a velocity-space loss, with "
+      "--model_prediction_type raw or the default sigma_scaled";
   // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
   kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
-  m.defaultDraw = "uniform";
+  // The defaults: --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
+  // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift, default 3), so t = shift_a(1 −
+  // u) on a 1000-entry table that moves with the shift (the family's atoms); u is uniform for
+  // these schemes. --model_prediction_type sigma_scaled (the default) trains x_t − σ·F
+  // against noise − x0, still a velocity-space error, times compute_loss_weighting_for_sd3.
+  const std::vector<std::pair<std::string, std::function<double(double)>>> schemes = {
+      {"uniform", [](double) { return 1.0; }},
+      {"sigma_sqrt", [](double t) { return 1.0 / (t * t); }},
+      {"cosmap", [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }}};
+  for (const auto& [scheme, weight] : schemes) {
+    TrainerFamily f{scheme == "uniform" ? "sigma" : "sigma + " + scheme,
+                    {param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+                    [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+                    fixedWeight([w = weight](double sigma) { return w(flowT(sigma)); }),
+                    [s = scheme](const Params& p) {
+                      return "--timestep_sampling sigma --weighting_scheme " + s +
+                             " --discrete_flow_shift " + num(p[0]) +
+                             " --model_prediction_type sigma_scaled";
+                    },
+                    "the scheduler's table shifted by discrete_flow_shift, uniform u (the "
+                    "default mode, with a = 3)"};
+    // What it trains: the 1000 table values shift_a((1000 − j)/1000), each with probability 1/1000.
+    f.atoms = [](const Params& p) {
+      std::vector<std::pair<double, double>> atoms;
+      for (int j = 0; j < 1000; ++j)
+        atoms.emplace_back(shiftFlowTime((1000.0 - j) / 1000.0, p[0]), 1e-3);
+      return atoms;
+    };
+    if (scheme != "uniform") f.weighting = scheme;
+    m.tool.families.push_back(f);
+  }
+  m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
   return m;
 }
 
@@ -217,6 +248,38 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
       "every architecture: one draw (training/trainer_base.py "
       "get_noisy_model_input_and_timesteps) and a velocity loss";
   kohyaFlowFamilies(m.tool, settings, "");
+  // musubi's own modes. logsnr: logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2), so
+  // logit t ~ N(−logit_mean/2, (logit_std/2)²).
+  m.tool.families.push_back(
+      {"logsnr",
+       {param("logit_mean", 0.0, -12.0, 12.0), param("logit_std", 2.0, 0.1, 10.0)},
+       [](double u, const Params& p) { return logitNormal(u, -p[0] / 2.0, p[1] / 2.0); },
+       noWeight,
+       [](const Params& p) {
+         return "--timestep_sampling logsnr --logit_mean " + num(p[0]) + " --logit_std " +
+                num(p[1]);
+       },
+       "logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2)"});
+  // qwen_shift and flux2_shift: shift e^μ with μ linear in the token count, then as `shift`.
+  // Qwen-Image: (256, 0.5) → (8192, 0.9) of (h//2)(w//2) latent tokens. Flux.2: Flux's line of
+  // h·w, the latent the Flux.2 autoencoder writes with 2×2 patches packed (1/16 of the pixels a
+  // side), so the same count as flux_shift's.
+  const double tokens = std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0);
+  const double qwenMu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (tokens - 256.0);
+  const double flux2Mu = fluxShiftMu(settings);
+  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+  for (const auto& [mode, mu] : {std::pair<std::string, double>{"qwen_shift", qwenMu},
+                                 std::pair<std::string, double>{"flux2_shift", flux2Mu}})
+    m.tool.families.push_back(
+        {mode,
+         {param("sigmoid_scale", 1.0, 0.05, 5.0)},
+         [mu = mu](double u, const Params& p) { return logitNormal(u, mu, p[0]); },
+         noWeight,
+         [mode = mode, mu = mu, size](const Params& p) {
+           return "--timestep_sampling " + mode + " --sigmoid_scale " + num(p[0]) + "\n# at " +
+                  size + " px the rule sets mu = " + num(mu) + " (σ × " + num(std::exp(mu)) + ")";
+         },
+         "μ from the token count at " + size + " px: " + num(mu)});
   m.defaultDraw = "uniform";
   return m;
 }

@@ -110,6 +110,64 @@ TrainerFamily sigmoidTable() {
           "weights ∝ sigmoid(weight·(k/1000 − bias − 0.5)), timestep_shift 1"};
 }
 
+// ∫ max(0, 2 − w·(y − b)²) dy over [0, 1] (w ≤ 0: the parabola opens upwards, never clamped).
+double invertedParabolaMass(double w, double b) {
+  double lo = 0.0, hi = 1.0;
+  if (w > 0.0) {
+    const double r = std::sqrt(2.0 / w);
+    lo = std::max(lo, b - r), hi = std::min(hi, b + r);
+  }
+  if (!(hi > lo)) return 0.0;
+  auto primitive = [w](double z) { return 2.0 * z - w * z * z * z / 3.0; };
+  return primitive(hi - b) - primitive(lo - b);
+}
+
+// The weight tables COS_MAP and INVERTED_PARABOLA: _get_timestep_discrete puts weight
+// g(s⁻¹(x))·(s⁻¹)′(x) on each of its 1000 indices x = i/999 (s the shift, e^μ under dynamic
+// shifting), which is the density of s(y) for y drawn from g: shiftedDensity. A static model's
+// timestep_shift is fitted; the dynamic one is e^μ.
+void tableFamilies(TrainerTool& t, double fixedShift, bool dynamic) {
+  const std::string shiftNote =
+      dynamic ? "; shifted by e^μ = " + num(fixedShift) + " (dynamic_timestep_shifting)"
+              : ", then the shift";
+  auto shiftOf = [fixedShift, dynamic](const Params& p, std::size_t i) {
+    return dynamic ? fixedShift : p[i];
+  };
+  std::vector<TrainerParameter> shiftParameter;
+  if (!dynamic) shiftParameter.push_back(param("timestep_shift", 1.0, 0.02, 50.0, true));
+  t.families.push_back({"COS_MAP", shiftParameter,
+                        [shiftOf](double u, const Params& p) {
+                          return shiftedDensity(u, shiftOf(p, 0), [](double y) {
+                            return 2.0 / (kPi * (1.0 - 2.0 * y + 2.0 * y * y));
+                          });
+                        },
+                        noWeight,
+                        [shiftOf, dynamic](const Params& p) {
+                          return "\"timestep_distribution\": \"COS_MAP\"" +
+                                 shiftKeys(shiftOf(p, 0), dynamic) + kRange;
+                        },
+                        "weights 2/(π(1 − 2y + 2y²)) on the 1000 indices" + shiftNote});
+  std::vector<TrainerParameter> parabola{param("noising_bias", 0.0, -0.5, 0.5),
+                                         param("noising_weight", 7.7, -40.0, 60.0)};
+  for (const auto& q : shiftParameter) parabola.push_back(q);
+  t.families.push_back(
+      {"INVERTED_PARABOLA", parabola,
+       [shiftOf](double u, const Params& p) {
+         const double w = p[1], b = p[0] + 0.5, mass = invertedParabolaMass(w, b);
+         if (!(mass > 0.0)) return 0.0;
+         return shiftedDensity(u, shiftOf(p, 2), [=](double y) {
+           return std::max(0.0, 2.0 - w * (y - b) * (y - b)) / mass;
+         });
+       },
+       noWeight,
+       [shiftOf, dynamic](const Params& p) {
+         return "\"timestep_distribution\": \"INVERTED_PARABOLA\",\n\"noising_bias\": " +
+                num(p[0]) + ",\n\"noising_weight\": " + num(p[1]) +
+                shiftKeys(shiftOf(p, 2), dynamic) + kRange;
+       },
+       "weights max(0, 2 − weight·(y − bias − 0.5)²) on the 1000 indices" + shiftNote});
+}
+
 LossWeighting strengthWeighting(std::string name, std::function<double(double, double)> weight,
                                 bool hasStrength) {
   LossWeighting w;
@@ -136,6 +194,7 @@ ModelDefinition ddpm(const std::string& model) {
                        : "an ε-prediction SD 1.5/SDXL checkpoint";
   continuousFamilies(m.tool, 1.0, false);
   m.tool.families.push_back(sigmoidTable());
+  tableFamilies(m.tool, 1.0, false);
   // ModelSetupDiffusionLossMixin: __min_snr_weight, __debiased_estimation_weight, __p2_loss_weight.
   m.weightings.push_back(strengthWeighting(
       "MIN_SNR_GAMMA", [v](double sigma, double g) { return minSnrWeight(sigma, g, v); }, true));
@@ -175,12 +234,14 @@ ModelDefinition flow(const TrainerSettings& settings, const std::string& model) 
         std::to_string(settings.width) + "×" + std::to_string(settings.height) +
         " px (μ = " + num(mu) + ")";
     continuousFamilies(m.tool, std::exp(mu), true);
+    tableFamilies(m.tool, std::exp(mu), true);
   } else {
     m.tool.modelNote =
         "SD3/SD3.5, Chroma, Qwen-Image, Z-Image, HiDream, Hunyuan Video, …: the "
         "static timestep_shift only (SD3's own shift 3 is not applied)";
     continuousFamilies(m.tool, 1.0, false);
     m.tool.families.push_back(sigmoidTable());
+    tableFamilies(m.tool, 1.0, false);
   }
   m.weightings.push_back(strengthWeighting(
       "SIGMA", [](double sigma, double) { return flowT(sigma); }, false));

@@ -4,6 +4,94 @@
 namespace noisescope::schedule::trainers {
 namespace {
 
+constexpr int kCubicKnots = 129;  // t = 0, 1/128, …, 1
+
+int signOf(double v) {
+  return (v > 0.0) - (v < 0.0);
+}
+
+// helpers/training/timestep_distribution.py CubicSplineDistribution: a monotone cubic (PCHIP)
+// through knots at t = j/(K − 1), clamped at 0 and normalised; the density at t.
+double cubicSplineDensity(double t, const Params& knots) {
+  const int k = static_cast<int>(knots.size());
+  if (!(t >= 0.0 && t <= 1.0)) return 0.0;
+  if (k <= 1) return 1.0;
+  const double h = 1.0 / (k - 1);
+  std::vector<double> delta(k - 1), slope(k, 0.0);
+  for (int i = 0; i + 1 < k; ++i) delta[i] = (knots[i + 1] - knots[i]) / h;
+  if (k == 2) {
+    slope[0] = slope[1] = delta[0];
+  } else {
+    for (int i = 1; i + 1 < k; ++i)
+      if (delta[i - 1] * delta[i] > 0.0)
+        slope[i] = 2.0 * delta[i - 1] * delta[i] / (delta[i - 1] + delta[i]);
+    auto end = [](double d0, double d1) {
+      double m = (3.0 * d0 - d1) / 2.0;
+      if (signOf(m) != signOf(d0)) return 0.0;
+      if (signOf(d0) != signOf(d1) && std::abs(m) > 3.0 * std::abs(d0)) return 3.0 * d0;
+      return m;
+    };
+    slope[0] = end(delta[0], delta[1]);
+    slope[k - 1] = end(delta[k - 2], delta[k - 3]);
+  }
+  auto value = [&](double x) {
+    const double position = x * (k - 1);
+    const int j = std::min(static_cast<int>(std::floor(position)), k - 2);
+    const double u = position - j, u2 = u * u, u3 = u2 * u;
+    const double v = (2.0 * u3 - 3.0 * u2 + 1.0) * knots[j] + (u3 - 2.0 * u2 + u) * h * slope[j] +
+                     (-2.0 * u3 + 3.0 * u2) * knots[j + 1] + (u3 - u2) * h * slope[j + 1];
+    return std::max(v, 0.0);
+  };
+  // The tool normalises by the trapezoid rule on 4097 points; so does this.
+  constexpr int kResolution = 4097;
+  double area = 0.0, previous = value(0.0);
+  for (int i = 1; i < kResolution; ++i) {
+    const double next = value(double(i) / (kResolution - 1));
+    area += 0.5 * (previous + next) / (kResolution - 1);
+    previous = next;
+  }
+  return area > 0.0 ? value(t) / area : 0.0;
+}
+
+// The knots of a free-form target: the draw density averaged over each knot's neighbourhood,
+// scaled to a largest knot of 1.
+Params cubicKnotsOf(const std::function<double(double)>& drawDensity) {
+  Params knots(kCubicKnots);
+  const double h = 1.0 / (kCubicKnots - 1);
+  constexpr int kSubsamples = 64;
+  for (int j = 0; j < kCubicKnots; ++j) {
+    const double lo = std::max(0.0, (j - 0.5) * h), hi = std::min(1.0, (j + 0.5) * h);
+    double sum = 0.0;
+    for (int i = 0; i < kSubsamples; ++i)
+      sum += drawDensity(lo + (i + 0.5) * (hi - lo) / kSubsamples);
+    knots[j] = sum / kSubsamples;
+  }
+  const double largest = *std::max_element(knots.begin(), knots.end());
+  for (auto& v : knots) v = largest > 0.0 ? v / largest : 1.0;
+  return knots;
+}
+
+// flow_cubic_schedule_weights with the shift off: the target's own density in t, up to knots.
+TrainerFamily cubicFamily() {
+  std::vector<TrainerParameter> knots;
+  for (int j = 0; j < kCubicKnots; ++j)
+    knots.push_back(param("flow_cubic_schedule_weights[" + std::to_string(j) + "]", 1.0, 0.0, 1e9));
+  TrainerFamily f{"cubic",
+                  knots,
+                  cubicSplineDensity,
+                  noWeight,
+                  [](const Params& p) {
+                    std::string list;
+                    for (double v : p) list += (list.empty() ? "" : ", ") + num(v);
+                    return "\"flow_cubic_schedule_weights\": [" + list +
+                           "],\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": false";
+                  },
+                  "free-form: the target's own density in t through " +
+                      std::to_string(kCubicKnots) + " PCHIP knots, the shift off"};
+  f.fromDrawDensity = cubicKnotsOf;
+  return f;
+}
+
 // SimpleTuner (helpers/models/common.py, prepare_batch; helpers/training/custom_schedule.py,
 // apply_flow_schedule_shift): every draw — sigmoid, uniform, beta — goes through the same shift,
 // a static flow_schedule_shift when it is > 0, else Flux's μ rule when flow_schedule_auto_shift.
@@ -61,6 +149,7 @@ ModelDefinition flowModels(const TrainerSettings& settings) {
                                  num(p[0]);
                         },
                         "uniform t, then the shift"});
+  t.families.push_back(cubicFamily());
   m.defaultDraw = "sigmoid";
   return m;
 }

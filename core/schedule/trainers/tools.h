@@ -13,6 +13,9 @@ struct ModelDefinition {
                      // weighting schemes, each tagged in TrainerFamily::weighting)
   std::vector<LossWeighting> weightings;  // options that multiply whatever is drawn
   std::string defaultDraw;                // the draw a weighting is shown with when not asked
+  // The tool's own name of its unweighted loss (k-diffusion: "karras"): the families tagged so
+  // are the draws a weighting combines with.
+  std::string baseWeighting = "none";
 };
 
 struct ToolEntry {
@@ -27,6 +30,8 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string& 
 ModelDefinition oneTrainer(const TrainerSettings& settings, const std::string& model);
 ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model);
 ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string& model);
+// The architectures ai-toolkit is modelled for, its web UI's first (Flux) first.
+std::vector<std::string> aiToolkitModels();
 ModelDefinition edm(const TrainerSettings& settings, const std::string& model);
 ModelDefinition edm2(const TrainerSettings& settings, const std::string& model);
 ModelDefinition kDiffusion(const TrainerSettings& settings, const std::string& model);

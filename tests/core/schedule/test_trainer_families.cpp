@@ -123,16 +123,65 @@ std::vector<Case> cases() {
   auto pick = [](std::mt19937_64& g) {
     return std::uniform_int_distribution<int>(0, 999)(g) / 999.0 * (1.0 - 0.001) + 0.001;
   };
-  c.push_back(
-      {"ai-toolkit", "shift", {2.5}, [=](auto& g) { return flowLogSigma(shift(pick(g), 2.5)); }});
+  c.push_back({"ai-toolkit", "shift (edit the scheduler)", {2.5}, [=](auto& g) {
+                 return flowLogSigma(shift(pick(g), 2.5));
+               }});
   c.push_back({"ai-toolkit", "sigmoid", {}, [=](auto& g) mutable {
                  return flowLogSigma(1.0 - sigmoid(normal(g)));
                }});
-  c.push_back({"ai-toolkit", "flux_shift", {}, [=](auto& g) {
-                 const double e = std::exp(fluxMu(1024, 1024, 1.16)), t = pick(g);
+  // Flux's scheduler config shifts dynamically, max_shift 1.15 (toolkit/sampler.py flux_config).
+  c.push_back({"ai-toolkit", "shift", {}, [=](auto& g) {
+                 const double e = std::exp(fluxMu(1024, 1024, 1.15)), t = pick(g);
                  return flowLogSigma(e / (e + (1.0 / t - 1.0)));
                }});
   c.push_back({"ai-toolkit", "linear", {}, [=](auto& g) { return flowLogSigma(pick(g)); }});
+  // weighted: the linear grid; its fixed table weights the loss, not the draw.
+  c.push_back({"ai-toolkit", "weighted", {}, [=](auto& g) { return flowLogSigma(pick(g)); }});
+  // sd-scripts Flux's default mode: ⌊1000·u⌋ into FlowMatchEulerDiscreteScheduler(shift = 3)'s
+  // sigmas, shift₃((1000 − i)/1000).
+  c.push_back({"sd-scripts", "sigma", {3.0}, [=](auto& g) {
+                 const int i = std::uniform_int_distribution<int>(0, 999)(g);
+                 return flowLogSigma(shift((1000.0 - i) / 1000.0, 3.0));
+               }});
+  // musubi-tuner (training/trainer_base.py): logsnr, t = sigmoid(−logsnr/2), so ℓ = −logsnr/2;
+  // qwen_shift and flux2_shift: ℓ = scale·z + μ of their token lines at 1024 px.
+  c.push_back({"musubi-tuner", "logsnr", {-1.0, 1.2}, [=](auto& g) mutable {
+                 return -(-1.0 + 1.2 * normal(g)) / 2.0;
+               }});
+  c.push_back({"musubi-tuner", "qwen_shift", {1.3}, [=](auto& g) mutable {
+                 return 1.3 * normal(g) + 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (4096.0 - 256.0);
+               }});
+  c.push_back({"musubi-tuner", "flux2_shift", {1.1}, [=](auto& g) mutable {
+                 return 1.1 * normal(g) + fluxMu(1024, 1024, 1.15);
+               }});
+  // k-diffusion (k_diffusion/utils.py): rand_split_log_normal and rand_cosine_interpolated
+  // (image_d 1024, σ_d 0.5, cut at 1e-3 and 1e3).
+  c.push_back({"k-diffusion", "split-lognormal", {-1.0, 1.5, 0.8}, [=](auto& g) mutable {
+                 const double n = std::abs(normal(g)), u = uniform(g);
+                 return u < 1.5 / 2.3 ? -1.0 - 1.5 * n : -1.0 + 0.8 * n;
+               }});
+  // (Cut to its own range: the density has integrable infinities where the interpolated map turns
+  // back, which the integral check's quadrature would miss; the KS distance still sees them.)
+  c.push_back({"k-diffusion",
+               "cosine-interpolated",
+               {32.0, 1024.0},
+               [=](auto& g) mutable {
+                 auto cosine = [](double t, double lo, double hi) {
+                   const double a = std::atan(std::exp(-0.5 * hi)),
+                                b = std::atan(std::exp(-0.5 * lo));
+                   return -2.0 * std::log(std::tan(a + t * (b - a)));
+                 };
+                 auto shifted = [&](double t, double d, double lo, double hi) {
+                   const double sh = 2.0 * std::log(d / 1024.0);
+                   return cosine(t, lo - sh, hi - sh) + sh;
+                 };
+                 const double lo = -2.0 * std::log(1e3 / 0.5), hi = -2.0 * std::log(1e-3 / 0.5);
+                 const double u = uniform(g);
+                 const double a = shifted(u, 32.0, lo, hi), b = shifted(u, 1024.0, lo, hi);
+                 return std::log(0.5) - (a + (b - a) * u) / 2.0;
+               },
+               std::log(1e-3),
+               std::log(1e3)});
   // OneTrainer: a continuous draw scaled to 1000 and truncated to an integer timestep.
   auto step = [](double x) { return ddpmLogSigma(static_cast<int>(x * 1000.0)); };
   c.push_back({"onetrainer", "LOGIT_NORMAL", {-0.4, 0.3}, [=](auto& g) mutable {
@@ -158,6 +207,26 @@ std::vector<Case> cases() {
                  const double x = a(g), y = b(g);
                  return step(x / (x + y));
                }});
+  // COS_MAP and INVERTED_PARABOLA (_get_timestep_discrete): torch.multinomial over weights
+  // g(x′)·dx′ at x = i/999, x′ = x/(a − a·x + x), dx′ = a/(a + x − x·a)².
+  auto table = [](double a, std::function<double(double)> g) {
+    std::vector<double> w(1000);
+    for (int i = 0; i < 1000; ++i) {
+      const double x = i / 999.0;
+      w[i] = g(x / (a - a * x + x)) * a / std::pow(a + x - x * a, 2.0);
+    }
+    return std::discrete_distribution<int>(w.begin(), w.end());
+  };
+  c.push_back(
+      {"onetrainer", "COS_MAP", {2.0}, [draw = table(2.0, [](double y) {
+                                          return 2.0 / (kPi * (1 - 2 * y + 2 * y * y));
+                                        })](auto& g) mutable { return ddpmLogSigma(draw(g)); }});
+  c.push_back({"onetrainer",
+               "INVERTED_PARABOLA",
+               {0.1, 4.0, 1.0},
+               [draw = table(1.0, [](double y) {
+                  return std::max(0.0, 2.0 - 4.0 * (y - 0.6) * (y - 0.6));
+                })](auto& g) mutable { return ddpmLogSigma(draw(g)); }});
   for (auto& onetrainer : c)  // these are its SD 1.5/SDXL draws, on the DDPM table
     if (onetrainer.tool == "onetrainer") onetrainer.model = "sdxl";
   c.push_back(
@@ -184,7 +253,7 @@ std::vector<Case> cases() {
                }});
   c.push_back({"k-diffusion",
                "v-diffusion",
-               {0.5},
+               {0.002, 80.0},
                [=](auto& g) mutable {
                  const double a = std::atan(0.002 / 0.5) * 2.0 / kPi,
                               b = std::atan(80.0 / 0.5) * 2.0 / kPi;
@@ -246,7 +315,8 @@ class TestTrainerFamilies : public QObject {
     std::map<std::string, int> drawsOfTool;  // the draws (no weighting combined) per tool and model
     for (const auto& c : cases()) {
       int draws = 0;
-      for (const auto& f : toolOf(c).families) draws += f.name.find(" + ") == std::string::npos;
+      for (const auto& f : toolOf(c).families)  // free-form: test_trainer_models
+        draws += f.name.find(" + ") == std::string::npos && !f.fromDrawDensity;
       drawsOfTool[c.tool + " " + c.model] = draws;
       double total = 0.0;
       const double d = ksDistance(c, &total);
@@ -304,7 +374,21 @@ class TestTrainerFamilies : public QObject {
     }
     for (auto& t : target) t /= total;
     for (const auto& name : trainerToolNames()) {
-      const auto fits = fitTrainerTool(trainerTool(name), grid, target);
+      TrainerTool tool = trainerTool(name);
+      // A free-form family (SimpleTuner's cubic knots) draws the target itself, two bumps
+      // included: it must, and the parametric ones must not.
+      std::vector<TrainerFamily> freeForm;
+      for (auto it = tool.families.begin(); it != tool.families.end();)
+        if (it->fromDrawDensity)
+          freeForm.push_back(*it), it = tool.families.erase(it);
+        else
+          ++it;
+      for (const auto& f : freeForm) {
+        const auto fit = fitTrainerFamily(tool, f, grid, target);
+        QVERIFY2(fit.kl < 0.05, QByteArray::fromStdString(name + " " + f.name) + " KL " +
+                                    QByteArray::number(fit.kl));
+      }
+      const auto fits = fitTrainerTool(tool, grid, target);
       QVERIFY(!fits.empty());
       QVERIFY2(fits.front().kl > 0.5 && fits.front().tv > 0.2,
                QByteArray::fromStdString(name) + " best KL " + QByteArray::number(fits.front().kl));

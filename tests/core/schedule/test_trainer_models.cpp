@@ -62,10 +62,107 @@ Draw flowDraw(double t, double x0Weight) {
   return {t / (1.0 - t), x0Weight};
 }
 
+// k_diffusion/utils.py rand_cosine_interpolated: σ at the uniform draw u.
+double cosineInterpolatedSigma(double u, double imageD, double noiseDLow, double noiseDHigh,
+                               double sigmaData, double minValue, double maxValue) {
+  auto cosine = [](double t, double logsnrMin, double logsnrMax) {
+    const double tMin = std::atan(std::exp(-0.5 * logsnrMax));
+    const double tMax = std::atan(std::exp(-0.5 * logsnrMin));
+    return -2.0 * std::log(std::tan(tMin + t * (tMax - tMin)));
+  };
+  auto shifted = [&](double t, double noiseD, double logsnrMin, double logsnrMax) {
+    const double shift = 2.0 * std::log(noiseD / imageD);
+    return cosine(t, logsnrMin - shift, logsnrMax - shift) + shift;
+  };
+  const double logsnrMin = -2.0 * std::log(maxValue / sigmaData);
+  const double logsnrMax = -2.0 * std::log(minValue / sigmaData);
+  const double low = shifted(u, noiseDLow, logsnrMin, logsnrMax);
+  const double high = shifted(u, noiseDHigh, logsnrMin, logsnrMax);
+  return std::exp(-(low + (high - low) * u) / 2.0) * sigmaData;
+}
+
+// k_diffusion/layers.py Denoiser.loss: c_weight on (F − target)², target error = x0 error/c_out.
+double kDiffusionX0Weight(const std::string& weighting, double sigma, double sigmaData) {
+  const double s2 = sigma * sigma, d2 = sigmaData * sigmaData;
+  const double cOut2 = s2 * d2 / (s2 + d2);
+  double cWeight = 1.0;  // karras
+  if (weighting == "soft-min-snr") cWeight = s2 * d2 / ((s2 + d2) * (s2 + d2));
+  if (weighting == "snr") cWeight = d2 / (s2 + d2);
+  return cWeight / cOut2;
+}
+
+// ModelSetupNoiseMixin._get_timestep_discrete's weight tables: weight g(x′)·dx′ at each of 1000
+// indices, x = linspace(0, 1, 1000), x′ = x/(a − a·x + x), dx′ = a/(a + x − x·a)²; an index is
+// drawn by torch.multinomial over these weights.
+std::discrete_distribution<int> oneTrainerTable(double a, const std::function<double(double)>& g) {
+  std::vector<double> weights(1000);
+  for (int i = 0; i < 1000; ++i) {
+    const double x = i / 999.0, inverse = x / (a - a * x + x);
+    weights[i] = g(inverse) * a / std::pow(a + x - x * a, 2.0);
+  }
+  return std::discrete_distribution<int>(weights.begin(), weights.end());
+}
+
+// helpers/training/timestep_distribution.py CubicSplineDistribution.sample: the PCHIP pdf on a
+// 4097-point grid, its trapezoid CDF, and inverse-CDF sampling with linear interpolation.
+std::function<double(std::mt19937_64&)> cubicSplineSampler(const std::vector<double>& v) {
+  const int k = static_cast<int>(v.size()), n = 4097;
+  const double h = 1.0 / (k - 1);
+  std::vector<double> d(k - 1), m(k, 0.0);
+  for (int i = 0; i + 1 < k; ++i) d[i] = (v[i + 1] - v[i]) / h;
+  for (int i = 1; i + 1 < k; ++i)
+    if (d[i - 1] * d[i] > 0) m[i] = 2 * d[i - 1] * d[i] / (d[i - 1] + d[i]);
+  auto sign = [](double x) { return (x > 0) - (x < 0); };
+  auto end = [&](double d0, double d1) {
+    double e = (3 * d0 - d1) / 2;
+    if (sign(e) != sign(d0))
+      e = 0;
+    else if (sign(d0) != sign(d1) && std::abs(e) > 3 * std::abs(d0))
+      e = 3 * d0;
+    return e;
+  };
+  m[0] = end(d[0], d[1]);
+  m[k - 1] = end(d[k - 2], d[k - 3]);
+  std::vector<double> x(n), cdf(n, 0.0);
+  for (int i = 0; i < n; ++i) {
+    const double pos = double(i) / (n - 1) * (k - 1);
+    const int j = std::min(static_cast<int>(pos), k - 2);
+    const double u = pos - j;
+    const double pdf = (2 * u * u * u - 3 * u * u + 1) * v[j] +
+                       (u * u * u - 2 * u * u + u) * h * m[j] +
+                       (-2 * u * u * u + 3 * u * u) * v[j + 1] + (u * u * u - u * u) * h * m[j + 1];
+    x[i] = std::max(pdf, 0.0);
+  }
+  for (int i = 1; i < n; ++i) cdf[i] = cdf[i - 1] + 0.5 * (x[i - 1] + x[i]);
+  for (auto& c : cdf) c /= cdf.back();
+  return [cdf](std::mt19937_64& g) {
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(g);
+    const int i =
+        std::clamp(static_cast<int>(std::lower_bound(cdf.begin(), cdf.end(), u) - cdf.begin()), 1,
+                   static_cast<int>(cdf.size()) - 1);
+    const double f = (u - cdf[i - 1]) / std::max(cdf[i] - cdf[i - 1], 1e-300);
+    return (i - 1 + f) / (cdf.size() - 1.0);
+  };
+}
+
+// toolkit/timestep_weighing/default_weighing_scheme.py, every 25th entry and the last (the
+// figures core/schedule/trainers/ai_toolkit.cpp uses), linear between.
+double aiToolkitWeighing(int index) {
+  static const std::vector<double> knots = {
+      0.906, 1.220, 1.375, 1.471, 1.507, 1.522, 1.507, 1.481, 1.441, 1.400, 1.355,
+      1.309, 1.264, 1.218, 1.172, 1.126, 1.083, 1.041, 1.000, 0.962, 0.925, 0.891,
+      0.860, 0.831, 0.805, 0.782, 0.762, 0.745, 0.731, 0.721, 0.715, 0.714, 0.716,
+      0.721, 0.729, 0.732, 0.716, 0.666, 0.582, 0.493, 0.447};
+  const int j = std::min(index / 25, 39);
+  const double right = j == 39 ? 999.0 : 25.0 * (j + 1);
+  return knots[j] + (knots[j + 1] - knots[j]) * (index - 25.0 * j) / (right - 25.0 * j);
+}
+
 struct Case {
   std::string tool, model, weighting, family;
   std::vector<double> params;
   std::function<Draw(std::mt19937_64&)> draw;
+  std::vector<std::pair<double, double>> modelError = {};  // TrainerSettings::modelError
 };
 
 std::vector<Case> cases() {
@@ -126,6 +223,92 @@ std::vector<Case> cases() {
                  return Draw{std::sqrt(s2), std::min(snr, 5.0) / (snr + 1.0) * (snr + 1.0)};
                }});
 
+  // musubi-tuner (src/musubi_tuner/training/trainer_base.py get_noisy_model_input_and_timesteps):
+  // logsnr, t = sigmoid(−logsnr/2); qwen_shift, μ = lin((256, 0.5), (8192, 0.9)) of
+  // (h//2)(w//2) with h = w = 1024/8; velocity loss.
+  c.push_back({"musubi-tuner", "flux", "", "logsnr", {-1.0, 1.2}, [=](auto& g) mutable {
+                 const double t = sigmoid(-(-1.0 + 1.2 * normal(g)) / 2.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "qwen_shift", {1.3}, [=](auto& g) mutable {
+                 const double mu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double t = shift(sigmoid(1.3 * normal(g)), std::exp(mu));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // SimpleTuner flow_cubic_schedule_weights (common.py sample_flow_sigmas: the cubic draw, then
+  // apply_flow_schedule_shift, off with shift 0 and auto shift false); velocity loss.
+  // (Zero below t = 1/16: near t = 0 the velocity loss's weight 1/t² would give the weighted Monte
+  // Carlo sum an unbounded variance.)
+  std::vector<double> knots;
+  for (int j = 0; j < 33; ++j)
+    knots.push_back(j < 3 ? 0.0 : std::exp(-std::pow((j / 32.0 - 0.4) / 0.15, 2.0)));
+  c.push_back({"simpletuner", "flux", "", "cubic", knots,
+               [draw = cubicSplineSampler(knots)](auto& g) mutable {
+                 const double t = draw(g);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // ai-toolkit (jobs/process/BaseSDTrainProcess.py: index randint(0, 999), or ⌊1000·U³⌋ for
+  // content_or_style content; toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps
+  // builds the grid; SDTrainer.py: velocity loss, × default_weighing_scheme for "weighted").
+  auto aiIndex = [](std::mt19937_64& g) { return std::uniform_int_distribution<int>(0, 998)(g); };
+  c.push_back({"ai-toolkit",
+               "flux",
+               "",
+               "sigmoid",
+               {},
+               [grid = std::vector<double>(), n = 0](auto& g) mutable {
+                 if (n++ % 100 ==
+                     0) {  // a fresh grid per step: 1000 sorted draws of 1 − sigmoid(z)
+                   std::normal_distribution<double> z(0.0, 1.0);
+                   grid.resize(1000);
+                   for (auto& t : grid) t = 1.0 - sigmoid(z(g));
+                   std::sort(grid.begin(), grid.end(), std::greater<>());
+                 }
+                 const double t = grid[std::uniform_int_distribution<int>(0, 998)(g)];
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"ai-toolkit", "qwen", "", "shift", {}, [=](auto& g) mutable {
+                 // use_dynamic_shifting: μ = calculate_shift(128·128/2², 256, 8192, 0.5, 0.9);
+                 // shift_terminal 0.02 stretches the grid's end to t = 0.02.
+                 const double mu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (4096.0 - 256.0);
+                 auto sigmaAt = [&](int i) {
+                   return shift(1.0 - i * (1.0 - 0.001) / 999.0, std::exp(mu));
+                 };
+                 const double scale = (1.0 - sigmaAt(999)) / (1.0 - 0.02);
+                 const double t = 1.0 - (1.0 - sigmaAt(aiIndex(g))) / scale;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"ai-toolkit", "hidream", "", "shift + style", {}, [=](auto& g) mutable {
+                 // a static shift 3: the grid runs from the shifted table's ends and is shifted
+                 // again
+                 const double sMin = shift(0.001, 3.0);
+                 const int i = std::clamp(
+                     static_cast<int>((1.0 - std::pow(uniform(g), 3.0)) * 1000.0), 0, 999);
+                 const double t = shift(1.0 - i * (1.0 - sMin) / 999.0, 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"ai-toolkit", "zimage", "", "weighted + content", {}, [=](auto& g) mutable {
+                 const int i =
+                     std::clamp(static_cast<int>(std::pow(uniform(g), 3.0) * 1000.0), 0, 999);
+                 const double t = (1000.0 - i) / 1000.0;
+                 return flowDraw(t, aiToolkitWeighing(i) / (t * t));
+               }});
+  // sd-scripts Flux's default mode (library/flux_train_utils.py
+  // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
+  // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled:
+  // velocity-space error times compute_loss_weighting_for_sd3 (sigma_sqrt: t⁻²).
+  auto kohyaSigmaTable = [](double u, double a) {
+    return shift((1000.0 - std::min(static_cast<int>(u * 1000.0), 999)) / 1000.0, a);
+  };
+  c.push_back({"sd-scripts", "flux", "", "sigma", {3.0}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(uniform(g), 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back(
+      {"sd-scripts", "flux", "sigma_sqrt", "sigma + sigma_sqrt", {1.7}, [=](auto& g) mutable {
+         const double t = kohyaSigmaTable(uniform(g), 1.7);
+         return flowDraw(t, 1.0 / (t * t) / (t * t));
+       }});
   // sd-scripts SD3 (library/sd3_train_utils.py get_noisy_model_input_and_timesteps): u from the
   // scheme, u = shift(u, training_shift), indices = (u·(t_max − t_min) + t_min).long(), t =
   // indices/1000; sd3_train_network.py get_noise_pred_and_target: x0 loss.
@@ -225,6 +408,49 @@ std::vector<Case> cases() {
                  const double t = (static_cast<int>(1000.0 * x / (x + y)) + 1) / 1000.0;
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // COS_MAP and INVERTED_PARABOLA: weight tables over the 1000 indices k (flow: t = (k + 1)/1000).
+  auto cosMap = [](double y) { return 2.0 / (kPi - 2.0 * kPi * y + 2.0 * kPi * y * y); };
+  auto parabola = [](double bias, double weight) {
+    return [=](double y) { return std::max(0.0, -weight * std::pow(y - bias - 0.5, 2.0) + 2.0); };
+  };
+  c.push_back({"onetrainer",
+               "chroma",
+               "",
+               "INVERTED_PARABOLA",
+               {0.0, 7.7, 1.0},
+               [table = oneTrainerTable(1.0, parabola(0.0, 7.7))](auto& g) mutable {
+                 const double t = (table(g) + 1) / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"onetrainer",
+               "qwen",
+               "",
+               "INVERTED_PARABOLA",
+               {-0.1, 3.0, 2.5},
+               [table = oneTrainerTable(2.5, parabola(-0.1, 3.0))](auto& g) mutable {
+                 const double t = (table(g) + 1) / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"onetrainer",
+               "flux",
+               "SIGMA",
+               "COS_MAP + SIGMA",
+               {},
+               // (with loss_weight_fn SIGMA, × t: under the bare 1/t² the few draws at the table's
+               // lowest t carry most of φ and the Monte Carlo sum is too noisy to judge)
+               [table = oneTrainerTable(fluxShift, cosMap)](auto& g) mutable {
+                 const double t = (table(g) + 1) / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t) * t);
+               }});
+  c.push_back({"onetrainer",
+               "sdxl",
+               "",
+               "COS_MAP",
+               {2.0},
+               [table = oneTrainerTable(2.0, cosMap)](auto& g) mutable {
+                 const double s2 = ddpmSigma2(table(g));
+                 return Draw{std::sqrt(s2), 1.0 / s2};
+               }});
   // DDPM models (ModelSetupDiffusionLossMixin.py: __min_snr_weight, __debiased_estimation_weight).
   c.push_back({"onetrainer",
                "sdxl",
@@ -255,6 +481,68 @@ std::vector<Case> cases() {
                  const double s2 = ddpmSigma2(static_cast<int>(1000.0 * uniform(g))),
                               snr = 1.0 / s2;
                  return Draw{std::sqrt(s2), (snr + 1.0) / std::sqrt(snr + 1.0)};
+               }});
+  // EDM2 (training/training_loop.py EDM2Loss): σ = exp(P_mean + P_std·z); with the learned
+  // log-variance at equilibrium the x0 weight is 1/E‖D − y‖²(σ). The error here is a Gaussian's
+  // MMSE (σ_d = 0.5), given to fit as 121 (σ, error) pairs.
+  auto gaussianMmse = [](double s) { return 0.25 * s * s / (s * s + 0.25); };
+  std::vector<std::pair<double, double>> error;
+  for (int i = 0; i <= 120; ++i) {
+    const double s = 0.001 * std::pow(10.0, 5.0 * i / 120.0);
+    error.emplace_back(s, gaussianMmse(s));
+  }
+  c.push_back({"edm2",
+               "edm2-img512",
+               "",
+               "lognormal",
+               {-0.4, 1.0},
+               [=](auto& g) mutable {
+                 const double s = std::exp(-0.4 + 1.0 * normal(g));
+                 return Draw{s, 1.0 / gaussianMmse(s)};
+               },
+               error});
+  // k-diffusion (k_diffusion/config.py make_sample_density, k_diffusion/utils.py rand_*), its
+  // Denoiser loss with each loss_weighting; sigma_data 0.5, image_d 1024 (fit's defaults).
+  const double sd = 0.5;
+  c.push_back({"k-diffusion",
+               "image",
+               "",
+               "cosine-interpolated + soft-min-snr",
+               {32.0, 1024.0},
+               [=](auto& g) mutable {
+                 const double s =
+                     cosineInterpolatedSigma(uniform(g), 1024, 32, 1024, sd, 1e-3, 1e3);
+                 return Draw{s, kDiffusionX0Weight("soft-min-snr", s, sd)};
+               }});
+  c.push_back(
+      {"k-diffusion", "image", "", "cosine-interpolated", {64.0, 256.0}, [=](auto& g) mutable {
+         const double s = cosineInterpolatedSigma(uniform(g), 1024, 64, 256, sd, 1e-3, 1e3);
+         return Draw{s, kDiffusionX0Weight("karras", s, sd)};
+       }});
+  c.push_back({"k-diffusion",
+               "image",
+               "snr",
+               "split-lognormal + snr",
+               {-1.0, 1.5, 0.8},
+               [=](auto& g) mutable {  // rand_split_log_normal
+                 const double n = std::abs(normal(g)), u = uniform(g);
+                 const double l = u < 1.5 / 2.3 ? -1.0 - 1.5 * n : -1.0 + 0.8 * n;
+                 return Draw{std::exp(l), kDiffusionX0Weight("snr", std::exp(l), sd)};
+               }});
+  c.push_back({"k-diffusion",
+               "image",
+               "soft-min-snr",
+               "v-diffusion + soft-min-snr",
+               {0.001, 1000.0},
+               [=](auto& g) mutable {  // rand_v_diffusion
+                 const double a = std::atan(0.001 / sd) * 2.0 / kPi;
+                 const double b = std::atan(1000.0 / sd) * 2.0 / kPi;
+                 const double s = std::tan((a + (b - a) * uniform(g)) * kPi / 2.0) * sd;
+                 return Draw{s, kDiffusionX0Weight("soft-min-snr", s, sd)};
+               }});
+  c.push_back({"k-diffusion", "image", "karras", "lognormal", {-1.2, 1.2}, [=](auto& g) mutable {
+                 const double s = std::exp(-1.2 + 1.2 * normal(g));
+                 return Draw{s, kDiffusionX0Weight("karras", s, sd)};
                }});
   return c;
 }
@@ -292,6 +580,7 @@ std::vector<double> reportedPhi(const Case& c) {
   TrainerSettings settings;
   settings.model = c.model;
   settings.lossWeighting = c.weighting;
+  settings.modelError = c.modelError;
   const TrainerTool tool = trainerTool(c.tool, settings);
   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
   const auto masses = familyAllocationMasses(tool, familyOf(tool, c.family), c.params, grid);
@@ -319,7 +608,7 @@ class TestTrainerModels : public QObject {
   void everyModelIsCoveredAndNamed() {
     std::set<std::string> pairs;
     for (const auto& c : cases()) pairs.insert(c.tool + " " + c.model);
-    for (const std::string tool : {"diffusers", "sd-scripts", "onetrainer"})
+    for (const std::string tool : {"diffusers", "sd-scripts", "onetrainer", "k-diffusion"})
       for (const auto& model : trainerModelNames(tool)) {
         TrainerSettings s;
         s.model = model;
@@ -335,6 +624,28 @@ class TestTrainerModels : public QObject {
     QCOMPARE(QString::fromStdString(trainerTool("diffusers").model), QString("flux"));
     QCOMPARE(QString::fromStdString(trainerTool("onetrainer").model), QString("flux"));
     QCOMPARE(QString::fromStdString(trainerTool("edm").model), QString("edm"));
+    QCOMPARE(QString::fromStdString(trainerTool("k-diffusion").model), QString("image"));
+  }
+
+  void kDiffusionSnippetsSetSigmaDataAndTheirWeighting() {
+    // The loader's default sigma_data is 1.0, so every snippet sets the σ_d it was fitted for.
+    TrainerSettings s;
+    s.sigmaData = 0.6162;
+    const TrainerTool t = trainerTool("k-diffusion", s);
+    QCOMPARE(QString::fromStdString(trainerLossWeightings("k-diffusion").front()),
+             QString("karras"));
+    for (const auto& f : t.families) {
+      std::vector<double> p;
+      for (const auto& d : f.parameters) p.push_back(d.initial);
+      const QString snippet = QString::fromStdString(f.snippet(p));
+      QVERIFY2(snippet.contains("\"sigma_data\": 0.6162"), qPrintable(snippet));
+      QVERIFY2(snippet.contains("\"loss_weighting\": \"" + QString::fromStdString(f.weighting)),
+               qPrintable(snippet));
+    }
+    // σ_d moves the soft-min-snr weight: 1/(σ² + σ_d²) in x0 space.
+    const TrainerFamily& f = familyOf(t, "lognormal + soft-min-snr");
+    QVERIFY(std::abs(trainerX0Weight(t, f, {-1.2, 1.2}, 0.3) - 1.0 / (0.09 + 0.6162 * 0.6162)) <
+            1e-9);
   }
 
   void sd3InDiffusersHasNoNoneAndTrainsX0() {
@@ -363,6 +674,20 @@ class TestTrainerModels : public QObject {
     QVERIFY2(std::abs(fit.parameters.front().second - 2.0) < 0.02,
              QByteArray::number(fit.parameters.front().second));
     QVERIFY(QString::fromStdString(fit.snippet).contains("--min_snr_gamma 2"));
+  }
+
+  void cubicKnotsReproduceATarget() {
+    // The free-form family is the target itself, up to its knots: fitted to a sigmoid draw's φ
+    // (a smooth target in t), it leaves little mismatch, and its JSON knob is a list.
+    const TrainerTool t = trainerTool("simpletuner");
+    const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
+    const auto target = familyAllocationMasses(t, familyOf(t, "sigmoid"), {1.2, 2.0}, grid);
+    const auto fit = fitTrainerFamily(t, familyOf(t, "cubic"), grid, target);
+    qInfo("cubic knots on a sigmoid target: TV %.4f, KL %.4f", fit.tv, fit.kl);
+    QVERIFY2(fit.tv < 0.03, QByteArray::number(fit.tv));
+    QCOMPARE(static_cast<int>(fit.parameters.size()), 129);
+    QVERIFY(QString::fromStdString(fit.snippet).contains("\"flow_cubic_schedule_weights\": ["));
+    QVERIFY(QString::fromStdString(fit.snippet).contains("\"flow_schedule_shift\": 0"));
   }
 
   void unknownModelAndWeightingNameTheirFlags() {

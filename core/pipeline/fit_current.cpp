@@ -1,0 +1,331 @@
+#include "pipeline/fit_current.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "util/error.h"
+
+namespace noisescope::pipeline {
+namespace {
+
+using schedule::TrainerFamily;
+using schedule::TrainerFamilyFit;
+using schedule::TrainerSettings;
+using schedule::TrainerTool;
+using Keys = std::map<std::string, std::string>;
+
+// A snippet's keys, read with the settings reader in the snippet's own form: a JSON fragment, a
+// YAML job section or a command line. Comment lines are dropped. Empty when it sets none (EDM's
+// is Python code).
+Keys snippetKeys(const std::string& snippet) {
+  std::string text;
+  std::istringstream in(snippet);
+  for (std::string line; std::getline(in, line);) {
+    const auto start = line.find_first_not_of(" \t");
+    if (start != std::string::npos && line[start] == '#') continue;
+    text += line + "\n";
+  }
+  const auto first = text.find_first_not_of(" \t\n");
+  if (first == std::string::npos) return {};
+  try {
+    if (text[first] == '"')
+      return io::parseTrainerConfig("{" + text + "}", "json", "snippet").values;
+    if (text.find(":\n") != std::string::npos && text.find("--") == std::string::npos)
+      return io::parseTrainerConfig(text, "yaml", "snippet").values;
+    return io::parseTrainerConfig(text, "command-line", "snippet").values;
+  } catch (const InputError&) {
+    return {};
+  }
+}
+
+// The file's value for a snippet key: the same key, or one ending in "." + key (a snippet's
+// "sigma_data" is a k-diffusion config's "model.sigma_data", ai-toolkit's "train.timestep_type"
+// the job's "config.process.0.train.timestep_type").
+const std::string* lookUp(const Keys& file, const std::string& key) {
+  if (const auto it = file.find(key); it != file.end()) return &it->second;
+  for (const auto& [k, v] : file)
+    if (k.size() > key.size() && k.compare(k.size() - key.size(), key.size(), key) == 0 &&
+        k[k.size() - key.size() - 1] == '.')
+      return &v;
+  return nullptr;
+}
+
+bool parseNumber(const std::string& text, double& value) {
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end != text.c_str() && *end == '\0' && std::isfinite(value);
+}
+
+bool sameValue(const std::string& a, const std::string& b) {
+  double x = 0.0, y = 0.0;
+  if (parseNumber(a, x) && parseNumber(b, y))
+    return std::abs(x - y) <= 1e-6 * std::max({1.0, std::abs(x), std::abs(y)});
+  auto lower = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  return lower(a) == lower(b);
+}
+
+// A list knob's values from the file: a JSON array or comma/semicolon-separated numbers.
+std::vector<double> parseList(const std::string& text, const std::string& key,
+                              const std::string& source) {
+  std::string t = text;
+  for (auto& c : t)
+    if (c == '[' || c == ']' || c == ',' || c == ';') c = ' ';
+  std::istringstream in(t);
+  std::vector<double> values;
+  for (std::string word; in >> word;) {
+    double v = 0.0;
+    if (!parseNumber(word, v) || v < 0.0)
+      throw InputError(source, key + " holds '" + word + "', not a non-negative number");
+    values.push_back(v);
+  }
+  if (values.empty()) throw InputError(source, key + " is an empty list");
+  return values;
+}
+
+// One family as its snippet shows it: the keys that select it, the key of each knob.
+struct FamilyKeys {
+  const TrainerFamily* family = nullptr;
+  Keys selectors;
+  std::vector<std::string> knobKeys;  // per parameter ("" when no key moves with it)
+  bool listKnob = false;              // one key holds every parameter (a list)
+};
+
+FamilyKeys keysOf(const TrainerFamily& f) {
+  FamilyKeys k;
+  k.family = &f;
+  std::vector<double> p;
+  for (const auto& q : f.parameters) p.push_back(q.initial);
+  const Keys base = snippetKeys(f.snippet(p));
+  k.listKnob = !f.parameters.empty() && f.parameters.front().name.find('[') != std::string::npos;
+  std::set<std::string> moving;
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    auto q = p;
+    const auto& d = f.parameters[j];
+    q[j] = std::clamp(q[j] * 1.37 + 0.11, d.lower, d.upper);
+    if (q[j] == p[j]) q[j] = 0.5 * (d.lower + d.upper);
+    const Keys moved = snippetKeys(f.snippet(q));
+    std::string key;
+    for (const auto& [name, value] : moved)
+      if (!base.count(name) || base.at(name) != value) key = name;
+    k.knobKeys.push_back(key);
+    if (!key.empty()) moving.insert(key);
+  }
+  for (const auto& [name, value] : base)
+    if (!moving.count(name)) k.selectors[name] = value;
+  return k;
+}
+
+struct Match {
+  FamilyKeys keys;
+  int score = 0;
+};
+
+}  // namespace
+
+CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
+                              const std::string& tool, const TrainerSettings& trainer) {
+  // Every family of the tool for this model, under each of its loss weightings.
+  std::vector<TrainerTool> tools;
+  TrainerSettings all = trainer;
+  all.lossWeighting.clear();
+  tools.push_back(schedule::trainerTool(tool, all));
+  for (const auto& w : schedule::trainerLossWeightings(tool, all)) {
+    TrainerSettings s = all;
+    s.lossWeighting = w;
+    tools.push_back(schedule::trainerTool(tool, s));
+  }
+  const TrainerTool& t = tools.front();
+  std::vector<std::pair<const TrainerTool*, FamilyKeys>> families;
+  std::set<std::string> seen, toolKeys;
+  for (const auto& each : tools)
+    for (const auto& f : each.families)
+      if (seen.insert(f.name).second) {
+        families.emplace_back(&each, keysOf(f));
+        for (const auto& [k, v] : families.back().second.selectors) toolKeys.insert(k);
+        for (const auto& k : families.back().second.knobKeys)
+          if (!k.empty()) toolKeys.insert(k);
+      }
+
+  // The file's keys any family reads, and the rest.
+  CurrentFit out;
+  out.tool = t.name;
+  out.model = t.model;
+  out.settingsPath = settings.path;
+  out.settingsFormat = settings.format;
+  std::set<std::string> readKeys;
+  for (const auto& k : toolKeys)
+    for (const auto& [name, value] : settings.values)
+      if (name == k ||
+          (name.size() > k.size() && name.compare(name.size() - k.size(), k.size(), k) == 0 &&
+           name[name.size() - k.size() - 1] == '.'))
+        readKeys.insert(name);
+  for (const auto& [name, value] : settings.values)
+    if (!readKeys.count(name)) out.unreadKeys.push_back(name);
+
+  // The family the file trains: every selecting key it sets agrees, and it explains the most of
+  // the keys the tool reads; ties go to the tool's default family, then to the first.
+  const TrainerTool* chosenTool = nullptr;
+  const FamilyKeys* chosen = nullptr;
+  int best = -1000000, closestRejected = 0;
+  std::string disagreement;  // of the rejected family that agreed on the most keys
+  for (const auto& [owner, keys] : families) {
+    int score = 0, agreeing = 0;
+    std::string differs;
+    std::set<std::string> explained;
+    for (const auto& [k, v] : keys.selectors)
+      if (const std::string* value = lookUp(settings.values, k)) {
+        if (!sameValue(*value, v)) {
+          if (differs.empty())
+            differs = k + " = " + *value + " where " + keys.family->name + " has " + v;
+        } else {
+          ++agreeing;
+        }
+        ++score;
+        explained.insert(k);
+      }
+    for (const auto& k : keys.knobKeys)
+      if (!k.empty() && lookUp(settings.values, k)) ++score, explained.insert(k);
+    if (!differs.empty()) {
+      if (agreeing >= closestRejected) closestRejected = agreeing, disagreement = differs;
+      continue;
+    }
+    for (const auto& k : toolKeys)
+      if (!explained.count(k) && lookUp(settings.values, k)) --score;
+    const bool preferred = keys.family->name == t.defaultFamily;
+    if (score > best ||
+        (score == best && preferred && chosen && chosen->family->name != t.defaultFamily)) {
+      best = score, chosen = &keys, chosenTool = owner;
+    }
+  }
+  if (!chosen || readKeys.empty())
+    throw InputError(settings.path,
+                     "sets none of " + t.name +
+                         "'s noise-draw options in a way NoiseScope models " + "for " + t.model +
+                         (disagreement.empty() ? "" : " (closest: " + disagreement + ")") +
+                         "; --for, --model, --sigma-data and --resolution say what is trained");
+  out.family = chosen->family->name;
+
+  // Its knobs: from the file, else the tool's default.
+  const TrainerFamily& f = *chosen->family;
+  std::vector<double> p;
+  std::vector<std::string> shown;
+  for (std::size_t j = 0; j < f.parameters.size(); ++j) {
+    const std::string& key = chosen->knobKeys[j];
+    const std::string* value = key.empty() ? nullptr : lookUp(settings.values, key);
+    if (chosen->listKnob) {
+      if (value) {
+        p = parseList(*value, key, settings.path);
+      } else {
+        for (const auto& d : f.parameters) p.push_back(d.initial);
+        out.assumedDefaults.push_back(key.empty() ? f.parameters[j].name : key);
+      }
+      break;
+    }
+    double v = f.parameters[j].initial;
+    if (value && !parseNumber(*value, v))
+      throw InputError(settings.path, key + " = '" + *value + "' is not a number");
+    if (!value) out.assumedDefaults.push_back(key.empty() ? f.parameters[j].name : key);
+    p.push_back(v);
+  }
+
+  const ToolFit whole = fitForTool(target, tool, trainer);
+  out.current = schedule::evaluateTrainerFamily(*chosenTool, f, p, whole.grid, whole.target);
+  out.bestInFamily = schedule::fitTrainerFamily(*chosenTool, f, whole.grid, whole.target);
+  out.bestOverall = whole.fits.front();
+  const auto from = knobValues(out.current), to = knobValues(out.bestInFamily);
+  for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) {
+    const auto& [name, a] = from[i];
+    const auto& b = to[i].second;
+    bool moves = a.size() != b.size();
+    for (std::size_t k = 0; !moves && k < a.size(); ++k)
+      moves = std::abs(a[k] - b[k]) > 0.01 * std::max(std::abs(a[k]), 1e-3);
+    if (!moves) continue;
+    auto text = [](const std::vector<double>& v) {
+      char s[32];
+      if (v.size() == 1) {
+        std::snprintf(s, sizeof s, "%.4g", v.front());
+        return std::string(s);
+      }
+      return "[" + std::to_string(v.size()) + " knots]";
+    };
+    const std::string key = chosen->knobKeys[std::min(i, chosen->knobKeys.size() - 1)];
+    out.changes.push_back({key.empty() ? name : key, text(a), text(b)});
+  }
+  return out;
+}
+
+CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& path,
+                                  const std::string& tool, const TrainerSettings& trainer) {
+  return fitCurrentSettings(target, io::readTrainerConfigFile(path), tool, trainer);
+}
+
+std::string formatCurrentFit(const CurrentFit& fit) {
+  char line[512];
+  std::string out = fit.settingsPath + " (" + fit.settingsFormat + "): " + fit.tool + " training " +
+                    fit.model + " with " + fit.family;
+  const std::string knobs = knobText(fit.current);
+  out += knobs.empty() ? "\n" : " (" + knobs + ")\n";
+  for (const auto& k : fit.assumedDefaults)
+    out += "  " + k + " is not in the file: the tool's default is assumed\n";
+  std::snprintf(line, sizeof line,
+                "as set:            KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n"
+                "best %-13s KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n",
+                fit.current.kl, fit.current.klReverse, fit.current.tv,
+                (fit.family.substr(0, 11) + ":").c_str(), fit.bestInFamily.kl,
+                fit.bestInFamily.klReverse, fit.bestInFamily.tv);
+  out += line;
+  if (fit.changes.empty()) {
+    out += "the knobs are already at this family's best fit\n";
+  } else {
+    out += "smallest change (knobs of " + fit.family + " only):\n";
+    for (const auto& c : fit.changes) out += "  " + c.key + ": " + c.from + " -> " + c.to + "\n";
+    out += "\n" + fit.bestInFamily.snippet + "\n";
+  }
+  if (fit.bestOverall.family != fit.family && fit.bestOverall.kl < fit.bestInFamily.kl - 0.01) {
+    std::snprintf(line, sizeof line,
+                  "\nthe tool's best family for this target is %s (KL %.4f, TV %.4f):\n",
+                  fit.bestOverall.family.c_str(), fit.bestOverall.kl, fit.bestOverall.tv);
+    out += line + fit.bestOverall.snippet + "\n";
+  }
+  if (!fit.unreadKeys.empty()) {
+    out += "\nnot read (" + std::to_string(fit.unreadKeys.size()) +
+           " keys no modelled draw or loss weighting of " + fit.tool + " sets): ";
+    for (std::size_t i = 0; i < fit.unreadKeys.size() && i < 12; ++i)
+      out += (i ? ", " : "") + fit.unreadKeys[i];
+    out += fit.unreadKeys.size() > 12 ? ", …\n" : "\n";
+  }
+  return out;
+}
+
+nlohmann::json toJson(const CurrentFit& fit) {
+  auto measures = [](const TrainerFamilyFit& f) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [name, values] : knobValues(f))
+      params[name] = values.size() == 1 ? nlohmann::json(values.front()) : nlohmann::json(values);
+    return nlohmann::json{{"family", f.family},        {"params", params}, {"kl", f.kl},
+                          {"kl_reverse", f.klReverse}, {"tv", f.tv},       {"snippet", f.snippet}};
+  };
+  nlohmann::json changes = nlohmann::json::array();
+  for (const auto& c : fit.changes)
+    changes.push_back({{"key", c.key}, {"from", c.from}, {"to", c.to}});
+  return {{"tool", fit.tool},
+          {"model", fit.model},
+          {"settings", fit.settingsPath},
+          {"format", fit.settingsFormat},
+          {"family", fit.family},
+          {"assumed_defaults", fit.assumedDefaults},
+          {"unread_keys", fit.unreadKeys},
+          {"current", measures(fit.current)},
+          {"best_in_family", measures(fit.bestInFamily)},
+          {"best_overall", measures(fit.bestOverall)},
+          {"changes", changes}};
+}
+
+}  // namespace noisescope::pipeline

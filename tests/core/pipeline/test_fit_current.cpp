@@ -1,0 +1,253 @@
+// fit --current: a real-shaped settings file per tool (OneTrainer and SimpleTuner JSON, ai-toolkit
+// YAML, k-diffusion JSON, an sd-scripts TOML, diffusers and musubi-tuner command lines) is read,
+// matched to the family it trains with its knobs, measured against a target, and answered with
+// the knobs that move; bad files name themselves.
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+
+#include "pipeline/fit_current.h"
+#include "schedule/trainer_fit.h"
+#include "util/error.h"
+
+using namespace noisescope;
+using namespace noisescope::pipeline;
+using namespace noisescope::schedule;
+
+namespace {
+
+std::string write(const QTemporaryDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A target that one family of the tool realises exactly: the fit must find the way back to it.
+FitTarget targetOf(const std::string& tool, const TrainerSettings& settings,
+                   const std::string& family, const std::vector<double>& p) {
+  const TrainerTool t = trainerTool(tool, settings);
+  const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
+  for (const auto& f : t.families)
+    if (f.name == family)
+      return fitTargetFromSchedule(
+          Schedule::fromBinMasses(grid, familyAllocationMasses(t, f, p, grid)),
+          tool + " " + family);
+  throw std::runtime_error("no family " + family);
+}
+
+const CurrentKnobChange* changeOf(const CurrentFit& fit, const std::string& key) {
+  for (const auto& c : fit.changes)
+    if (c.key == key) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestFitCurrent : public QObject {
+  Q_OBJECT
+  QTemporaryDir dir_;
+
+ private Q_SLOTS:
+  void oneTrainerChromaPresetMovesTheParabolaWeight() {
+    TrainerSettings s;
+    s.model = "chroma";
+    const std::string path = write(dir_, "chroma.json", R"({
+  "__version": 10,
+  "training_method": "LORA",
+  "model_type": "CHROMA_1",
+  "learning_rate": 0.0003,
+  "epochs": 100,
+  "timestep_distribution": "INVERTED_PARABOLA",
+  "min_noising_strength": 0.0,
+  "max_noising_strength": 1.0,
+  "noising_weight": 7.7,
+  "noising_bias": 0.0,
+  "timestep_shift": 1.0,
+  "dynamic_timestep_shifting": false,
+  "loss_weight_fn": "CONSTANT",
+  "loss_weight_strength": 5.0
+})");
+    const FitTarget target = targetOf("onetrainer", s, "INVERTED_PARABOLA", {0.1, 3.0, 1.5});
+    const CurrentFit fit = fitCurrentSettingsFile(target, path, "onetrainer", s);
+    QCOMPARE(QString::fromStdString(fit.family), QString("INVERTED_PARABOLA"));
+    QCOMPARE(QString::fromStdString(fit.settingsFormat), QString("json"));
+    QVERIFY(fit.assumedDefaults.empty());
+    QVERIFY(fit.current.tv > 0.05);
+    QVERIFY2(fit.bestInFamily.tv < 0.02, QByteArray::number(fit.bestInFamily.tv));
+    const auto* weight = changeOf(fit, "noising_weight");
+    QVERIFY(weight);
+    QCOMPARE(QString::fromStdString(weight->from), QString("7.7"));  // the preset's value
+    // Keys that set no draw or loss weight are named, not guessed.
+    QVERIFY(std::count(fit.unreadKeys.begin(), fit.unreadKeys.end(), "learning_rate"));
+    const QString text = QString::fromStdString(formatCurrentFit(fit));
+    QVERIFY2(text.contains("noising_weight: 7.7 -> "), qPrintable(text));
+    QVERIFY(text.contains("learning_rate"));
+  }
+
+  void simpleTunerDashKeysAndDefaults() {
+    const std::string path = write(dir_, "config.json", R"({
+  "--model_family": "flux",
+  "--model_type": "lora",
+  "--learning_rate": 1e-4,
+  "--flow_sigmoid_scale": 1.0,
+  "--flow_schedule_shift": 3
+})");
+    const FitTarget target = targetOf("simpletuner", {}, "sigmoid", {0.8, 1.5});
+    const CurrentFit fit = fitCurrentSettingsFile(target, path, "simpletuner", {});
+    QCOMPARE(QString::fromStdString(fit.family), QString("sigmoid"));
+    QVERIFY(changeOf(fit, "flow_schedule_shift"));
+    QCOMPARE(QString::fromStdString(changeOf(fit, "flow_schedule_shift")->from), QString("3"));
+  }
+
+  void aiToolkitJobReadsTheTrainSection() {
+    TrainerSettings s;
+    s.model = "qwen";
+    const std::string path = write(dir_, "job.yaml", R"(job: extension
+config:
+  name: my_qwen_lora
+  process:
+    - type: sd_trainer
+      training_folder: output
+      network:
+        type: lora
+        linear: 16
+      train:
+        batch_size: 1
+        steps: 3000
+        lr: 0.0001
+        timestep_type: weighted
+        content_or_style: balanced
+        optimizer: adamw8bit
+      model:
+        name_or_path: Qwen/Qwen-Image
+        arch: qwen_image
+)");
+    const FitTarget target = targetOf("ai-toolkit", s, "sigmoid + content", {});
+    const CurrentFit fit = fitCurrentSettingsFile(target, path, "ai-toolkit", s);
+    QCOMPARE(QString::fromStdString(fit.settingsFormat), QString("yaml"));
+    QCOMPARE(QString::fromStdString(fit.family), QString("weighted"));
+    QVERIFY(fit.changes.empty());  // weighted has no knob: the answer is another family
+    QCOMPARE(QString::fromStdString(fit.bestOverall.family), QString("sigmoid + content"));
+    QVERIFY(
+        std::count(fit.unreadKeys.begin(), fit.unreadKeys.end(), "config.process.0.model.arch"));
+    QVERIFY(QString::fromStdString(formatCurrentFit(fit)).contains("content_or_style: content"));
+  }
+
+  void kDiffusionShippedConfig() {
+    TrainerSettings s;
+    s.width = s.height = 32;
+    const std::string path = write(dir_, "config_cifar10.json", R"({
+  "model": {
+    "type": "image_v1",
+    "input_channels": 3,
+    "input_size": [32, 32],
+    "loss_config": "karras",
+    "loss_weighting": "soft-min-snr",
+    "sigma_data": 0.5,
+    "sigma_min": 1e-2,
+    "sigma_max": 80,
+    "sigma_sample_density": {"type": "cosine-interpolated"}
+  },
+  "dataset": {"type": "cifar10", "location": "data"},
+  "optimizer": {"type": "adamw", "lr": 1e-4}
+})");
+    const FitTarget target = targetOf("k-diffusion", s, "lognormal + soft-min-snr", {-0.8, 1.0});
+    const CurrentFit fit = fitCurrentSettingsFile(target, path, "k-diffusion", s);
+    QCOMPARE(QString::fromStdString(fit.family), QString("cosine-interpolated + soft-min-snr"));
+    // noise_d_low and noise_d_high are not in the file: the tool's defaults (32, image_d).
+    QCOMPARE(static_cast<int>(fit.assumedDefaults.size()), 2);
+    // The target's own draw (or split-lognormal, which holds it) is the tool's best.
+    QVERIFY(QString::fromStdString(fit.bestOverall.family).contains("lognormal + soft-min-snr"));
+    QVERIFY2(fit.bestOverall.tv < 0.01, QByteArray::number(fit.bestOverall.tv));
+    // A σ_d the fit does not assume is named with its flag.
+    s.sigmaData = 0.6162;
+    try {
+      fitCurrentSettingsFile(target, path, "k-diffusion", s);
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(path));
+      QVERIFY2(QString(e.what()).contains("sigma_data"), e.what());
+    }
+  }
+
+  void sdScriptsTomlAndCommandLines() {
+    const std::string toml =
+        write(dir_, "flux_lora.toml", R"(pretrained_model_name_or_path = "flux1-dev.safetensors"
+network_module = "networks.lora_flux"
+learning_rate = 1e-4
+timestep_sampling = "shift"
+discrete_flow_shift = 3.1582
+sigmoid_scale = 1.0
+model_prediction_type = "raw"
+guidance_scale = 1.0
+)");
+    const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
+    const CurrentFit fit = fitCurrentSettingsFile(target, toml, "sd-scripts", {});
+    QCOMPARE(QString::fromStdString(fit.settingsFormat), QString("toml"));
+    QCOMPARE(QString::fromStdString(fit.family), QString("shift"));
+    QCOMPARE(QString::fromStdString(changeOf(fit, "discrete_flow_shift")->from), QString("3.158"));
+
+    // diffusers' SDXL LoRA script with --snr_gamma: the min-SNR family, γ read from the line.
+    TrainerSettings sdxl;
+    sdxl.model = "sdxl";
+    const std::string line =
+        write(dir_, "diffusers_sdxl.sh", R"(accelerate launch train_text_to_image_lora_sdxl.py \
+  --pretrained_model_name_or_path="stabilityai/stable-diffusion-xl-base-1.0" \
+  --resolution=1024 --train_batch_size=1 \
+  --snr_gamma=5.0 \
+  --learning_rate=1e-04 --lr_scheduler="constant" # a comment
+)");
+    sdxl.lossWeighting = "snr_gamma";
+    const FitTarget sdxlTarget = targetOf("diffusers", sdxl, "uniform + snr_gamma", {2.0});
+    sdxl.lossWeighting.clear();
+    const CurrentFit d = fitCurrentSettingsFile(sdxlTarget, line, "diffusers", sdxl);
+    QCOMPARE(QString::fromStdString(d.settingsFormat), QString("command-line"));
+    QCOMPARE(QString::fromStdString(d.family), QString("uniform + snr_gamma"));
+    QCOMPARE(QString::fromStdString(changeOf(d, "snr_gamma")->from), QString("5"));
+    QVERIFY2(std::abs(std::stod(changeOf(d, "snr_gamma")->to) - 2.0) < 0.1,
+             changeOf(d, "snr_gamma")->to.c_str());
+
+    // musubi-tuner: qwen_shift, no knob left out.
+    const std::string musubi = write(dir_, "musubi.txt",
+                                     "python src/musubi_tuner/qwen_image_train_network.py "
+                                     "--timestep_sampling qwen_shift --sigmoid_scale 1.5 "
+                                     "--weighting_scheme none --network_dim 32\n");
+    const CurrentFit m = fitCurrentSettingsFile(target, musubi, "musubi-tuner", {});
+    QCOMPARE(QString::fromStdString(m.family), QString("qwen_shift"));
+    QVERIFY(m.assumedDefaults.empty());
+  }
+
+  void badFilesNameThemselves() {
+    const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
+    const std::vector<std::pair<std::string, std::string>> bad = {
+        {"broken.json", "{\"timestep_distribution\": "},
+        {"broken.yaml", "train:\n  timestep_type: [unclosed\n"},
+        {"broken.toml", "timestep_sampling = \n"},
+        {"empty.toml", "# nothing\n"},
+        {"quote.txt", "--timestep_sampling 'shift\n"},
+        {"other_tool.json", "{\"timestep_distribution\": \"LOGIT_NORMAL\", \"noising_bias\": 0}"},
+        {"not_a_number.toml", "timestep_sampling = \"shift\"\ndiscrete_flow_shift = \"three\"\n"},
+    };
+    for (const auto& [name, text] : bad) {
+      const std::string path = write(dir_, name, text);
+      try {
+        fitCurrentSettingsFile(target, path, "sd-scripts", {});
+        QFAIL(qPrintable(QString::fromStdString(name + " was accepted")));
+      } catch (const InputError& e) {
+        QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(path));
+      }
+    }
+    try {
+      fitCurrentSettingsFile(target, dir_.filePath("missing.json").toStdString(), "sd-scripts", {});
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY(QString(e.what()).contains("cannot open"));
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestFitCurrent)
+#include "test_fit_current.moc"
