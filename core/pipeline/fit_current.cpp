@@ -268,10 +268,10 @@ CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& pa
 
 std::string formatCurrentFit(const CurrentFit& fit) {
   char line[512];
-  std::string out = fit.settingsPath + " (" + fit.settingsFormat + "): " + fit.tool + " training " +
+  std::string out = fit.settingsPath + " (" + fit.settingsFormat + ")\n" + fit.tool + " training " +
                     fit.model + " with " + fit.family;
   const std::string knobs = knobText(fit.current);
-  out += knobs.empty() ? "\n" : " (" + knobs + ")\n";
+  out += knobs.empty() ? "\n" : ": " + knobs + "\n";
   for (const auto& k : fit.assumedDefaults)
     out += "  " + k + " is not in the file: the tool's default is assumed\n";
   std::snprintf(line, sizeof line,
@@ -295,8 +295,9 @@ std::string formatCurrentFit(const CurrentFit& fit) {
     out += line + fit.bestOverall.snippet + "\n";
   }
   if (!fit.unreadKeys.empty()) {
-    out += "\nnot read (" + std::to_string(fit.unreadKeys.size()) +
-           " keys no modelled draw or loss weighting of " + fit.tool + " sets): ";
+    const std::size_t n = fit.unreadKeys.size();
+    out += "\nnot read (" + std::to_string(n) + (n == 1 ? " key" : " keys") +
+           " that no modelled draw or loss weighting of " + fit.tool + " sets): ";
     for (std::size_t i = 0; i < fit.unreadKeys.size() && i < 12; ++i)
       out += (i ? ", " : "") + fit.unreadKeys[i];
     out += fit.unreadKeys.size() > 12 ? ", …\n" : "\n";
