@@ -186,14 +186,16 @@ TrainerConfigFile parseTrainerConfig(const std::string& text, const std::string&
 }
 
 TrainerConfigFile readTrainerConfigFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) throw InputError(path, "cannot open the settings file");
-  std::string text(kMaxBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) throw InputError(path, "cannot read the settings file");
-  text.resize(static_cast<std::size_t>(in.gcount()));
-  if (text.size() > kMaxBytes)
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw InputError(path, "cannot read the settings file");
+  if (static_cast<std::size_t>(size) > kMaxBytes)
     throw InputError(path, "is larger than 16 MiB; a trainer's settings file is kilobytes");
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.seekg(0);
+  in.read(text.data(), size);
+  if (in.gcount() != size) throw InputError(path, "cannot read the settings file");
   const std::string e = lowerExtension(path);
   const std::string format = e == "json"                 ? "json"
                              : e == "yaml" || e == "yml" ? "yaml"
