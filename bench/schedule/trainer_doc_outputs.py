@@ -58,6 +58,22 @@ def main():
             text = text[:a] + "```\n" + out + "```" + text[b + 3:]
         r = json.loads(run(cli, "fit", target, "--for", tool, "--json"))
         best = r["fits"][0]
+        worst = max(r["fits"], key=lambda f: f["tv"])
+        reach = re.search(r"^reachable sigma: (.*)$", out, re.M).group(1)
+        sentence = ("On this φ the best family, `%s`, leaves KL(target‖fit) = %.3f nats, "
+                    "KL(fit‖target) = %.3f nats and TV = %.3f on φ: %.1f%% of the training effort "
+                    "would go to noise levels where the target does not put it. The worst, `%s`, "
+                    "costs TV = %.3f. (reachable sigma: %s.)" % (
+                        best["family"], best["kl"], best["kl_reverse"], best["tv"],
+                        100 * best["tv"], worst["family"], worst["tv"], reach))
+        if start >= 0:
+            cost = text.find("**What it cannot express", start)
+            end = text.find("\n## ", start)
+            if 0 <= cost < (end if end >= 0 else len(text)):
+                line_end = text.find("\n", cost)
+                line = text[cost:line_end]
+                line = re.sub(r"On this φ the best family.*$", sentence, line)
+                text = text[:cost] + line + text[line_end:]
         summary.append("| %s | `%s` | `%s` | `%s` | %.3f | %.3f | %.3f |" % (
             tool, r["model"], r["coordinate"], best["family"], best["kl"], best["kl_reverse"],
             best["tv"]))
