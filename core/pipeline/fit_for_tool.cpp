@@ -120,23 +120,14 @@ std::vector<std::pair<std::string, std::vector<double>>> knobValues(
   return knobs;
 }
 
-std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format, bool lists) {
+std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format, const char* assign,
+                     const char* separator) {
   std::string text;
   for (const auto& [name, values] : knobValues(fit)) {
-    text += (text.empty() ? "" : ", ") + name + " = ";
+    text += (text.empty() ? "" : separator) + name + assign;
     char v[64];
-    if (values.size() == 1) {
-      std::snprintf(v, sizeof v, format, values.front());
-      text += v;
-    } else if (!lists) {
-      text += "[" + std::to_string(values.size()) + " knots]";
-    } else {
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        std::snprintf(v, sizeof v, format, values[i]);
-        text += (i ? ", " : "[") + std::string(v);
-      }
-      text += "]";
-    }
+    std::snprintf(v, sizeof v, format, values.front());
+    text += values.size() == 1 ? std::string(v) : "[" + std::to_string(values.size()) + " knots]";
   }
   return text;
 }
@@ -176,17 +167,7 @@ std::string formatToolFit(const ToolFit& fit) {
                 "KL(f||t)", "TV");
   out += line;
   for (const auto& f : fit.fits) {
-    std::string params;
-    for (const auto& [name, values] : knobValues(f)) {
-      char p[96];
-      if (values.size() == 1)
-        std::snprintf(p, sizeof p, "%s%s=%.4g", params.empty() ? "" : " ", name.c_str(),
-                      values.front());
-      else
-        std::snprintf(p, sizeof p, "%s%s=[%zu knots]", params.empty() ? "" : " ", name.c_str(),
-                      values.size());
-      params += p;
-    }
+    const std::string params = knobText(f, "%.4g", "=", " ");
     std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
                   f.klReverse, f.tv, params.empty() ? "(no knob)" : params.c_str());
     out += line;
@@ -240,21 +221,6 @@ ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::st
   return c;
 }
 
-std::string paramText(const TrainerFamilyFit& f) {
-  std::string text;
-  for (const auto& [name, values] : knobValues(f)) {
-    char p[96];
-    if (values.size() == 1)
-      std::snprintf(p, sizeof p, "%s%s=%.3g", text.empty() ? "" : ", ", name.c_str(),
-                    values.front());
-    else
-      std::snprintf(p, sizeof p, "%s%s=[%zu knots]", text.empty() ? "" : ", ", name.c_str(),
-                    values.size());
-    text += p;
-  }
-  return text;
-}
-
 }  // namespace
 
 ToolOverlay toolOverlay(const ToolFit& fit) {
@@ -276,7 +242,7 @@ ToolOverlay toolOverlay(const ToolFit& fit) {
   }
   o.target = curveOf(fit, fit.target, "target φ");
   for (const auto& f : fit.fits) {
-    const std::string params = paramText(f);
+    const std::string params = knobText(f, "%.3g", "=", ", ");
     o.fits.push_back(curveOf(fit, spreadOverGroups(fit, f.masses),
                              f.family + (params.empty() ? "" : " (" + params + ")")));
   }

@@ -68,10 +68,9 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
 // gathered under its name, the others with one value each, in order.
 std::vector<std::pair<std::string, std::vector<double>>> knobValues(
     const schedule::TrainerFamilyFit& fit);
-// The knobs as one line of text, "name = value, …" (a list as [a, b, …] when `lists`, else as
-// "[N knots]").
+// The knobs as one line of text, "name = value, …" (a list as "[N knots]").
 std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format = "%.4g",
-                     bool lists = false);
+                     const char* assign = " = ", const char* separator = ", ");
 // {"tool", "model", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv",
 // "snippet"}]}.
 nlohmann::json toJson(const ToolFit& fit);
