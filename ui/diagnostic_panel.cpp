@@ -313,7 +313,6 @@ std::optional<pipeline::DiagnoseRequest> DiagnosticPanel::diagnoseRequest(const 
   request.options = *options;
   // One share for both uses: the bracket's held-out queries and a checkpoint's evaluation set.
   request.heldOut.share = heldOutShare_->value() / 100.0;
-  request.holdout = request.heldOut.share;
   request.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
   request.producer = "noisescope workbench";
   return request;
@@ -587,6 +586,14 @@ void DiagnosticPanel::redrawCharts() {
                 .arg(current->posterior.pruneLogRatio)
                 .arg(current->posterior.prunedWeightBound, 0, 'g', 2);
   }
+  // The engine's warnings about this profile (e.g. float32 past its proven bound), in red.
+  const auto warnings = current->provenance.find("warnings");
+  if (warnings != current->provenance.end() && warnings->is_array())
+    for (const auto& w : *warnings)
+      if (w.is_string())
+        text +=
+            QStringLiteral("<br><span style='color:#b00020'><b>%1</b> %2</span>")
+                .arg(tr("Warning:"), QString::fromStdString(w.get<std::string>()).toHtmlEscaped());
   summary_->setText(text);
 }
 

@@ -26,8 +26,7 @@ OfflineReference offlineReference(const train::TrainConfig& config, const Profil
           .arg(QString::fromStdString(s.lossWeight.label()));
   const schedule::LogSigmaGrid& grid = s.grid();
   out.sigma = grid.sigmaCenters();
-  const auto& masses = s.binMasses();
-  for (int b = 0; b < grid.bins(); ++b) out.density.push_back(masses[b] / grid.width(b));
+  out.density = grid.densities(s.binMasses());
   return out;
 }
 

@@ -149,7 +149,8 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   samples_->setValue(int(defaults.samples));
   samples_->setSpecialValueText(tr("the config's eval.quality_samples"));
   sampler_ = new QComboBox(left);
-  for (const char* s : {"auto", "heun", "euler", "euler-ancestral"}) sampler_->addItem(s);
+  sampler_->addItem("auto");
+  for (schedule::OdeSampler s : schedule::odeSamplers()) sampler_->addItem(toString(s));
   sampler_->setCurrentText(text(defaults.sampler));
   sampler_->setToolTip(tr("auto: Euler for a flow-v model, else EDM's Heun"));
   elbo_ = new QCheckBox(tr("also the grid's ELBO bound"), left);
@@ -326,7 +327,7 @@ void SamplingPanel::replan() {
     }
     plan_->setText(tr("Samples <b>%1</b> with the %2 sampler on σ ∈ [%3, %4]; data and "
                       "held-out set from %5.")
-                       .arg(text(plan.model).toHtmlEscaped(), text(plan.sampler))
+                       .arg(text(plan.model).toHtmlEscaped(), text(toString(plan.sampler)))
                        .arg(plan.context.sigmaMin, 0, 'g', 4)
                        .arg(plan.context.sigmaMax, 0, 'g', 4)
                        .arg(text(plan.source).toHtmlEscaped()));
@@ -402,7 +403,8 @@ void SamplingPanel::redrawGrids() {
       c.color = CurveChart::paletteColor(row - 1);
       curves.push_back(std::move(c));
     }
-    gridChart_->setTitle(tr("σ steps at NFE %1 (%2 sampler)").arg(nfe).arg(text(plan.sampler)));
+    gridChart_->setTitle(
+        tr("σ steps at NFE %1 (%2 sampler)").arg(nfe).arg(text(toString(plan.sampler))));
     if (!failed.isEmpty()) status_->setText(failed.join(QLatin1Char('\n')));
   } catch (const std::exception& e) {
     status_->setText(QString::fromStdString(e.what()));

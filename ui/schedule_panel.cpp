@@ -591,14 +591,13 @@ void SchedulePanel::designAtomic(const QString& checkpoint, const QString& predi
   // The pipeline's design with its quick settings: an interactive answer in seconds; the CLI runs
   // the same job with the full ones. Both make the request with atomicRequest and record the
   // settings in the provenance.
-  AtomicChoices choices;
-  choices.checkpoint = checkpoint.toStdString();
-  choices.prediction = prediction.toStdString();
-  std::tie(choices.sigmaMin, choices.sigmaMax) = sigmaRange();
-  choices.settings = AtomicSettings::quick();
   AtomicRequest request;
+  request.checkpoint = checkpoint.toStdString();
+  request.prediction = prediction.toStdString();
+  std::tie(request.sigmaMin, request.sigmaMax) = sigmaRange();
+  request.settings = AtomicSettings::quick();
   try {
-    request = atomicRequest(choices, *dataset);
+    checkAtomicRequest(request);
   } catch (const std::exception& e) {
     QMessageBox::warning(this, tr("Atomic design"), QString::fromStdString(e.what()));
     return;
@@ -607,7 +606,7 @@ void SchedulePanel::designAtomic(const QString& checkpoint, const QString& predi
   workbench_->jobs()->submit(
       kAtomicTag,
       [dataset, result, request](const Progress& progress) {  // `dataset` keeps it alive
-        *result = pipeline::designAtomic(request, progress);
+        *result = pipeline::designAtomic(request, *dataset, progress);
       },
       [this, result, dataset, request] {
         const std::string name = std::string("Atomic (") +

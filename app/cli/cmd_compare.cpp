@@ -29,8 +29,8 @@ struct CompareArgs {
   std::string coordinate = "log-sigma", curve = "phi";
   std::vector<std::string> charts;
   std::string csv;
-  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
-  int bins = defaults::kBins;
+  double sigmaMin = pipeline::defaults::kSigmaMin, sigmaMax = pipeline::defaults::kSigmaMax;
+  int bins = pipeline::defaults::kBins;
 };
 
 int run(const CompareArgs& a) {
@@ -101,7 +101,7 @@ const CommandRegistration registration("compare", [](CLI::App& app) -> std::func
       ->capture_default_str();
   app.add_option("--gate-c", a->gateC,
                  "Gate c of ρ (band and InfoNoise); default " +
-                     defaults::formatDefault(defaults::kGateC) +
+                     pipeline::defaults::formatDefault(pipeline::defaults::kGateC) +
                      ", but 0 for the band of an empirical profile");
   app.add_option("--entropic-weight", a->entropicWeight,
                  "Loss weight of the added entropic schedules")

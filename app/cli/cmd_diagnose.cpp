@@ -127,7 +127,6 @@ pipeline::DiagnoseRequest diagnoseRequest(const DiagnoseArgs& a, Prediction pred
   request.evalData = a.evalData;
   request.evalLoad = toLoadOptions(a.dataset);
   request.evalLoad.progress = stderrProgress("loading");
-  request.holdout = a.holdout;
   request.producer =
       "noisescope-cli diagnose" +
       (a.checkpoint.empty() ? (a.kind == "empirical" ? std::string() : " --kind " + a.kind)
@@ -138,6 +137,16 @@ pipeline::DiagnoseRequest diagnoseRequest(const DiagnoseArgs& a, Prediction pred
 // --kind empirical / held-out on a prior streamed from disk or sharded across ranks (torchrun's
 // variables). Rank 0 writes the files; every rank ends with the same profile or the same kind of
 // error.
+// A profile's warnings (provenance "warnings": e.g. float32 past its proven bound), on stderr.
+void printWarnings(const Profile& profile) {
+  const auto found = profile.provenance.find("warnings");
+  if (found == profile.provenance.end() || !found->is_array()) return;
+  for (const auto& w : *found)
+    if (w.is_string())
+      std::fprintf(stderr, "warning: %s profile: %s\n", profile.kind.c_str(),
+                   w.get<std::string>().c_str());
+}
+
 int diagnoseScaled(const DiagnoseArgs& a, Prediction prediction, pipeline::ScaledPrior& prior) {
   const bool lead = prior.rank() == 0;
   if (lead) std::fprintf(stderr, "prior: %s\n", prior.describe().c_str());
@@ -147,6 +156,7 @@ int diagnoseScaled(const DiagnoseArgs& a, Prediction prediction, pipeline::Scale
       prior, a.dataset.path, request, lead ? stderrProgress("diagnose") : Progress{});
   if (!lead) return 0;
   const Profile& profile = result.profiles.front();
+  printWarnings(profile);
   pipeline::saveProfileFile(a.out, profile);
   if (!a.csv.empty()) pipeline::saveProfileCsvFile(a.csv, profile);
   if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
@@ -270,6 +280,7 @@ std::function<int()> setup(CLI::App& app) {
                                                              request, stderrProgress("diagnose"));
     if (request.kind == "bracket") {
       for (const Profile& p : result.profiles) {
+        printWarnings(p);
         pipeline::saveProfileFile(withKind(a.out, p.kind), p);
         if (!a.csv.empty()) pipeline::saveProfileCsvFile(withKind(a.csv, p.kind), p);
       }
@@ -282,6 +293,7 @@ std::function<int()> setup(CLI::App& app) {
       return 0;
     }
     const Profile& profile = result.profiles.front();
+    printWarnings(profile);
     if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
     if (std::filesystem::is_directory(a.checkpoint))
       std::printf("checkpoint: %s (newest export of run %s)\n", result.model.c_str(),

@@ -36,29 +36,29 @@ struct ScheduleArgs {
   bool atomic = false, list = false;
   std::vector<std::string> params;  // key=value
   // Grid.
-  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
-  int bins = defaults::kBins;
+  double sigmaMin = pipeline::defaults::kSigmaMin, sigmaMax = pipeline::defaults::kSigmaMax;
+  int bins = pipeline::defaults::kBins;
   // Loss weight (default: the preset's, else the method's). σ_data: given, else measured.
   std::string weight;
   std::optional<double> sigmaData;
-  double gamma = 5.0;
+  double gamma = pipeline::defaults::kMinSnrGamma;
   // Entropic.
   std::string method = "infonoise";
   std::optional<double> gateC;
-  double gateN = defaults::kGateN, smoothing = 0.0;
+  double gateN = pipeline::defaults::kGateN, smoothing = 0.0;
   std::string sqrtCoordinate = "log-sigma";
   DiagnosticOptions profileOptions;  // --profile-dataset: levels and queries (σ range: the grid's)
   std::string tableCoordinate = "sigma";
   // Atomic (and the dataset whose σ_data every schedule uses).
   std::string dataset;
   std::string device = "auto";
-  AtomicChoices atomicChoices;  // what --atomic's own flags fill (checkpoint, settings, target)
+  AtomicRequest atomicRequest;  // what --atomic's own flags fill (checkpoint, settings, target)
   uint64_t seed = 1;
   // Output.
   std::string output, stepsOutput, saveProfile;
   std::vector<std::string> compareRisk;  // atomic: R of these schedules relative to the optimum
   int steps = 0;
-  std::string grid = defaults::kSamplingGrid;
+  std::string grid = pipeline::defaults::kSamplingGrid;
   bool json = false;
 };
 
@@ -78,7 +78,7 @@ void listFamilies() {
                 p.family.c_str(), values.c_str(), presetLossWeight(p.name).name().c_str());
   }
   std::printf("Sampling grids (--steps N --grid NAME?key=value; default %s):\n",
-              defaults::kSamplingGrid);
+              pipeline::defaults::kSamplingGrid);
   for (const auto& g : pipeline::samplingGridFamilyList()) {
     std::printf("  %-15s %s: %s\n", g.name.c_str(), g.label.c_str(), g.rule.c_str());
     for (const auto& p : g.parameters)
@@ -178,16 +178,15 @@ AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeC
                        const LogSigmaGrid& grid) {
   // The flags shared with the other kinds join --atomic's own; the pipeline makes the request
   // from them exactly as the Schedules panel's does.
-  AtomicChoices choices = a.atomicChoices;
-  choices.device = a.device;
-  choices.sigmaMin = a.sigmaMin;
-  choices.sigmaMax = a.sigmaMax;
-  choices.seed = a.seed;
-  if (!a.weight.empty()) choices.trainingWeight = a.weight;
-  choices.gamma = a.gamma;
-  choices.sigmaData = a.sigmaData;
-  const AtomicRequest request = atomicRequest(choices, data);
-  AtomicDesign design = designAtomic(request, stderrProgress("atomic design"));
+  AtomicRequest request = a.atomicRequest;
+  request.device = a.device;
+  request.sigmaMin = a.sigmaMin;
+  request.sigmaMax = a.sigmaMax;
+  request.seed = a.seed;
+  if (!a.weight.empty()) request.trainingWeight = a.weight;
+  request.gamma = a.gamma;
+  request.sigmaData = a.sigmaData;
+  AtomicDesign design = designAtomic(request, data, stderrProgress("atomic design"));
   const DesignResult& r = design.result.design;
   for (const auto& spec : a.compareRisk) {
     const Schedule proxy = buildSchedule(recipeFromSpec(spec), grid, context).schedule;
@@ -217,8 +216,8 @@ int run(const ScheduleArgs& a) {
     throw InputError("--profile", "give --profile or --profile-dataset, not both");
   if (a.atomic && a.dataset.empty())
     throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
-  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : defaults::kSamplingSteps;
-  if (levels == 0 && a.grid != defaults::kSamplingGrid)
+  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : pipeline::defaults::kSamplingSteps;
+  if (levels == 0 && a.grid != pipeline::defaults::kSamplingGrid)
     throw InputError("--grid", "a sampling grid needs --steps N or --steps-output FILE");
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
 
@@ -309,7 +308,7 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
       ->capture_default_str();
   app.add_option("--gate-c", a->gateC,
                  "Low-noise gate c (InfoNoise default " +
-                     defaults::formatDefault(defaults::kGateC) + "; √-entropy default 0 = off)");
+                     pipeline::defaults::formatDefault(pipeline::defaults::kGateC) + "; √-entropy default 0 = off)");
   app.add_option("--gate-n", a->gateN, "Gate exponent n")->capture_default_str();
   app.add_option("--sqrt-coordinate", a->sqrtCoordinate,
                  "u of π(u) ∝ √(dH/du): sigma, log-sigma, lambda")
@@ -321,18 +320,17 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--dataset", a->dataset,
                  "Dataset for --atomic (file or synthetic:KIND?...); with any schedule, its "
                  "measured σ_data is used");
-  app.add_option("--checkpoint", a->atomicChoices.checkpoint,
+  app.add_option("--checkpoint", a->atomicRequest.checkpoint,
                  "TorchScript denoiser: use its output layer's Jacobian (Gauss–Newton of the x0 "
                  "estimate)");
-  app.add_option("--parameter", a->atomicChoices.parameter,
+  app.add_option("--parameter", a->atomicRequest.parameter,
                  "Output-layer weight to use (default: the one linear/conv layer the output "
                  "depends on affinely)");
-  app.add_option("--prediction", a->atomicChoices.prediction,
-                 "What the checkpoint predicts: x0, eps or v")
+  app.add_option("--prediction", a->atomicRequest.prediction, "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str()
       ->check(CLI::IsMember({"x0", "eps", "epsilon", "v"}));
   // The design's settings (pipeline AtomicSettings::full() by default), shown with their defaults.
-  AtomicSettings& settings = a->atomicChoices.settings;
+  AtomicSettings& settings = a->atomicRequest.settings;
   auto setting = [&app](const char* flag, auto& value, const char* help) {
     app.add_option(flag, value, help)->capture_default_str();
   };
@@ -343,9 +341,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   setting("--max-iterations", settings.maxIterations, "Solver iterations");
   setting("--merge-spacing", settings.mergeSpacing,
           "Merge neighbouring atoms closer than this in log σ");
-  setting("--criterion", a->atomicChoices.criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
-  setting("--target-weight", a->atomicChoices.targetWeight,
-          "ν of the target A = Σ ν_g H_g, per d log σ");
+  setting("--criterion", a->atomicRequest.criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
+  setting("--target-weight", a->atomicRequest.targetWeight, "ν of the target A = Σ ν_g H_g, per d log σ");
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();
   app.add_option("--device", a->device, "auto, cpu, cuda[:N]")->capture_default_str();
   app.add_option("--sigma-min", a->sigmaMin, "Grid lower end")->capture_default_str();
@@ -356,13 +353,13 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--sigma-data", a->sigmaData,
                  "σ_d of the EDM weight (default: measured from --dataset or recorded in the "
                  "profile, else " +
-                     defaults::formatDefault(defaults::kSigmaDataFallback) +
+                     pipeline::defaults::formatDefault(pipeline::defaults::kSigmaDataFallback) +
                      "; the file records which)");
   app.add_option("--gamma", a->gamma, "γ of min-SNR-γ")->capture_default_str();
   app.add_option("-o,--output", a->output, "Write the schedule (.json, .csv, .h5)");
   app.add_option("--steps", a->steps,
                  "Inference σ steps: N levels of the --grid sampling grid (with --steps-output: " +
-                     std::to_string(defaults::kSamplingSteps) + " unless given)");
+                     std::to_string(pipeline::defaults::kSamplingSteps) + " unless given)");
   app.add_option("--grid", a->grid,
                  "Sampling grid: karras, uniform-sigma, log-sigma, ddpm, flow, entropic, quantiles "
                  "with ?key=value (docs/file-formats.md; entropic uses --profile, quantiles this "

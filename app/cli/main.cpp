@@ -4,6 +4,7 @@
 #include <map>
 
 #include "command.h"
+#include "flag_names.h"
 #include "pipeline/environment.h"
 #include "util/error.h"
 
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return run();
     }
   } catch (const InputError& e) {
-    std::fprintf(stderr, "error: %s\n", e.what());
+    std::fprintf(stderr, "error: %s\n", cli::errorText(e).c_str());
     return 2;
   } catch (const Cancelled&) {
     std::fprintf(stderr, "cancelled\n");

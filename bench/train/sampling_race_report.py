@@ -8,10 +8,12 @@ usage: sampling_race_report.py RACE.json...
 """
 import json
 import math
+import os
 import sys
 
-# Two-sided 95 % Student t quantiles by degrees of freedom.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from race_intervals import t975  # noqa: E402  (the one Student t quantile of the benches)
+
 REFERENCE = "karras?rho=7"
 TITLES = {"fd": "FD", "kmer_js": "k-mer JS (bits)", "elbo": "ELBO bound (nats/dim)"}
 
@@ -22,7 +24,7 @@ def mean_hw(values):
     if n < 2:
         return m, float("nan")
     sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1))
-    return m, T975.get(n - 1, 1.96) * sd / math.sqrt(n)
+    return m, t975(n - 1) * sd / math.sqrt(n)
 
 
 def fmt(v):

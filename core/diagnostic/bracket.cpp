@@ -7,6 +7,8 @@
 #include "diagnostic/queries.h"
 #include "io/provenance.h"
 #include "util/error.h"
+#include "util/seeded_split.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -48,15 +50,20 @@ Profile closedFormMemberProfile(const std::string& kind, const std::vector<Point
   return out;
 }
 
+bool shareCanBracket(int64_t datasetSize, double share) {
+  if (datasetSize < 2) return false;  // no split at all
+  return heldOutCount(datasetSize, share, settings::kHeldOutShare) >= kBoundMinHeldOut;
+}
+
 Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
                        const DiagnosticOptions& options, const BracketOptions& bracket,
                        const Progress& progress, const LevelObserver& onLevel) {
   options.validate();
-  if (heldOut.size() < 4)
-    throw InputError(heldOut.source.empty() ? "held-out set" : heldOut.source,
-                     "has " + std::to_string(heldOut.size()) +
-                         " samples; the population bound needs at least 4 (two to select a "
-                         "member, two to score it)");
+  if (heldOut.size() < kBoundMinHeldOut)
+    throw InputError(
+        heldOut.source.empty() ? "held-out set" : heldOut.source,
+        "has " + std::to_string(heldOut.size()) + " samples; the population bound needs at least " +
+            std::to_string(kBoundMinHeldOut) + " (two to select a member, two to score it)");
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
   // The same seeded order computeHeldOutProfile draws its queries in: a point has one position,

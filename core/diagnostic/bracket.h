@@ -11,10 +11,16 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/gaussian_profile.h"
 #include "diagnostic/patch_wiener.h"
+#include "diagnostic/population_bound.h"
 #include "profile/profile.h"
 #include "util/progress.h"
 
 namespace noisescope {
+
+// Whether a seeded `share` of `datasetSize` samples holds enough points for a bracket, counted
+// to kBoundMinHeldOut after the split's own rounding (util/seeded_split.h), as the split that
+// follows will count them.
+bool shareCanBracket(int64_t datasetSize, double share);
 
 struct BracketOptions {
   GaussianSpectrumOptions spectrum;  // of the held-out Wiener member's fit
@@ -35,7 +41,7 @@ struct Bracket {
 // come from `heldOut`. One grid, seed and query count (options) for all curves. Order: the
 // closed-form members first (seconds; `onLevel` sees all their levels at once), then empirical
 // and held-out, whose levels `onLevel` sees as each completes. Throws InputError when the
-// held-out set has fewer than four points (two per half).
+// held-out set has fewer than kBoundMinHeldOut points (population_bound.h).
 Bracket computeBracket(const Dataset& prior, const Dataset& heldOut,
                        const DiagnosticOptions& options, const BracketOptions& bracket = {},
                        const Progress& progress = {}, const LevelObserver& onLevel = {});

@@ -15,6 +15,7 @@
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -62,7 +63,7 @@ Profile computeCheckpointProfile(const Dataset& evaluation, const CheckpointOpti
   requireUsable(evaluation);
   const DiagnosticOptions& grid = options.grid;
   grid.validate();
-  if (options.batchSize < 1) throw InputError("--batch", "must be at least 1");
+  if (options.batchSize < 1) throw InputError(settings::kBatchSize, "must be at least 1");
   const auto started = std::chrono::steady_clock::now();
   const c10::Device device = resolveDevice(grid.device);
   checkCheckpoint(options.path, options.prediction, evaluation, grid.device);

@@ -30,6 +30,7 @@
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -221,7 +222,7 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
   if (sigma.empty()) throw InputError(modelPath, "no σ levels");
   if (data.size() < 1) throw InputError(data.source, "the dataset is empty");
   if (options.samples < 1 || options.samples > 1000000)
-    throw InputError("--samples", "must be in [1, 1e6]");
+    throw InputError(settings::kMonteCarloSamples, "must be in [1, 1e6]");
   const c10::Device device = resolveDevice(options.device);
   TorchScriptDenoiser denoiser(modelPath, options.prediction, device);
   jit::Module& module = denoiser.module();

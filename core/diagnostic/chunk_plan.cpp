@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -63,9 +64,9 @@ ChunkPlan planChunks(int64_t datasetSize, int64_t dim, int64_t queries, int leve
   }
   const int64_t minimum =
       (queryBytes(s, 1, levels) + kTileBytesPerEntry + streamedRowBytes) * 4 / 3 + 1;
-  throw InputError("--memory", "too small for D = " + std::to_string(dim) + " and " +
-                                   std::to_string(levels) + " levels: need at least " +
-                                   std::to_string(minimum / 1024 + 1) + " KiB");
+  throw InputError(settings::kMemory, "too small for D = " + std::to_string(dim) + " and " +
+                                          std::to_string(levels) + " levels: need at least " +
+                                          std::to_string(minimum / 1024 + 1) + " KiB");
 }
 
 }  // namespace noisescope

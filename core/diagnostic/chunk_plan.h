@@ -26,7 +26,7 @@ constexpr int64_t kTileBytesPerEntry = 56;
 // logit, then the weights); a segment of both is meant to stay in a core's L1/L2 in between.
 constexpr int64_t kDenseSegmentBytes = int64_t{64} << 10;
 
-// Throws InputError("--memory", ...) when even one query against one data point does not fit.
+// Throws InputError("memory", ...) when even one query against one data point does not fit.
 // `streamedRowBytes` > 0: the prior is read from disk into a tile buffer of that many bytes per
 // row, which the plan counts inside the budget too.
 ChunkPlan planChunks(int64_t datasetSize, int64_t dim, int64_t queries, int levels,

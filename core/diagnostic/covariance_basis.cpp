@@ -5,6 +5,7 @@
 #include <random>
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -80,7 +81,7 @@ CovarianceBasis covarianceBasis(const Dataset& dataset, const GaussianSpectrumOp
   const int64_t n = dataset.size(), d = dataset.dim();
   if (n < 2 || d < 1) throw InputError(nameOf(dataset), "a covariance needs at least two samples");
   if (options.rank < 1 || options.oversample < 0 || options.powerIterations < 0)
-    throw InputError("--rank",
+    throw InputError(settings::kSpectrumRank,
                      "the randomised spectrum needs rank ≥ 1, oversample ≥ 0 and "
                      "power iterations ≥ 0");
   CovarianceBasis out;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include "schedule/engine_defaults.h"
 
 namespace noisescope {
 
@@ -24,8 +25,8 @@ constexpr double kFloat32LogitTolerance = 2.5e-5;
 
 struct DiagnosticOptions {
   int levels = 64;
-  double sigmaMin = 0.002;
-  double sigmaMax = 80.0;
+  double sigmaMin = schedule::defaults::kSigmaMin;
+  double sigmaMax = schedule::defaults::kSigmaMax;
   int64_t queries = 256;  // Monte Carlo queries per level (the same ones for every level)
   uint64_t seed = 0;
   std::string device = "auto";

@@ -15,6 +15,7 @@
 #include "tensor/communicator.h"
 #include "util/error.h"
 #include "util/seeded_split.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -194,6 +195,18 @@ Profile assemble(const std::string& kind, const PriorAccess& prior,
   }
   for (const auto& [phase, secs] : result.phaseSeconds)
     profile.provenance["execution"]["seconds_" + phase] = secs;
+  // Forced float32 is not held to the proven limit (auto is): say when it went past it, in the
+  // file, where both faces show a profile's warnings.
+  if (result.distanceLogitErrorBound > kFloat32LogitTolerance) {
+    char text[400];
+    std::snprintf(text, sizeof text,
+                  "float32 distances: their proven logit error bound reached %.3g, beyond the "
+                  "%.3g within which the MMSE matches float64's; the small-σ levels may be far "
+                  "off (the bound falls as σ grows). Precision auto (float64 where needed) or "
+                  "float64 gives the exact profile.",
+                  result.distanceLogitErrorBound, kFloat32LogitTolerance);
+    profile.provenance["warnings"].push_back(text);
+  }
   return profile;
 }
 
@@ -301,10 +314,11 @@ Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
 
 HeldOutSplit splitHeldOut(const Dataset& dataset, double share, uint64_t seed) {
   if (!(share > 0.0 && share < 1.0))
-    throw InputError("--holdout", "the held-out share must lie strictly between 0 and 1");
+    throw InputError(settings::kHeldOutShare,
+                     "the held-out share must lie strictly between 0 and 1");
   const int64_t n = dataset.size();
   if (n < 2) throw InputError(nameOf(dataset), "a held-out split needs at least two samples");
-  const RowSplit rows = seededSplit(n, heldOutCount(n, share, "--holdout"), seed);
+  const RowSplit rows = seededSplit(n, heldOutCount(n, share, settings::kHeldOutShare), seed);
   char spec[96];
   std::snprintf(spec, sizeof spec, "held-out split share=%g seed=%llu", share,
                 static_cast<unsigned long long>(seed));

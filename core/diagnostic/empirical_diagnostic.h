@@ -65,7 +65,7 @@ Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
 // round(share·N) rows (at least 1, at most N − 1) become the held-out set, the rest the prior,
 // each in the original order. Each part
 // records "held-out split share=… seed=…" (part "prior" or "held-out") in its transforms.
-// Throws InputError("--holdout", …) unless 0 < share < 1 and N ≥ 2.
+// Throws InputError("held-out share", …) unless 0 < share < 1 and N ≥ 2.
 struct HeldOutSplit {
   Dataset prior;
   Dataset heldOut;

@@ -33,7 +33,8 @@ MmseEstimate summarizeHalf(const PointRisks& risks, HeldOutHalf half, const std:
     throw InputError("held-out set", "the " + std::string(halfName(half)) + " half of the " +
                                          std::to_string(risks.columns()) +
                                          " held-out points used has fewer than two; hold out "
-                                         "more samples (at least 4)");
+                                         "more samples (at least " +
+                                         std::to_string(kBoundMinHeldOut) + ")");
   std::vector<double> values;
   values.reserve(static_cast<size_t>(risks.levels * n));
   for (int l = 0; l < risks.levels; ++l)

@@ -12,6 +12,9 @@
 
 namespace noisescope {
 
+// The fewest held-out points the bound can use: two to select a member per level, two to score it.
+inline constexpr int64_t kBoundMinHeldOut = 4;
+
 // One member's error on held-out points: values[level * columns + c] is the risk at that level of
 // the point in column c, already averaged over the point's noise (or in closed form over it).
 // position[c] is that point's position in the held-out order (diagnostic/queries.h): even

@@ -7,6 +7,7 @@
 #include "data/statistics.h"
 #include "schedule/preconditioning.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -29,11 +30,11 @@ InformationMatrices randomFeatureInformation(const Dataset& data, const std::vec
   checkLevels(sigma, "random-feature information");
   if (data.size() < 1 || data.dim() < 1) throw InputError(data.source, "the dataset is empty");
   if (options.features < 1 || options.features > 4096)
-    throw InputError("--features", "must be in [1, 4096]");
+    throw InputError(settings::kRandomFeatures, "must be in [1, 4096]");
   if (options.embedding < 1 || options.embedding > 1024)
-    throw InputError("--embedding", "must be in [1, 1024]");
+    throw InputError(settings::kFeatureEmbedding, "must be in [1, 1024]");
   if (options.samples < 2 || options.samples > 1000000)
-    throw InputError("--samples", "must be in [2, 1e6]");
+    throw InputError(settings::kMonteCarloSamples, "must be in [2, 1e6]");
   const int64_t d = data.dim();
   const int f = options.features, e = options.embedding, m = options.samples;
   const double sigmaData = options.sigmaData > 0.0 ? options.sigmaData : measureSigmaData(data);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "schedule/ode_sampler.h"
 #include "util/atomic_file.h"
 #include "util/student_t.h"
 
@@ -160,7 +161,8 @@ std::string sampleRaceTable(const SampleRaceResult& r) {
     }
   }
   out << "\nNFE n: a budget of n denoiser evaluations; (k): the evaluations spent";
-  if (r.sampler == "heun") out << " (Heun: N steps cost 2N − 1, N = ⌊(n + 1)/2⌋)";
+  if (r.sampler == toString(schedule::OdeSampler::Heun))
+    out << " (Heun: N steps cost 2N − 1, N = ⌊(n + 1)/2⌋)";
   out << "\n";
   return out.str();
 }

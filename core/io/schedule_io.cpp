@@ -131,13 +131,10 @@ json scheduleToJson(const Schedule& s, const json& provenance) {
     j["allocation_weights"] = allocation;
   } else {
     const LogSigmaGrid& g = s.grid();
-    std::vector<double> density(g.bins()), sigmaEdges, centers = g.sigmaCenters(), weights,
-                                                       allocation(g.bins());
-    for (int b = 0; b < g.bins(); ++b) {
-      density[b] = s.binMasses()[b] / g.width(b);
-      weights.push_back(s.lossWeight.at(centers[b], density[b]));
-      allocation[b] = phi.binMasses()[b] / g.width(b);
-    }
+    const std::vector<double> density = g.densities(s.binMasses()),
+                              allocation = g.densities(phi.binMasses()), centers = g.sigmaCenters();
+    std::vector<double> sigmaEdges, weights;
+    for (int b = 0; b < g.bins(); ++b) weights.push_back(s.lossWeight.at(centers[b], density[b]));
     for (double e : g.edges) sigmaEdges.push_back(std::exp(e));
     j["coordinate"] = "log-sigma";
     j["density_note"] = "piecewise constant per bin, per unit log σ; p_σ = p_ℓ/σ, p_λ = p_ℓ/2";
@@ -257,13 +254,15 @@ std::string scheduleToCsv(const Schedule& s) {
   const LogSigmaGrid& g = s.grid();
   out << "log_sigma_lo,log_sigma_hi,sigma_lo,sigma_hi,sigma_center,mass,density_log_sigma,"
          "density_sigma,density_lambda,cdf_hi,loss_weight,allocation_log_sigma\n";
+  const std::vector<double> density = g.densities(s.binMasses()),
+                            allocation = g.densities(phi.binMasses());
   for (int b = 0; b < g.bins(); ++b) {
     const double center = std::exp(g.center(b));
-    const double p = s.binMasses()[b] / g.width(b);
+    const double p = density[b];
     out << g.edges[b] << ',' << g.edges[b + 1] << ',' << std::exp(g.edges[b]) << ','
         << std::exp(g.edges[b + 1]) << ',' << center << ',' << s.binMasses()[b] << ',' << p << ','
         << p / center << ',' << p / 2 << ',' << s.edgeCdf()[b + 1] << ','
-        << s.lossWeight.at(center, p) << ',' << phi.binMasses()[b] / g.width(b) << '\n';
+        << s.lossWeight.at(center, p) << ',' << allocation[b] << '\n';
   }
   return out.str();
 }

@@ -5,6 +5,7 @@
 #include "diagnostic/random_feature_information.h"
 #include "util/error.h"
 #include "util/log_grid.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 
@@ -40,44 +41,53 @@ std::string settingsName(const AtomicSettings& settings) {
 }
 }  // namespace
 
-AtomicRequest atomicRequest(const AtomicChoices& choices, const Dataset& dataset) {
-  AtomicRequest request;
-  request.dataset = &dataset;
-  request.datasetName = dataset.source.empty() ? dataset.name : dataset.source;
-  request.checkpoint = choices.checkpoint;
-  request.parameter = choices.parameter;
-  request.prediction = predictionFromString(choices.prediction);
-  request.device = choices.device;
-  request.sigmaMin = choices.sigmaMin;
-  request.sigmaMax = choices.sigmaMax;
-  request.settings = choices.settings;
-  request.settings.name = settingsName(choices.settings);
-  request.seed = choices.seed;
-  // σ_data is the design's (given or measured); the fallback only passes the weight's check.
-  request.trainingWeight =
-      makeLossWeight(choices.trainingWeight, defaults::kSigmaDataFallback, choices.gamma);
-  request.targetWeight = choices.targetWeight;
-  if (choices.criterion == "A")
-    request.criterion = DesignCriterion::A;
-  else if (choices.criterion == "D")
-    request.criterion = DesignCriterion::D;
-  else
-    throw InputError("--criterion", "must be A or D, not '" + choices.criterion + "'");
-  request.sigmaData = choices.sigmaData;
-  return request;
-}
+namespace {
 
-AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress) {
-  if (!request.dataset) throw InputError("atomic design", "needs a dataset");
-  const AtomicSettings& settings = request.settings;
-  if (settings.levels < 2 || settings.levels > 2000)
+// The request's names resolved to the engine's values.
+struct ResolvedRequest {
+  Prediction prediction = Prediction::X0;
+  AtomicSettings settings;
+  LossWeight trainingWeight;
+  DesignCriterion criterion = DesignCriterion::A;
+};
+
+ResolvedRequest resolve(const AtomicRequest& request) {
+  ResolvedRequest r;
+  r.prediction = predictionFromString(request.prediction);
+  r.settings = request.settings;
+  r.settings.name = settingsName(request.settings);
+  if (r.settings.levels < 2 || r.settings.levels > 2000)
     throw InputError("atomic design",
-                     "levels must be in [2, 2000], not " + std::to_string(settings.levels));
+                     "levels must be in [2, 2000], not " + std::to_string(r.settings.levels));
   if (!(request.sigmaMin > 0.0) || !(request.sigmaMax > request.sigmaMin))
     throw InputError("atomic design", "needs 0 < σ_min < σ_max");
-  const SigmaDataChoice sigmaData = request.sigmaData
-                                        ? givenSigmaData(*request.sigmaData)
-                                        : measuredSigmaData(*request.dataset, request.datasetName);
+  // σ_data is the design's (given or measured); the fallback only passes the weight's check.
+  r.trainingWeight =
+      makeLossWeight(request.trainingWeight, defaults::kSigmaDataFallback, request.gamma);
+  makeLossWeight(request.targetWeight, defaults::kSigmaDataFallback, request.gamma,
+                 "target weight");
+  if (request.criterion == "A")
+    r.criterion = DesignCriterion::A;
+  else if (request.criterion == "D")
+    r.criterion = DesignCriterion::D;
+  else
+    throw InputError(settings::kCriterion, "must be A or D, not '" + request.criterion + "'");
+  return r;
+}
+
+}  // namespace
+
+void checkAtomicRequest(const AtomicRequest& request) {
+  resolve(request);
+}
+
+AtomicDesign designAtomic(const AtomicRequest& request, const Dataset& dataset,
+                          const Progress& progress) {
+  const ResolvedRequest resolved = resolve(request);
+  const AtomicSettings& settings = resolved.settings;
+  const std::string datasetName = dataset.source.empty() ? dataset.name : dataset.source;
+  const SigmaDataChoice sigmaData = request.sigmaData ? givenSigmaData(*request.sigmaData)
+                                                      : measuredSigmaData(dataset, datasetName);
   const std::vector<double> sigma =
       logSpacedGrid(request.sigmaMin, request.sigmaMax, settings.levels);
 
@@ -88,26 +98,26 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress
     o.samples = settings.samples;
     o.seed = request.seed;
     o.progress = progress.sub(0.0, 0.5);
-    info = randomFeatureInformation(*request.dataset, sigma, o);
+    info = randomFeatureInformation(dataset, sigma, o);
   } else {
     CheckpointInformationOptions o;
     o.parameter = request.parameter;
-    o.prediction = request.prediction;
+    o.prediction = resolved.prediction;
     o.samples = settings.samples;
     o.device = request.device;
     o.seed = request.seed;
     o.progress = progress.sub(0.0, 0.5);
-    info = checkpointInformation(request.checkpoint, *request.dataset, sigma, o);
+    info = checkpointInformation(request.checkpoint, dataset, sigma, o);
   }
   progress.throwIfCancelled();
   progress.report(0.5, "solving the design");
 
   AtomicOptions o;
-  o.trainingWeight = request.trainingWeight;
+  o.trainingWeight = resolved.trainingWeight;
   o.trainingWeight.sigmaData = sigmaData.value;
-  o.targetWeight = makeLossWeight(request.targetWeight, sigmaData.value,
-                                  request.trainingWeight.gamma, "target weight");
-  o.criterion = request.criterion;
+  o.targetWeight =
+      makeLossWeight(request.targetWeight, sigmaData.value, request.gamma, "target weight");
+  o.criterion = resolved.criterion;
   o.mergeSpacing = settings.mergeSpacing;
   o.solver.gapTolerance = settings.gapTolerance;
   o.solver.maxIterations = settings.maxIterations;
@@ -125,12 +135,12 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress
   built.schedule.info.setNote("sigma_data_source", sigmaData.source);
   json& p = built.parameters;
   p["recipe"] = "atomic";
-  p["dataset"] = request.datasetName;
+  p["dataset"] = datasetName;
   p["information_model"] = request.checkpoint.empty() ? "random features" : "checkpoint";
   if (!request.checkpoint.empty()) {
     p["checkpoint"] = request.checkpoint;
     if (!request.parameter.empty()) p["checkpoint_parameter"] = request.parameter;
-    p["prediction"] = toString(request.prediction);
+    p["prediction"] = toString(resolved.prediction);
   }
   p["settings"] = {{"name", settings.name},
                    {"levels", settings.levels},
@@ -143,7 +153,7 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress
   p["sigma_min"] = request.sigmaMin;
   p["sigma_max"] = request.sigmaMax;
   p["seed"] = request.seed;
-  p["criterion"] = request.criterion == DesignCriterion::A ? "A" : "D";
+  p["criterion"] = resolved.criterion == DesignCriterion::A ? "A" : "D";
   p["training_weight"] = {{"kind", o.trainingWeight.name()}, {"gamma", o.trainingWeight.gamma}};
   p["target_weight"] = request.targetWeight;
   p["design"] = {{"criterion", out.result.design.criterion},

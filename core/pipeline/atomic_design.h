@@ -33,19 +33,22 @@ struct AtomicSettings {
   static AtomicSettings quick();  // 64 features, 1024 samples, gap 1e-6, 3000 iterations
 };
 
+// What a user chooses for an atomic design, in the names a face takes them in: the one request
+// both faces fill (the CLI from its flags, the Schedules panel from its quick settings), so the
+// same choices make the same schedule file.
 struct AtomicRequest {
-  const Dataset* dataset = nullptr;
-  std::string datasetName;  // recorded, and in σ_data's source
-  std::string checkpoint;   // empty: random-feature model
-  std::string parameter;    // checkpoint weight (empty: the information model's default)
-  Prediction prediction = Prediction::X0;  // what the checkpoint predicts (x0/ε/v adapter)
+  std::string checkpoint;         // empty: random-feature model
+  std::string parameter;          // checkpoint weight (empty: the information model's default)
+  std::string prediction = "x0";  // what the checkpoint predicts: x0, eps (epsilon) or v
   std::string device = "auto";
   double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
-  AtomicSettings settings;
+  AtomicSettings
+      settings;  // its recorded name is set by the values: "full", "quick", else "custom"
   uint64_t seed = 1;
-  schedule::LossWeight trainingWeight;  // kind and γ; σ_data as below
+  std::string trainingWeight = "uniform";
+  double gamma = defaults::kMinSnrGamma;  // of a min-SNR training weight
   std::string targetWeight = "elbo";
-  schedule::DesignCriterion criterion = schedule::DesignCriterion::A;
+  std::string criterion = "A";      // A or D
   std::optional<double> sigmaData;  // given; otherwise measured from the dataset
 };
 
@@ -54,31 +57,15 @@ struct AtomicDesign {
   BuiltSchedule built;  // the atomic schedule, σ_data and the provenance parameters
 };
 
-// What a user chooses for an atomic design, in the names a face takes them in. Both faces make
-// their request with atomicRequest(), so the same choices make the same schedule file: the CLI
-// fills this from its flags, the Schedules panel keeps the defaults with the quick settings.
-struct AtomicChoices {
-  std::string checkpoint;  // empty: random-feature model
-  std::string parameter;
-  std::string prediction = "x0";  // x0, eps (epsilon) or v
-  std::string device = "auto";
-  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
-  AtomicSettings settings;  // its name is set by the values: "full", "quick", else "custom"
-  uint64_t seed = 1;
-  std::string trainingWeight = "uniform";
-  double gamma = schedule::LossWeight{}.gamma;
-  std::string targetWeight = "elbo";
-  std::string criterion = "A";  // A or D
-  std::optional<double> sigmaData;
-};
+// InputError for a prediction, criterion or weight the request names but the engine does not
+// know, or settings out of range: a face can refuse before it starts the job.
+void checkAtomicRequest(const AtomicRequest& request);
 
-// The request for `choices` on `dataset`, which it records by the file or spec it was read from
-// (Dataset::source), whichever face loaded it. Throws InputError for a prediction, criterion or
-// weight it does not know.
-AtomicRequest atomicRequest(const AtomicChoices& choices, const Dataset& dataset);
-
-// Throws InputError for a missing dataset or settings out of range; Cancelled from `progress`.
-AtomicDesign designAtomic(const AtomicRequest& request, const Progress& progress = {});
+// The design on `dataset`, which it records by the file or spec it was read from
+// (Dataset::source), whichever face loaded it. InputError as checkAtomicRequest; Cancelled from
+// `progress`.
+AtomicDesign designAtomic(const AtomicRequest& request, const Dataset& dataset,
+                          const Progress& progress = {});
 
 // The design as a Fixed recipe (for the panel's list), carrying its provenance parameters.
 ScheduleRecipe atomicRecipe(const AtomicDesign& design, const std::string& name);

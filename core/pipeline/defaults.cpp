@@ -13,10 +13,6 @@ std::string formatDefault(double value) {
   return text;
 }
 
-double autoGateC(bool discreteData) {
-  return discreteData ? kGateCDiscrete : kGateC;
-}
-
 double comparisonBandGateC(const std::string& profileKind) {
   return profileKind == "empirical" ? 0.0 : kGateC;
 }
@@ -44,6 +40,7 @@ nlohmann::json defaultsJson() {
         {"auto", {{"continuous", autoGateC(false)}, {"discrete", autoGateC(true)}}},
         {"comparison_band", {{"empirical", comparisonBandGateC("empirical")}, {"other", kGateC}}}}},
       {"sigma_data_fallback", kSigmaDataFallback},
+      {"min_snr_gamma", kMinSnrGamma},
       {"held_out", {{"share", kHeldOutShare}, {"feature_test_share", kFeatureTestShare}}},
       {"sampling_grid",
        {{"spec", kSamplingGrid},

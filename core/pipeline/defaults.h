@@ -3,18 +3,24 @@
 // the pipeline falls back to. The workbench and the CLI read them here instead of restating them;
 // `noisescope-cli defaults --json` prints the table (defaultsJson) for everything else.
 //
-// The lower libraries keep their own struct defaults (they cannot see this layer);
-// tests/core/pipeline/test_defaults pins each of them to this table.
+// The noise path's defaults are owned below (schedule/engine_defaults.h) and only named here; the
+// lower libraries' struct defaults refer to that owner, and tests/core/pipeline/test_defaults
+// pins the rest of them to this table.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
 
+#include "schedule/engine_defaults.h"
+
 namespace noisescope::pipeline::defaults {
 
-// The σ grid (THEORY §5): its ends and the log-σ bins of schedules and of their comparison.
-inline constexpr double kSigmaMin = 0.002;
-inline constexpr double kSigmaMax = 80.0;
+// The noise path's own defaults are owned by schedule/engine_defaults.h and reached here by name
+// (defaults::kSigmaMin is the owner's): the σ grid's ends (THEORY §5), σ_data when nothing
+// measures it, min-SNR's γ, and the rate's low-noise gate with its "auto" rule (THEORY §6).
+using namespace schedule::defaults;
+
+// The log-σ bins of schedules and of their comparison.
 inline constexpr int kBins = 256;
 
 // The offline diagnostic: σ levels and Monte Carlo queries per level (THEORY §3).
@@ -23,15 +29,6 @@ inline constexpr int64_t kDiagnosticQueries = 256;
 // Dataset statistics: query rows of the nearest-neighbour distance, and the seed that picks them.
 inline constexpr int64_t kNeighbourQueries = 256;
 inline constexpr uint64_t kNeighbourSeed = 1;
-
-// The low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ) of the rate (THEORY §6): InfoNoise's c, and the published
-// choices that gate "auto" picks from, for continuous and for discrete (±1) data.
-inline constexpr double kGateC = 0.15;
-inline constexpr double kGateCDiscrete = 0.2;
-inline constexpr double kGateN = 3.0;
-
-// σ_data of the EDM weight when no data, profile or value tells it.
-inline constexpr double kSigmaDataFallback = 0.5;
 
 // The held-out rule: without a test split, a seeded share of the data (util/seeded_split.h).
 inline constexpr double kHeldOutShare = 0.1;
@@ -54,9 +51,6 @@ inline constexpr int kTrainerHeight = 1024;
 
 // A default as the faces show it in help and tooltips ("%g": 0.15, 80).
 std::string formatDefault(double value);
-
-// Gate "auto": c for the kind of data.
-double autoGateC(bool discreteData);
 
 // The gate c of a comparison's informative band, for a profile of this kind: 0 (no gate) for the
 // empirical prior's profile, whose MMSE vanishes at small σ by itself (THEORY §6), kGateC for

@@ -10,6 +10,7 @@
 #include "pipeline/scaled_prior.h"
 #include "util/error.h"
 #include "util/seeded_split.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 
@@ -39,7 +40,7 @@ void requireShape(const Dataset& dataset, const Dataset& scored, const std::stri
 }
 
 // A checkpoint given as a file is scored on `evalData` when given (on the dataset's scale), else
-// on the dataset if it is a test split, else on a seeded `holdout` share of it.
+// on the dataset if it is a test split, else on a seeded share (heldOut.share) of it.
 Profile fileCheckpointProfile(const Dataset& dataset, const DiagnoseRequest& request,
                               CheckpointOptions c, const Progress& progress) {
   if (!request.evalData.empty()) {
@@ -53,11 +54,11 @@ Profile fileCheckpointProfile(const Dataset& dataset, const DiagnoseRequest& req
     c.evaluationSet = "test split (" + dataset.source + ")";
     return computeCheckpointProfile(dataset, c, progress);
   }
-  const int64_t keep = heldOutCount(dataset.size(), request.holdout, "--holdout");
+  const int64_t keep = heldOutCount(dataset.size(), request.heldOut.share, settings::kHeldOutShare);
   const RowSplit rows =
       seededSplit(dataset.size(), keep, request.options.seed + kEvaluationSplitSeedOffset);
   char share[32];
-  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * request.holdout);
+  std::snprintf(share, sizeof share, "%.3g%%", 100.0 * request.heldOut.share);
   c.evaluationSet =
       std::string("held-out part: a seeded random ") + share + " (" + std::to_string(keep) +
       " samples) of " + dataset.source + " (split: " + dataset.split +
@@ -77,7 +78,7 @@ Profile checkpointProfile(const Dataset& dataset, const DiagnoseRequest& request
     return fileCheckpointProfile(dataset, request, c, progress);
   }
   if (request.prediction != Prediction::X0)
-    throw InputError("--prediction", "a run directory's exported denoiser predicts x0");
+    throw InputError(settings::kPrediction, "a run directory's exported denoiser predicts x0");
   // The run's own held-out data, read by the trainer's reader.
   const RunHeldOutSet held = runHeldOutSet(request.checkpoint, progress.sub(0.0, 0.2));
   if (!dataset.values.empty()) requireShape(dataset, held.data, request.checkpoint);
@@ -123,7 +124,7 @@ DiagnoseResult diagnose(const Dataset& dataset, Dataset* movable, const std::str
   } else if (kind == "checkpoint") {
     out.profiles.push_back(checkpointProfile(dataset, request, progress, out.model));
   } else {
-    throw InputError("--kind " + kind,
+    throw InputError(std::string(settings::kDiagnosticKind) + " " + kind,
                      "expected empirical, held-out, gaussian, bracket or checkpoint");
   }
   for (Profile& p : out.profiles) p.provenance["producer"] = request.producer;
@@ -154,7 +155,7 @@ DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& dataset
     const std::string file =
         heldOutQueryFile(heldOut, datasetPath, prior.whole->description().split);
     if (file.empty())
-      throw InputError("--queries-from",
+      throw InputError(settings::kQueryFile,
                        "a streamed or sharded prior cannot be split in memory; give the held-out "
                        "samples as a file (--queries-from FILE, or a test split beside the "
                        "dataset)");
@@ -165,7 +166,7 @@ DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& dataset
   } else if (request.kind == "empirical") {
     profile = computeEmpiricalProfile(prior.access(), request.options, progress);
   } else {
-    throw InputError("--kind " + request.kind,
+    throw InputError(std::string(settings::kDiagnosticKind) + " " + request.kind,
                      "only empirical and held-out run on a streamed or sharded prior");
   }
   profile.provenance["producer"] = request.producer;

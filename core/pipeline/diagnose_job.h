@@ -41,11 +41,10 @@ struct DiagnoseRequest {
   Prediction prediction = Prediction::X0;
   int64_t batchSize = CheckpointOptions{}.batchSize;
   // checkpoint on a file: the data it is scored on. `evalData` when given (read on the dataset's
-  // scale with `evalLoad`), else the dataset if it is a test split, else a seeded `holdout`
-  // share of it.
+  // scale with `evalLoad`), else the dataset if it is a test split, else a seeded share of it
+  // (heldOut.share, the one held-out share of every kind).
   std::string evalData;
   LoadOptions evalLoad;
-  double holdout = defaults::kHeldOutShare;
   std::string producer;  // every profile's provenance "producer"
 };
 

@@ -10,6 +10,7 @@
 #include "schedule/allocation.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 
@@ -41,7 +42,8 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
   else if (method == "sqrt-entropy")
     recipe = sqrtEntropyRecipe();
   else
-    throw InputError("--method", "'" + method + "' is not one of: infonoise, sqrt-entropy");
+    throw InputError(settings::kScheduleMethod,
+                     "'" + method + "' is not one of: infonoise, sqrt-entropy");
   RecipeContext context;
   context.profile = &profile;
   context.profileSource = profileSource;

@@ -60,7 +60,7 @@ std::vector<std::string> fitToolNames();
 // The model families `tool` is modelled for, its default first (InputError("--for") if unknown).
 std::vector<std::string> fitModelNames(const std::string& tool);
 
-// Throws InputError("--for", …) for an unknown tool.
+// Throws InputError("trainer", …) for an unknown tool.
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,
                    const schedule::TrainerSettings& settings = {});
 

@@ -25,6 +25,12 @@ struct HeldOutRequest {
 std::string heldOutQueryFile(const HeldOutRequest& request, const std::string& datasetPath,
                              const std::string& datasetSplit);
 
+// Whether a dataset of `datasetSize` samples gets a bracket under this request: it has a query
+// file (whose own size computeBracket checks), or its seeded share holds enough points by the
+// split's rounding (diagnostic/bracket.h). The report asks this; `diagnose` then agrees with it.
+bool canBracket(const HeldOutRequest& request, const std::string& datasetPath,
+                const std::string& datasetSplit, int64_t datasetSize);
+
 struct HeldOutQueries {
   Dataset prior;            // the dataset, or what is left of it after the held-out share
   Dataset queries;          // the held-out samples
@@ -40,7 +46,8 @@ HeldOutQueries loadHeldOutQueryFile(const std::string& file, const HeldOutReques
                                     PriorRows& prior);
 
 // The whole choice for a dataset in memory: the query file if there is one (checked as above),
-// else a seeded `share` held out (throws InputError("--holdout", …) for a share outside (0, 1)).
+// else a seeded `share` held out (throws InputError("held-out share", …) for a share outside (0,
+// 1)).
 HeldOutQueries chooseHeldOutQueries(Dataset dataset, const std::string& datasetPath,
                                     const HeldOutRequest& request);
 

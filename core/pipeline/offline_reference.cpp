@@ -7,7 +7,8 @@
 namespace noisescope::pipeline {
 
 bool followsSqrtEntropy(const train::TrainConfig& config) {
-  return config.noise.sampler == "sqrt-entropy";
+  return train::samplerKindFromString(config.noise.sampler, config.source) ==
+         train::SamplerKind::SqrtEntropy;
 }
 
 BuiltSchedule offlineReferenceSchedule(const train::TrainConfig& config, const Profile& profile,

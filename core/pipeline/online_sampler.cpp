@@ -11,9 +11,8 @@ train::NoiseSampler onlineSampler(const OnlineSamplerRequest& request) {
   train::TrainConfig config;
   config.source = request.source;
   config.noise = train::parseNoiseSettings(request.noise, request.source);
-  if (!config.noise.gateC) config.noise.gateC = defaults::autoGateC(request.discreteData);
   config.optim.sigmaData = request.sigmaData;
-  return train::noiseSamplerFor(config, request.sigmaData);
+  return train::resolveNoiseSampler(config, request.discreteData, request.sigmaData);
 }
 
 }  // namespace noisescope::pipeline

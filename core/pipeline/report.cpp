@@ -290,8 +290,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     held.seed = request.profile.seed;
     held.load = request.load;
     held.load.progress = {};
-    const bool bracketable =
-        !heldOutQueryFile(held, request.datasets[i], d.split).empty() || d.size() * held.share >= 4;
+    const bool bracketable = canBracket(held, request.datasets[i], d.split, d.size());
     std::vector<Profile> curves;
     if (bracketable) {
       BracketJob job =

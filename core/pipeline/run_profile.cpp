@@ -12,10 +12,7 @@ namespace noisescope::pipeline {
 std::string newestExportedDenoiser(const std::string& runDirectory) {
   if (!std::filesystem::is_directory(runDirectory))
     throw InputError(runDirectory, "is not a run directory");
-  const train::RunDirectory run(runDirectory);
-  const std::vector<int64_t> steps = run.checkpointSteps();
-  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
-    if (std::filesystem::is_regular_file(run.exportPath(*it))) return run.exportPath(*it);
+  if (const auto path = train::RunDirectory(runDirectory).newestExport()) return *path;
   throw InputError(runDirectory,
                    "holds no exported denoiser yet (checkpoints/step-N.denoiser.pt of a "
                    "NoiseScope run directory; a run exports one at each checkpoint)");

@@ -9,7 +9,9 @@
 
 namespace noisescope::pipeline {
 
-// The newest TorchScript export (checkpoints/step-N.denoiser.pt) of a run directory. Exports take
+// The newest TorchScript export (checkpoints/step-N.denoiser.pt) of a run directory, by the run
+// directory's one rule (train::RunDirectory::newestExport): `diagnose`, `quality` and
+// `sample-race` all sample or profile this file. Exports take
 // the x0 convention whatever the network predicts inside. InputError naming the directory when it
 // holds none (a run that has not reached its first checkpoint, or one written by another tool).
 std::string newestExportedDenoiser(const std::string& runDirectory);

@@ -9,6 +9,7 @@
 
 #include "data/transforms.h"
 #include "pipeline/quality_floor.h"
+#include "pipeline/run_profile.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
@@ -29,11 +30,8 @@ void useThreads(int threads) {
 
 // The TorchScript denoiser to sample from: a .pt file, or a run directory's newest export.
 std::string modelPath(const std::string& checkpoint) {
-  if (!std::filesystem::is_directory(checkpoint)) return checkpoint;
-  const train::RunDirectory run(checkpoint);
-  const auto step = run.latestCheckpointStep();
-  if (!step) throw InputError(checkpoint, "the run directory has no checkpoint to sample from");
-  return run.exportPath(*step);
+  return std::filesystem::is_directory(checkpoint) ? newestExportedDenoiser(checkpoint)
+                                                   : checkpoint;
 }
 
 at::Tensor heunSamples(const ScoreRequest& request, const Dataset& reference) {

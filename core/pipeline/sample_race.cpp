@@ -20,6 +20,7 @@
 #include "train/train_config.h"
 #include "train/training_data.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 namespace {
@@ -34,14 +35,6 @@ at::Tensor gaussian(std::vector<int64_t> shape, int64_t rows, uint64_t seed) {
   shape.insert(shape.begin(), rows);
   auto gen = at::detail::createCPUGenerator(seed);
   return at::randn(shape, gen, at::kFloat);
-}
-
-at::Tensor drawSamples(const std::string& sampler, const train::DenoiseFunction& denoise,
-                       const at::Tensor& start, const std::vector<double>& sigmas, uint64_t seed,
-                       const Progress& progress) {
-  if (sampler == "heun") return train::heunSample(denoise, start, sigmas, progress);
-  if (sampler == "euler") return train::eulerSample(denoise, start, sigmas, progress);
-  return train::eulerAncestralSample(denoise, start, sigmas, seed ^ 0xa11ce57ULL, progress);
 }
 
 void checkGridSigmas(const RaceGrid& grid, int64_t steps, const std::vector<double>& s) {
@@ -59,7 +52,8 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
   if (o.nfe.empty() || o.seeds.empty())
     throw InputError("sample-race", "needs at least one NFE and one seed");
   for (int64_t n : o.nfe)
-    if (n < 1) throw InputError("--nfe", "every NFE must be at least 1, not " + std::to_string(n));
+    if (n < 1)
+      throw InputError(settings::kNfe, "every NFE must be at least 1, not " + std::to_string(n));
   const SampleRacePlan plan = planSampleRace(o);
   const std::string& modelPath = plan.model;
   const std::string& configPath = plan.config;
@@ -83,7 +77,7 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
   SampleRaceResult r;
   r.model = modelPath;
   r.source = plan.source;
-  r.sampler = plan.sampler;
+  r.sampler = toString(plan.sampler);
   r.samples = o.samples > 0 ? o.samples : config.eval.qualitySamples;
   r.reference = data.test.size();
   r.test = data.testDescription;
@@ -116,11 +110,11 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
       SampleRaceCell c;
       c.grid = g.name;
       c.nfe = n;
-      c.steps = train::stepsForEvaluations(r.sampler, n);
+      c.steps = schedule::stepsForEvaluations(plan.sampler, n);
       if (c.steps < 2)
-        throw InputError("--nfe", "NFE " + std::to_string(n) + " leaves the " + r.sampler +
-                                      " sampler fewer than 2 σ steps");
-      c.evaluations = train::samplerEvaluations(r.sampler, c.steps);
+        throw InputError(settings::kNfe, "NFE " + std::to_string(n) + " leaves the " + r.sampler +
+                                             " sampler fewer than 2 σ steps");
+      c.evaluations = schedule::samplerEvaluations(plan.sampler, c.steps);
       c.sigma = g.sigmas(c.steps);
       checkGridSigmas(g, c.steps, c.sigma);
       c.sigma.push_back(0.0);
@@ -141,7 +135,8 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
       const double span = double(c.evaluations) / total;
       const Progress step = work.sub(done / total, done / total + span);
       step.report(0.0, what);
-      const at::Tensor samples = drawSamples(r.sampler, denoise, start, c.sigma, seed, step);
+      const at::Tensor samples =
+          train::sampleWith(plan.sampler, denoise, start, c.sigma, seed ^ 0xa11ce57ULL, step);
       const auto q =
           train::scoreSamples(samples.to(at::kCPU), data.test, data.discrete, features.get());
       if (!std::isnan(q.fd)) c.values["fd"].push_back(q.fd);

@@ -18,6 +18,7 @@
 
 #include "io/sample_race_io.h"
 #include "render/chart.h"
+#include "schedule/engine_defaults.h"
 #include "util/progress.h"
 
 namespace noisescope::pipeline {
@@ -32,7 +33,7 @@ struct RaceGrid {
 // What grids are built from: the model's σ range, and optionally the run's final π and a
 // profile for the grids matched to them.
 struct RaceGridContext {
-  double sigmaMin = 0.002, sigmaMax = 80.0;
+  double sigmaMin = schedule::defaults::kSigmaMin, sigmaMax = schedule::defaults::kSigmaMax;
   std::string runDirectory;  // "" for a bare TorchScript file
   std::string profile;       // a noisescope.profile/1 file, "" for none
 };

@@ -52,7 +52,8 @@ RaceGrid makeGrid(const std::string& spec, const Sources& s) {
 }
 
 std::string range(const RaceGridContext& c) {
-  if (c.sigmaMin == 0.002 && c.sigmaMax == 80.0) return "";
+  if (c.sigmaMin == schedule::defaults::kSigmaMin && c.sigmaMax == schedule::defaults::kSigmaMax)
+    return "";
   std::ostringstream out;
   out.precision(17);
   out << "sigma_min=" << c.sigmaMin << "&sigma_max=" << c.sigmaMax;

@@ -10,16 +10,15 @@
 #include "train/run_directory.h"
 #include "train/train_config.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 namespace {
 
-std::string resolveSampler(const std::string& asked, const train::TrainConfig& config) {
-  if (asked != "auto") {
-    train::samplerEvaluations(asked, 1);  // InputError for an unknown name
-    return asked;
-  }
-  return config.noise.lossWeight == "flow-v" ? "euler" : "heun";
+schedule::OdeSampler resolveSampler(const std::string& asked, const train::TrainConfig& config) {
+  if (asked != "auto") return schedule::odeSamplerFromString(asked);
+  return config.noise.lossWeight == "flow-v" ? schedule::OdeSampler::Euler
+                                             : schedule::OdeSampler::Heun;
 }
 
 }  // namespace
@@ -50,10 +49,10 @@ SampleRacePlan planSampleRace(const SampleRaceOptions& o) {
 }
 
 std::vector<GridPreview> previewRaceGrids(const SampleRacePlan& plan, int64_t nfe) {
-  const int64_t steps = train::stepsForEvaluations(plan.sampler, nfe);
+  const int64_t steps = schedule::stepsForEvaluations(plan.sampler, nfe);
   if (steps < 2)
-    throw InputError("NFE", "NFE " + std::to_string(nfe) + " leaves the " + plan.sampler +
-                                " sampler fewer than 2 σ steps");
+    throw InputError(settings::kNfe, "NFE " + std::to_string(nfe) + " leaves the " +
+                                         toString(plan.sampler) + " sampler fewer than 2 σ steps");
   std::vector<GridPreview> previews;
   for (auto& attempt : tryRaceGrids(plan.grids, plan.context)) {
     GridPreview p;

@@ -9,15 +9,16 @@
 #include <vector>
 
 #include "pipeline/sample_race.h"
+#include "schedule/ode_sampler.h"
 
 namespace noisescope::pipeline {
 
 struct SampleRacePlan {
-  std::string model;    // the TorchScript file sampled
-  std::string config;   // the training config of its data
-  bool isRun = false;   // MODEL was a run directory
-  std::string source;   // the run directory, or the config
-  std::string sampler;  // resolved: "heun", "euler" or "euler-ancestral"
+  std::string model;                                          // the TorchScript file sampled
+  std::string config;                                         // the training config of its data
+  bool isRun = false;                                         // MODEL was a run directory
+  std::string source;                                         // the run directory, or the config
+  schedule::OdeSampler sampler = schedule::OdeSampler::Heun;  // "auto" resolved
   RaceGridContext context;
   std::vector<std::string> grids;  // the options' specs, or defaultRaceGridSpecs(context)
 };

@@ -1,6 +1,7 @@
 #include "pipeline/scaled_prior.h"
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 
@@ -8,7 +9,7 @@ Streaming streamingFromString(const std::string& text) {
   if (text == "auto") return Streaming::Auto;
   if (text == "on") return Streaming::Always;
   if (text == "off") return Streaming::Never;
-  throw InputError("--stream", "'" + text + "' is not one of auto, on, off");
+  throw InputError(settings::kStreaming, "'" + text + "' is not one of auto, on, off");
 }
 
 PriorAccess ScaledPrior::access() const {

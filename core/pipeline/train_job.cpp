@@ -8,6 +8,7 @@
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 
@@ -30,7 +31,8 @@ TrainOutcome runTraining(const TrainRequest& request,
     if (onResume) onResume();
   } else {
     if (request.config.empty())
-      throw InputError("--config", "required unless RUN_DIR holds a checkpoint to resume");
+      throw InputError(settings::kTrainingConfig,
+                       "required unless RUN_DIR holds a checkpoint to resume");
     config = train::readTrainConfig(request.config);
   }
 

@@ -92,10 +92,11 @@ CurveTable evaluateCurves(const Schedule& schedule, const LogSigmaGrid& grid,
   CurveTable t;
   t.coordinate = coordinate;
   const int n = grid.bins();
+  const std::vector<double> piDensities = grid.densities(piMass);
   for (int b = 0; b < n; ++b) {
     const double ell = grid.center(b), sigma = std::exp(ell);
     const double jac = logSigmaPerUnit(ell, coordinate);
-    const double piDensity = piMass[b] / grid.width(b);
+    const double piDensity = piDensities[b];
     t.sigma.push_back(sigma);
     t.coordinateValue.push_back(fromLogSigma(ell, coordinate));
     t.sampling.push_back(piDensity * jac);

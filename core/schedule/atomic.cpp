@@ -38,6 +38,24 @@ std::vector<double> targetLevelWeights(const std::vector<double>& sigma, const L
   return nu;
 }
 
+namespace {
+
+// Which regime R(π) = tr(A·M(π)⁻¹) describes under this training weight (THEORY §7): it is the
+// excess risk only when w_g·V_g ∝ H_g, i.e. the weight evens out the per-level residual variance.
+// EDM's weight 1/c_out(σ)² does that for the preconditioned model (approximately: exactly for
+// Gaussian data of variance σ_d²); any other weight leaves the sandwich form, where this
+// criterion only ranks allocations.
+std::string regimeNote(const LossWeight& weight) {
+  if (weight.kind == LossWeight::Kind::Edm)
+    return "fisher (well-specified, approximately: the EDM weight 1/c_out(σ)² evens the per-level "
+           "residual variance, as w·V ∝ H asks): R(π) = tr(A·M(π)⁻¹)";
+  return "fisher criterion as a proxy: the training weight " + weight.name() +
+         " does not even the per-level residual variance (w·V ∝ H fails), so tr(A·M(π)⁻¹) ranks "
+         "allocations but is not this training's excess risk (the sandwich form of THEORY §7 is)";
+}
+
+}  // namespace
+
 AtomicResult designAtomicSchedule(const InformationMatrices& info, const AtomicOptions& options) {
   if (info.information.size() != info.sigma.size() || info.sigma.empty())
     throw InputError("atomic schedule", "need one information matrix per σ level");
@@ -80,7 +98,7 @@ AtomicResult designAtomicSchedule(const InformationMatrices& info, const AtomicO
   s.lossWeight = options.trainingWeight;
   s.info.kind = "atomic";
   s.info.label = "atomic optimum (" + info.model + ")";
-  s.info.setNote("regime", "fisher (well-specified): R(π) = tr(A·M(π)⁻¹)");
+  s.info.setNote("regime", regimeNote(options.trainingWeight));
   s.info.setNote("model", info.model);
   s.info.setNote("model-description", info.description);
   for (const auto& [key, value] : info.notes) s.info.setNote("model-" + key, value);

@@ -13,9 +13,9 @@ namespace noisescope::schedule {
 
 struct AtomicOptions {
   // w_g: the loss weight training uses (the design's π is the sampling density).
-  LossWeight trainingWeight{LossWeight::Kind::Uniform, 0.5, 5.0};
+  LossWeight trainingWeight{LossWeight::Kind::Uniform};
   // ν: where the risk is measured, per unit log σ (Elbo: 1/σ², THEORY's default).
-  LossWeight targetWeight{LossWeight::Kind::Elbo, 0.5, 5.0};
+  LossWeight targetWeight{LossWeight::Kind::Elbo};
   DesignCriterion criterion = DesignCriterion::A;
   // ridge = relativeRidge · (mean trace of H_g)/p keeps M invertible for nearly singular features.
   double relativeRidge = 1e-8;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -38,7 +39,7 @@ Comparison compareSchedules(const std::vector<Schedule>& schedules,
                             const ComparisonOptions& options) {
   if (schedules.empty()) throw InputError("compare", "no schedules to compare");
   if (options.reference < 0 || options.reference >= static_cast<int>(schedules.size()))
-    throw InputError("--reference", "index out of range");
+    throw InputError(settings::kReference, "index out of range");
   options.grid.validate("comparison grid");
   Comparison c;
   c.grid = options.grid;

@@ -8,17 +8,18 @@
 #include <vector>
 
 #include "schedule/allocation.h"
+#include "schedule/engine_defaults.h"
 #include "schedule/entropic.h"
 #include "schedule/schedule.h"
 
 namespace noisescope::schedule {
 
 struct ComparisonOptions {
-  LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 128);
+  LogSigmaGrid grid = LogSigmaGrid::uniform(defaults::kSigmaMin, defaults::kSigmaMax, 128);
   int reference = 0;  // index of the schedule the divergences are measured against
   const RateProfile* profile = nullptr;  // optional: enables the band and low-rate columns
   double bandMass = 0.9;                 // informative band: the central bandMass of ρ
-  double bandGateC = 0.15;        // ρ = MMSE/σ²·g(σ) with this gate c (0: the plain rate)
+  double bandGateC = defaults::kGateC;  // ρ = MMSE/σ²·g(σ) with this gate c (0: the plain rate)
   double lowRateFraction = 0.01;  // "uninformative": rate MMSE/σ² below this fraction of its peak
 };
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "schedule/coordinates.h"
+#include "schedule/engine_defaults.h"
 #include "schedule/schedule.h"
 
 namespace noisescope {
@@ -49,7 +50,7 @@ RateProfile smoothProfile(const RateProfile& profile, double bandwidth);
 // gate_c "auto").
 struct RateGate {
   double c = 0.0;
-  double n = 3.0;
+  double n = defaults::kGateN;
 
   double at(double sigma) const;
   // Throws InputError(source, …) unless c ≥ 0 and n > 0, both finite.
@@ -59,7 +60,7 @@ struct RateGate {
 double gatedRate(double rateLogSigma, double sigma, const RateGate& gate);
 
 enum class EntropicLaw {
-  InfoNoise,    // the target allocation ρ_ℓ ∝ r_g
+  InfoNoise,  // the target allocation ρ_ℓ ∝ r_g
   SqrtEntropy,  // the sampling density π_ℓ ∝ √(r_g·|dℓ/du|)/|dℓ/du|, i.e. π(u) ∝ √(r_g per du)
 };
 // The law's density per unit ℓ at ℓ from the gated rate there (unnormalised). `coordinate` is the
@@ -74,10 +75,10 @@ Schedule entropicAllocation(EntropicLaw law, const RateProfile& profile, const L
                             const RateGate& gate, Coordinate coordinate = Coordinate::LogSigma);
 
 struct InfoNoiseOptions {
-  double gateC = 0.15;  // c of g(σ) = σⁿ/(σⁿ + cⁿ); 0 turns the gate off
-  double gateN = 3.0;   // n
-  LossWeight weight{LossWeight::Kind::Edm, 0.5, 5.0};  // w: π ∝ ρ/w
-  double smoothing = 0.0;                              // bandwidth in ℓ for smoothProfile
+  double gateC = defaults::kGateC;  // c of g(σ) = σⁿ/(σⁿ + cⁿ); 0 turns the gate off
+  double gateN = defaults::kGateN;  // n
+  LossWeight weight{LossWeight::Kind::Edm};  // w: π ∝ ρ/w
+  double smoothing = 0.0;                    // bandwidth in ℓ for smoothProfile
 };
 // The low-noise gate g(σ) (RateGate{c, n}.at(σ)).
 double infoNoiseGate(double sigma, double c, double n);
@@ -94,8 +95,8 @@ struct SqrtEntropyOptions {
   // u of π(u) ∝ √(r_g per du): Sigma, LogSigma or Lambda. Recorded in the schedule.
   Coordinate coordinate = Coordinate::LogSigma;
   double gateC = 0.0;  // the low-noise gate of the rate, under the square root; 0: no gate
-  double gateN = 3.0;
-  LossWeight weight{LossWeight::Kind::Uniform, 0.5, 5.0};  // the weight it is trained with
+  double gateN = defaults::kGateN;
+  LossWeight weight{LossWeight::Kind::Uniform};  // the weight it is trained with
   double smoothing = 0.0;
 };
 // The sampling density π(u) ∝ √(r_g · |dℓ/du|) per du, moved to ℓ with the Jacobian:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "schedule/engine_defaults.h"
 #include "util/error.h"
 
 namespace noisescope::schedule {
@@ -39,8 +40,8 @@ const std::vector<FamilyDescriptor>& families() {
       {"log-uniform",
        "Log-uniform",
        "ℓ ~ U(log σ_low, log σ_high)",
-       {{"sigma_low", "σ_low", 0.002, 1e-8, 1e8, "lower end"},
-        {"sigma_high", "σ_high", 80.0, 1e-8, 1e8, "upper end"}}},
+       {{"sigma_low", "σ_low", defaults::kSigmaMin, 1e-8, 1e8, "lower end"},
+        {"sigma_high", "σ_high", defaults::kSigmaMax, 1e-8, 1e8, "upper end"}}},
       {"cosine",
        "Cosine (uniform t)",
        "σ = shift·tan(πt/2), t ~ U(0, 1): p_ℓ = 2σ'/(π(1+σ'²)), σ' = σ/shift",

@@ -2,6 +2,8 @@
 // Loss weights w(σ) in x0 space (THEORY §5): the factor in front of ‖D(y;σ) − x0‖². SNR = 1/σ².
 #include <string>
 #include <vector>
+#include "schedule/engine_defaults.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -16,8 +18,8 @@ struct LossWeight {
     Elbo,  // chosen so that π·w ∝ 1/σ² per d log σ: w = 1/(σ²·π_ℓ(ℓ)) — depends on π
   };
   Kind kind = Kind::Uniform;
-  double sigmaData = 0.5;  // σ_d of the EDM weight
-  double gamma = 5.0;      // γ of min-SNR-γ
+  double sigmaData = defaults::kSigmaDataFallback;  // σ_d of the EDM weight
+  double gamma = defaults::kMinSnrGamma;            // γ of min-SNR-γ
 
   // w(σ). `samplingDensityLogSigma` is π_ℓ at σ, used only by Elbo (where it is 0, w is +inf).
   double at(double sigma, double samplingDensityLogSigma = 1.0) const;
@@ -35,7 +37,8 @@ LossWeight::Kind lossWeightKindFromString(const std::string& name,
 std::vector<std::string> lossWeightNames();
 
 // "edm", "uniform", ... with its parameters checked (σ_d > 0, γ > 0).
-LossWeight makeLossWeight(const std::string& name, double sigmaData = 0.5, double gamma = 5.0,
-                          const std::string& source = "--weight");
+LossWeight makeLossWeight(const std::string& name, double sigmaData = defaults::kSigmaDataFallback,
+                          double gamma = defaults::kMinSnrGamma,
+                          const std::string& source = settings::kLossWeight);
 
 }  // namespace noisescope::schedule

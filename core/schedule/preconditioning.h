@@ -3,7 +3,8 @@
 // sees an input and predicts a target of roughly unit variance, and the denoiser is
 //
 //   D(x; σ) = c_skip(σ)·x + c_out(σ)·F(c_in(σ)·x, c_noise(σ))
-//   c_skip = σ_d²/(σ² + σ_d²)   c_out = σ·σ_d/√(σ² + σ_d²)   c_in = 1/√(σ² + σ_d²)   c_noise = ¼·ln σ
+//   c_skip = σ_d²/(σ² + σ_d²)   c_out = σ·σ_d/√(σ² + σ_d²)   c_in = 1/√(σ² + σ_d²)   c_noise = ¼·ln
+//   σ
 //
 // The coefficients are templates over the type of σ, so that these lines are the formulas for
 // every caller: double (the random-feature information model, schedule/information.cpp),
@@ -15,11 +16,13 @@
 #include <cmath>
 #include <type_traits>
 #include <utility>
+#include "schedule/engine_defaults.h"
 
 namespace noisescope::schedule {
 
 struct EdmPreconditioning {
-  double sigmaData = 0.5;  // σ_d: measureSigmaData of the training data (data/statistics.h)
+  double sigmaData = defaults::kSigmaDataFallback;  // σ_d: measureSigmaData of the training data
+                                                    // (data/statistics.h)
 
   // The type the coefficients are computed in: double for arithmetic σ, else σ's own type.
   template <class T>

@@ -5,7 +5,9 @@
 #include <cstdio>
 
 #include "schedule/allocation.h"
+#include "schedule/engine_defaults.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 #include "util/spec_string.h"
 
 namespace noisescope::schedule {
@@ -69,7 +71,7 @@ std::string number(double v) {
 
 void requireSteps(const SamplingGridSpec& spec, int steps) {
   if (steps < 2)
-    throw InputError(spec.text.empty() ? "--grid" : spec.text,
+    throw InputError(spec.text.empty() ? std::string(settings::kSamplingGrid) : spec.text,
                      "a sampling grid needs at least 2 σ levels, not " + std::to_string(steps));
 }
 
@@ -168,21 +170,18 @@ void checkRange(const SamplingGridSpec& spec, const std::string& source) {
 }  // namespace
 
 const std::vector<GridFamilyInfo>& samplingGridFamilies() {
+  const GridParameterInfo lowestLevel{"sigma_min", number(defaults::kSigmaMin), "lowest level"};
+  const GridParameterInfo highestLevel{"sigma_max", number(defaults::kSigmaMax), "highest level"};
   static const std::vector<GridFamilyInfo> list = {
       {"karras",
        "Karras ρ",
        "σ_i = (σ_max^(1/ρ) + i/(N−1)·(σ_min^(1/ρ) − σ_max^(1/ρ)))^ρ (EDM)",
-       {{"rho", "7", "ρ > 0; 7 is EDM's"},
-        {"sigma_min", "0.002", "lowest level"},
-        {"sigma_max", "80", "highest level"}}},
-      {"uniform-sigma",
-       "Uniform σ",
-       "σ_i linear from σ_max to σ_min",
-       {{"sigma_min", "0.002", "lowest level"}, {"sigma_max", "80", "highest level"}}},
+       {{"rho", "7", "ρ > 0; 7 is EDM's"}, lowestLevel, highestLevel}},
+      {"uniform-sigma", "Uniform σ", "σ_i linear from σ_max to σ_min", {lowestLevel, highestLevel}},
       {"log-sigma",
        "Uniform log σ",
        "log σ_i linear from log σ_max to log σ_min",
-       {{"sigma_min", "0.002", "lowest level"}, {"sigma_max", "80", "highest level"}}},
+       {lowestLevel, highestLevel}},
       {"ddpm",
        "DDPM/DDIM t",
        "diffusers' timestep_spacing over T training steps; σ_t = √((1 − ᾱ_t)/ᾱ_t)",
@@ -197,17 +196,17 @@ const std::vector<GridFamilyInfo>& samplingGridFamilies() {
        "t uniform, s = k·t/(1 + (k−1)·t) (SD3/Flux), σ = s/(1 − s)",
        {{"shift", "3", "k; SD3's is 3, Flux's e^μ"},
         {"train_timesteps", "1000", "scale of the exported timesteps (s·T)"},
-        {"sigma_min", "0.002", "lowest level"},
-        {"sigma_max", "80", "highest level"}}},
+        lowestLevel,
+        highestLevel}},
       {"entropic",
        "Entropic (profile)",
        "equal increments of ∫ r dℓ or ∫ √r dℓ, r = MMSE/σ² of a profile",
        {{"increment", "rate", "rate (entropic time) or sqrt-rate"},
         {"profile", "", "profile file (default: the one the command or tab holds)"},
         {"gate_c", "0", "low-noise gate c of the rate (0: none)"},
-        {"gate_n", "3", "gate exponent n"},
-        {"sigma_min", "0.002", "lowest level"},
-        {"sigma_max", "80", "highest level"}}},
+        {"gate_n", number(defaults::kGateN), "gate exponent n"},
+        lowestLevel,
+        highestLevel}},
       {"quantiles",
        "Quantiles of π",
        "σ_i at equal quantiles of a run's final training π (or its φ = π·w)",
@@ -466,7 +465,7 @@ std::vector<int> ddpmTimesteps(const SamplingGridSpec& spec, int steps) {
   requireSteps(spec, steps);
   const int T = spec.trainTimesteps;
   if (steps > T)
-    throw InputError(spec.text.empty() ? "--grid" : spec.text,
+    throw InputError(spec.text.empty() ? std::string(settings::kSamplingGrid) : spec.text,
                      std::to_string(steps) + " inference steps exceed the " + std::to_string(T) +
                          " training timesteps");
   std::vector<int> t(steps);
@@ -490,7 +489,7 @@ std::vector<int> ddpmTimesteps(const SamplingGridSpec& spec, int steps) {
     }
   }
   if (t.front() > T - 1)
-    throw InputError(spec.text.empty() ? "--grid" : spec.text,
+    throw InputError(spec.text.empty() ? std::string(settings::kSamplingGrid) : spec.text,
                      "steps_offset " + std::to_string(spec.stepsOffset) + " puts timestep " +
                          std::to_string(t.front()) + " past the table's last, " +
                          std::to_string(T - 1));

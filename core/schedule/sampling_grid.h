@@ -24,8 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "schedule/engine_defaults.h"
 #include "schedule/entropic.h"
 #include "schedule/schedule.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -41,7 +43,7 @@ enum class RatioGuard { Warn, Cap };
 struct SamplingGridSpec {
   GridFamily family = GridFamily::Karras;
   // karras, uniform-sigma, log-sigma, flow, entropic: the range the levels span.
-  double sigmaMin = 0.002, sigmaMax = 80.0;
+  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
   double rho = 7.0;  // karras (any ρ > 0)
   // ddpm
   DdpmSpacing spacing = DdpmSpacing::Trailing;
@@ -53,8 +55,8 @@ struct SamplingGridSpec {
   double shift = 3.0;  // SD3's default; Flux's dynamic μ gives shift = e^μ
   // entropic
   EntropicIncrement increment = EntropicIncrement::Rate;
-  double gateC = 0.0, gateN = 3.0;  // the rate's low-noise gate (c = 0: none)
-  std::string profile;              // path of the profile (read by core/pipeline)
+  double gateC = 0.0, gateN = defaults::kGateN;  // the rate's low-noise gate (c = 0: none)
+  std::string profile;                           // path of the profile (read by core/pipeline)
   // quantiles
   QuantilesOf of = QuantilesOf::Pi;
   std::string run;       // a run directory: its final training π (read by core/pipeline)
@@ -83,7 +85,7 @@ const std::vector<GridFamilyInfo>& samplingGridFamilies();
 // "karras?rho=7&sigma_min=0.002"; InputError(source, …) for an unknown family or key, a value out
 // of range or a key another family owns.
 SamplingGridSpec parseSamplingGridSpec(const std::string& text,
-                                       const std::string& source = "--grid");
+                                       const std::string& source = settings::kSamplingGrid);
 // Every parameter the family uses, defaults included, as a spec string (parses back the same).
 std::string canonicalSpec(const SamplingGridSpec& spec);
 // "Karras ρ=7", "DDPM trailing (T=1000, scaled-linear)", …

@@ -52,6 +52,12 @@ std::vector<double> LogSigmaGrid::centers() const {
   return out;
 }
 
+std::vector<double> LogSigmaGrid::densities(const std::vector<double>& masses) const {
+  std::vector<double> out(masses.size());
+  for (size_t b = 0; b < masses.size(); ++b) out[b] = masses[b] / width(static_cast<int>(b));
+  return out;
+}
+
 std::vector<double> LogSigmaGrid::sigmaCenters() const {
   std::vector<double> out = centers();
   for (double& v : out) v = std::exp(v);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "schedule/coordinates.h"
+#include "schedule/engine_defaults.h"
 #include "schedule/loss_weight.h"
 
 namespace noisescope::schedule {
@@ -28,7 +29,8 @@ struct LogSigmaGrid {
   std::vector<double> edges;
 
   // `bins` bins of equal width in ℓ on [log σ_min, log σ_max] (defaults of THEORY §1).
-  static LogSigmaGrid uniform(double sigmaMin = 0.002, double sigmaMax = 80.0, int bins = 256);
+  static LogSigmaGrid uniform(double sigmaMin = defaults::kSigmaMin,
+                              double sigmaMax = defaults::kSigmaMax, int bins = 256);
   // Throws InputError(source, ...) unless there are ≥ 1 bins with finite, strictly increasing
   // edges.
   void validate(const std::string& source = "grid") const;
@@ -42,6 +44,9 @@ struct LogSigmaGrid {
   double center(int bin) const { return 0.5 * (edges[bin] + edges[bin + 1]); }
   std::vector<double> centers() const;       // ℓ at bin centres
   std::vector<double> sigmaCenters() const;  // σ = exp(ℓ) at bin centres
+  // Masses per bin as densities per unit ℓ (mass / width): the one conversion every file, chart
+  // and table of a binned schedule uses.
+  std::vector<double> densities(const std::vector<double>& masses) const;
   // The bin holding ℓ (the last bin for ℓ = ℓ_max); −1 outside the grid.
   int binOf(double logSigma) const;
 };

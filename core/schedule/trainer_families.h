@@ -10,6 +10,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "schedule/engine_defaults.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
@@ -41,7 +43,7 @@ struct TrainerSettings {
   std::string lossWeighting = "";  // empty: every draw with the default loss, and each weighting
                                    // on the default draw
   // σ_d of the data, where the tool's loss or draw reads it (k-diffusion's model.sigma_data).
-  double sigmaData = 0.5;
+  double sigmaData = defaults::kSigmaDataFallback;
   // (σ, E‖D − y‖²) sorted by σ: the model's error per σ, which EDM2's learned weighting divides
   // by at equilibrium; a profile's MMSE stands in for it. Empty: not known.
   std::vector<std::pair<double, double>> modelError;
@@ -103,14 +105,14 @@ struct TrainerTool {
 // edm2, k-diffusion.
 std::vector<std::string> trainerToolNames();
 // The model families a tool is modelled for, its default (the tool's most common case) first.
-// Throws InputError("--for", …) for an unknown tool.
+// Throws InputError("trainer", …) for an unknown tool.
 std::vector<std::string> trainerModelNames(const std::string& tool);
 // The tool as it trains settings.model (its default when empty), its families restricted to
 // settings.lossWeighting when one is named. Throws InputError(source, …) for an unknown tool,
-// InputError("--model", …) / InputError("--loss-weighting", …) for a model or weighting the tool
-// does not have (each message lists the valid names).
+// InputError("trainer model", …) / InputError("trainer loss weighting", …) for a model or weighting
+// the tool does not have (each message lists the valid names).
 TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings = {},
-                        const std::string& source = "--for");
+                        const std::string& source = settings::kTrainerTool);
 // The loss weightings a tool offers for settings.model ("none" first).
 std::vector<std::string> trainerLossWeightings(const std::string& tool,
                                                const TrainerSettings& settings = {});

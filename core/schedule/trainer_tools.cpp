@@ -7,6 +7,7 @@
 #include "schedule/trainer_families.h"
 #include "schedule/trainers/tools.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::schedule {
 namespace {
@@ -48,13 +49,13 @@ const ToolEntry& entryOf(const std::string& name, const std::string& source) {
 ModelDefinition definitionOf(const std::string& name, const TrainerSettings& settings,
                              const std::string& source) {
   if (settings.width < 16 || settings.height < 16)
-    throw InputError("--resolution", "the image must be at least 16×16 pixels");
+    throw InputError(settings::kTrainingResolution, "the image must be at least 16×16 pixels");
   const ToolEntry& entry = entryOf(name, source);
   const std::string model = settings.model.empty() ? entry.models.front() : settings.model;
   bool known = false;
   for (const auto& m : entry.models) known = known || m == model;
   if (!known)
-    throw InputError("--model",
+    throw InputError(settings::kTrainerModel,
                      name + " is modelled for " + joined(entry.models) + ", not '" + model + "'");
   ModelDefinition d = entry.build(settings, model);
   d.tool.defaultFamily = d.defaultDraw;
@@ -93,14 +94,14 @@ std::vector<std::string> trainerToolNames() {
 }
 
 std::vector<std::string> trainerModelNames(const std::string& tool) {
-  return entryOf(tool, "--for").models;
+  return entryOf(tool, settings::kTrainerTool).models;
 }
 
 std::vector<std::string> trainerLossWeightings(const std::string& tool,
                                                const TrainerSettings& settings) {
   TrainerSettings s = settings;
   s.lossWeighting.clear();
-  return weightingNames(definitionOf(tool, s, "--for"));
+  return weightingNames(definitionOf(tool, s, settings::kTrainerTool));
 }
 
 TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings,
@@ -120,8 +121,8 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
   bool offered = false;
   for (const auto& n : names) offered = offered || n == asked;
   if (!offered)
-    throw InputError("--loss-weighting", name + " (" + tool.model + ") offers " + joined(names) +
-                                             ", not '" + asked + "'");
+    throw InputError(settings::kTrainerLossWeighting, name + " (" + tool.model + ") offers " +
+                                                          joined(names) + ", not '" + asked + "'");
   tool.families.clear();
   for (const auto& f : d.tool.families)
     if (f.weighting == asked) tool.families.push_back(f);

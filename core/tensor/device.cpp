@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -16,17 +17,19 @@ c10::Device resolveDevice(const std::string& name) {
   if (name == "cpu") return c10::Device(c10::kCPU);
   if (name.rfind("cuda", 0) == 0) {
     if (!at::hasCUDA()) {
-      throw InputError("--device " + name,
+      throw InputError(std::string(settings::kDevice) + " " + name,
                        "CUDA was requested but this build of LibTorch or this machine has no CUDA "
                        "device; use 'cpu' or 'auto'");
     }
     try {
       return c10::Device(name);
     } catch (const std::exception&) {
-      throw InputError("--device " + name, "not a device name (expected cuda or cuda:N)");
+      throw InputError(std::string(settings::kDevice) + " " + name,
+                       "not a device name (expected cuda or cuda:N)");
     }
   }
-  throw InputError("--device " + name, "unknown device (expected auto, cpu, cuda or cuda:N)");
+  throw InputError(std::string(settings::kDevice) + " " + name,
+                   "unknown device (expected auto, cpu, cuda or cuda:N)");
 }
 
 std::string describeDevice(const c10::Device& device) {

@@ -5,6 +5,7 @@
 
 #include "util/atomic_file.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -24,7 +25,7 @@ Prediction predictionFromString(const std::string& text) {
   if (text == "x0") return Prediction::X0;
   if (text == "eps" || text == "epsilon") return Prediction::Epsilon;
   if (text == "v") return Prediction::V;
-  throw InputError("--prediction " + text, "expected x0, eps or v");
+  throw InputError(std::string(settings::kPrediction) + " " + text, "expected x0, eps or v");
 }
 
 namespace {

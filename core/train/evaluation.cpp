@@ -203,16 +203,18 @@ at::Tensor eulerAncestralSample(const DenoiseFunction& denoiser, const at::Tenso
   });
 }
 
-int64_t samplerEvaluations(const std::string& sampler, int64_t steps) {
-  if (sampler == "heun") return 2 * steps - 1;
-  if (sampler == "euler" || sampler == "euler-ancestral") return steps;
-  throw InputError("sampler", "unknown sampler '" + sampler + "' (heun, euler, euler-ancestral)");
-}
-
-int64_t stepsForEvaluations(const std::string& sampler, int64_t nfe) {
-  const int64_t steps = sampler == "heun" ? (nfe + 1) / 2 : nfe;
-  samplerEvaluations(sampler, steps);  // rejects an unknown name
-  return std::max<int64_t>(1, steps);
+at::Tensor sampleWith(schedule::OdeSampler sampler, const DenoiseFunction& denoiser,
+                      const at::Tensor& startNoise, const std::vector<double>& sigmas,
+                      uint64_t seed, const Progress& progress) {
+  switch (sampler) {
+    case schedule::OdeSampler::Heun:
+      return heunSample(denoiser, startNoise, sigmas, progress);
+    case schedule::OdeSampler::Euler:
+      return eulerSample(denoiser, startNoise, sigmas, progress);
+    case schedule::OdeSampler::EulerAncestral:
+      break;
+  }
+  return eulerAncestralSample(denoiser, startNoise, sigmas, seed, progress);
 }
 
 double gridElbo(const DenoiseFunction& denoiser, const at::Tensor& x0, const at::Tensor& noise,

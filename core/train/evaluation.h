@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "data/dataset.h"
+#include "schedule/ode_sampler.h"
 #include "train/train_config.h"
 #include "util/progress.h"
 
@@ -97,11 +98,11 @@ at::Tensor eulerSample(const DenoiseFunction& denoiser, const at::Tensor& startN
 at::Tensor eulerAncestralSample(const DenoiseFunction& denoiser, const at::Tensor& startNoise,
                                 const std::vector<double>& sigmas, uint64_t seed,
                                 const Progress& progress = {});
-// Denoiser evaluations the sampler ("heun", "euler", "euler-ancestral") spends on `steps` σ
-// steps (σ values above 0), and the most steps that fit a budget of `nfe` evaluations (at
-// least 1). InputError for another sampler name.
-int64_t samplerEvaluations(const std::string& sampler, int64_t steps);
-int64_t stepsForEvaluations(const std::string& sampler, int64_t nfe);
+// The sampler a name picks (schedule/ode_sampler.h), run on `sigmas`; `seed` draws Euler
+// ancestral's fresh noise.
+at::Tensor sampleWith(schedule::OdeSampler sampler, const DenoiseFunction& denoiser,
+                      const at::Tensor& startNoise, const std::vector<double>& sigmas,
+                      uint64_t seed, const Progress& progress = {});
 // The diffusion term of the discrete-time ELBO of sampling on `sigmas` (descending; a trailing 0
 // is ignored), in nats per dimension: with SNR = 1/σ², Σ_i ½ (SNR(σ_{i+1}) − SNR(σ_i)) ·
 // E‖x0 − D(x0 + σ_i ε; σ_i)‖² / D over consecutive levels (Kingma et al. 2021, the finite-T

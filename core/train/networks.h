@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "data/dataset.h"
+#include "schedule/engine_defaults.h"
 #include "schedule/preconditioning.h"
 #include "train/train_config.h"
 
@@ -24,7 +25,7 @@ struct NetworkSpec {
   std::string kind;                  // "mlp", "unet", "conv1d"
   std::vector<int64_t> sampleShape;  // shape of one sample, without the batch
   int64_t width = 256, depth = 3, channels = 32, blocks = 4, embedding = 64;
-  double sigmaData = 0.5;
+  double sigmaData = schedule::defaults::kSigmaDataFallback;
 };
 
 // Picks the network for the data ("auto": images with sides divisible by 4 → unet, {L,4} sequences

@@ -31,25 +31,6 @@ std::vector<double> BinStatistics::means(double empty) const {
   return out;
 }
 
-const char* toString(SamplerKind kind) {
-  switch (kind) {
-    case SamplerKind::Static:
-      return "static";
-    case SamplerKind::InfoNoise:
-      return "infonoise";
-    case SamplerKind::SqrtEntropy:
-      return "sqrt-entropy";
-  }
-  return "static";
-}
-
-SamplerKind samplerKindFromString(const std::string& name, const std::string& source) {
-  if (name == "static") return SamplerKind::Static;
-  if (name == "infonoise") return SamplerKind::InfoNoise;
-  if (name == "sqrt-entropy") return SamplerKind::SqrtEntropy;
-  throw InputError(source, "unknown sampler '" + name + "' (static, infonoise, sqrt-entropy)");
-}
-
 NoiseSampler::NoiseSampler(SamplerKind kind, schedule::Schedule base, schedule::LogSigmaGrid grid,
                            schedule::LossWeight weight, AdaptiveSettings settings)
     : kind_(kind),
@@ -186,8 +167,7 @@ bool NoiseSampler::refresh(int64_t stepsDone) {
   }
   std::vector<double> rho = target.binMasses(), pi = sampling.binMasses();
   // Bins of a uniform grid have equal width, so a uniform density in ℓ gives every bin 1/K.
-  for (int b = 0; b < K; ++b)
-    pi[b] = (1 - settings_.uniformMix) * pi[b] + settings_.uniformMix / K;
+  for (int b = 0; b < K; ++b) pi[b] = (1 - settings_.uniformMix) * pi[b] + settings_.uniformMix / K;
 
   std::vector<double> oldCdf(K + 1);
   for (int e = 0; e <= K; ++e) oldCdf[e] = current_.cdfLogSigma(grid_.edges[e]);

@@ -14,7 +14,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "schedule/engine_defaults.h"
 #include "schedule/schedule.h"
+#include "train/train_config.h"
 
 namespace noisescope::train {
 
@@ -31,10 +33,6 @@ struct BinStatistics {
   std::vector<double> means(double empty = 0.0) const;
 };
 
-enum class SamplerKind { Static, InfoNoise, SqrtEntropy };
-const char* toString(SamplerKind kind);
-SamplerKind samplerKindFromString(const std::string& name, const std::string& source);
-
 // The defaults are the trainer's noise section's (NoiseSettings; test_defaults pins them).
 struct AdaptiveSettings {
   int64_t warmupSteps = 200;
@@ -42,8 +40,8 @@ struct AdaptiveSettings {
   double statDecay = 0.9;  // m̂ ← decay·m̂ + (1 − decay)·(new window mean)
   int64_t smoothingPasses = 1;
   int64_t minBinCount = 16;  // a bin is folded into m̂ once its window holds this many samples
-  double gateC = 0.15;       // 0: no gate
-  double gateN = 3.0;
+  double gateC = schedule::defaults::kGateC;  // 0: no gate
+  double gateN = schedule::defaults::kGateN;
   double uniformMix = 0.0;
 };
 
@@ -53,10 +51,10 @@ struct RefreshRecord {
   std::vector<double> logSigmaEdges;
   std::vector<double> sigmaCenters;
   std::vector<double> mhat;  // smoothed per-bin unweighted x0 error (summed over dimensions)
-  std::vector<double> rho;   // gated rate ρ ∝ m̂/σ²·g as bin masses summing to 1 (InfoNoise's
-                             // target effective allocation)
-  std::vector<double> pi;    // sampling distribution, bin masses summing to 1
-  double cdfChange = 0.0;    // max |ΔCDF| at bin edges against the previous π
+  std::vector<double> rho;  // gated rate ρ ∝ m̂/σ²·g as bin masses summing to 1 (InfoNoise's
+                            // target effective allocation)
+  std::vector<double> pi;   // sampling distribution, bin masses summing to 1
+  double cdfChange = 0.0;   // max |ΔCDF| at bin edges against the previous π
 };
 
 class NoiseSampler {

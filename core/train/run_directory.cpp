@@ -105,6 +105,13 @@ std::optional<int64_t> RunDirectory::latestCheckpointStep() const {
   return steps.back();
 }
 
+std::optional<std::string> RunDirectory::newestExport() const {
+  const auto steps = checkpointSteps();
+  for (auto it = steps.rbegin(); it != steps.rend(); ++it)
+    if (std::filesystem::is_regular_file(exportPath(*it))) return exportPath(*it);
+  return std::nullopt;
+}
+
 std::optional<RunDirectory::GoodCheckpoint> RunDirectory::newestGoodCheckpoint(
     std::vector<std::string>& notes) const {
   const auto steps = checkpointSteps();

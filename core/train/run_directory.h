@@ -40,6 +40,10 @@ class RunDirectory {
   // Steps of the complete native checkpoints present, ascending (temporary files are ignored).
   std::vector<int64_t> checkpointSteps() const;
   std::optional<int64_t> latestCheckpointStep() const;
+  // The newest TorchScript export (checkpoints/step-N.denoiser.pt) present: the newest
+  // checkpoint's, or, when that one has none (an export that failed, or was not asked for), the
+  // next older one's. The one rule for every command that samples or profiles a run's denoiser.
+  std::optional<std::string> newestExport() const;
   struct GoodCheckpoint {
     int64_t step = 0;
     std::string bytes;  // the checked archive, footer removed

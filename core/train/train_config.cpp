@@ -186,7 +186,7 @@ std::string resolvePath(const std::string& path, const std::string& baseDir) {
 // The `noise` section: read by parseTrainConfig and, on its own, by parseNoiseSettings.
 void readNoise(Section& s, NoiseSettings& n, const std::string& source,
                const std::string& baseDir) {
-  s.choice("sampler", n.sampler, {"static", "infonoise", "sqrt-entropy"});
+  s.choice("sampler", n.sampler, samplerKindNames());
   s.text("schedule", n.schedule);
   s.numberMap("schedule_params", n.scheduleParams);
   s.number("sigma_min", n.sigmaMin, 0.0, 1e6, true);
@@ -419,8 +419,27 @@ json toJson(const TrainConfig& c) {
   return j;
 }
 
-double autoGateC(bool discreteData) {
-  return discreteData ? 0.2 : 0.15;
+const char* toString(SamplerKind kind) {
+  switch (kind) {
+    case SamplerKind::Static:
+      return "static";
+    case SamplerKind::InfoNoise:
+      return "infonoise";
+    case SamplerKind::SqrtEntropy:
+      return "sqrt-entropy";
+  }
+  return "static";
+}
+
+std::vector<std::string> samplerKindNames() {
+  return {toString(SamplerKind::Static), toString(SamplerKind::InfoNoise),
+          toString(SamplerKind::SqrtEntropy)};
+}
+
+SamplerKind samplerKindFromString(const std::string& name, const std::string& source) {
+  for (SamplerKind kind : {SamplerKind::Static, SamplerKind::InfoNoise, SamplerKind::SqrtEntropy})
+    if (name == toString(kind)) return kind;
+  throw InputError(source, "unknown sampler '" + name + "' (static, infonoise, sqrt-entropy)");
 }
 
 }  // namespace noisescope::train

@@ -6,8 +6,11 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
+
+#include "schedule/engine_defaults.h"
 
 namespace noisescope::train {
 
@@ -57,19 +60,25 @@ struct OptimSettings {
 // Bins of the static / warm-up schedule: the preset discretised exactly on this many log-σ bins.
 inline constexpr int kBaseScheduleBins = 512;
 
+// The online samplers a run's noise.sampler names (train/noise_sampler.h draws from them).
+enum class SamplerKind { Static, InfoNoise, SqrtEntropy };
+const char* toString(SamplerKind kind);
+SamplerKind samplerKindFromString(const std::string& name, const std::string& source);
+std::vector<std::string> samplerKindNames();  // "static", "infonoise", "sqrt-entropy"
+
 struct NoiseSettings {
   std::string sampler = "static";  // "static", "infonoise", "sqrt-entropy"
   // Static schedule, and the warm-up schedule of the adaptive samplers: a preset of the schedule
   // model ("edm", "edm2-img512", "log-uniform", ...) or the path of a noisescope.schedule/1 file.
   std::string schedule = "edm";
   std::map<std::string, double> scheduleParams;  // overrides of the preset's parameters
-  double sigmaMin = 0.002;
-  double sigmaMax = 80.0;
+  double sigmaMin = schedule::defaults::kSigmaMin;
+  double sigmaMax = schedule::defaults::kSigmaMax;
   // The loss weight of a preset schedule: "edm", "uniform", "epsilon", "v", "min-snr", "flow-v".
   // A schedule *file* is trained with the weight it carries (its allocation is π·w); a config
   // that names a different weight for it is refused (docs/training.md).
   std::string lossWeight = "edm";
-  double minSnrGamma = 5.0;
+  double minSnrGamma = schedule::defaults::kMinSnrGamma;
   bool lossWeightGiven = false;   // the config file named loss_weight (set by the parser)
   bool minSnrGammaGiven = false;  // the config file named min_snr_gamma (set by the parser)
   // Adaptive samplers (THEORY §8).
@@ -82,13 +91,9 @@ struct NoiseSettings {
   // c of the low-noise gate g = σⁿ/(σⁿ+cⁿ) (THEORY §6): 0 means no gate, as everywhere; empty
   // means "auto": 0.15, or 0.2 for discrete data, resolved by the trainer.
   std::optional<double> gateC;
-  double gateN = 3.0;
+  double gateN = schedule::defaults::kGateN;
   double uniformMix = 0.0;  // fraction of π spread uniformly over log σ (keeps every bin observed)
 };
-
-// What gate_c "auto" resolves to for this kind of data: the trainer's copy of
-// pipeline::defaults::autoGateC (this library cannot see that layer; test_defaults pins them).
-double autoGateC(bool discreteData);
 
 struct EvalSettings {
   int64_t every = 250;                 // steps between evaluations (0: only at the end)

@@ -105,9 +105,9 @@ schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData, 
   return s;
 }
 
-NoiseSampler noiseSamplerFor(const TrainConfig& config, double sigmaData) {
-  const auto& n = config.noise;
-  if (!n.gateC) throw std::logic_error("noiseSamplerFor: noise.gate_c is still 'auto'");
+NoiseSampler resolveNoiseSampler(TrainConfig& config, bool discreteData, double sigmaData) {
+  auto& n = config.noise;
+  if (!n.gateC) n.gateC = schedule::defaults::autoGateC(discreteData);
   // AdaptiveSettings' fields in their order: the config's noise settings of the same names.
   const AdaptiveSettings a{n.warmupSteps, n.refreshEvery, n.statDecay, n.smoothingPasses,
                            n.minBinCount, *n.gateC,       n.gateN,     n.uniformMix};
@@ -230,10 +230,9 @@ struct Trainer::Impl {
     // gate_c "auto" picks c from the kind of data (THEORY §6); a number, 0 included (no gate),
     // is used as it is.
     gateAuto = !config.noise.gateC.has_value();
-    if (gateAuto) config.noise.gateC = autoGateC(data.discrete);
     const double sd = config.optim.sigmaData;
     // The static / warm-up schedule and the weight the run trains with (a schedule file's own).
-    sampler = std::make_unique<NoiseSampler>(noiseSamplerFor(config, sd));
+    sampler = std::make_unique<NoiseSampler>(resolveNoiseSampler(config, data.discrete, sd));
     weightFromFile = !isSchedulePreset(config.noise.schedule);
     const schedule::LossWeight weight = sampler->lossWeight();
     config.noise.lossWeight = weight.name();

@@ -77,7 +77,10 @@ class Trainer {
 schedule::Schedule baseScheduleFor(const TrainConfig& config, double sigmaData,
                                    int bins = kBaseScheduleBins);
 // The sampler a run of `config` draws σ from: the base schedule above, the noise section's
-// statistics grid and adaptive settings. noise.gate_c must be resolved (not "auto") already.
-NoiseSampler noiseSamplerFor(const TrainConfig& config, double sigmaData);
+// statistics grid and adaptive settings. A gate_c of "auto" is resolved first, in `config`, by
+// the one rule (schedule::defaults::autoGateC) for this kind of data, so config.json says what
+// was used. The trainer and the pipeline's online sampler (the Python golden replay) both build
+// their sampler here.
+NoiseSampler resolveNoiseSampler(TrainConfig& config, bool discreteData, double sigmaData);
 
 }  // namespace noisescope::train

@@ -1,10 +1,13 @@
 #pragma once
-// Errors the user can act on. InputError always names what was read (a file, a flag, a model)
-// and what was wrong with it, so the message alone tells the user what to fix.
-#include <stdexcept>
+// Errors the user can act on. InputError always names what was read (a file, a setting, a model)
+// and what was wrong with it, so the message alone tells the user what to fix. A setting is named
+// by its engine name (util/setting_names.h), which each face maps to its own control.
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "util/setting_names.h"
 
 namespace noisescope {
 

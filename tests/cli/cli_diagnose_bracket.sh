@@ -99,6 +99,12 @@ check "mismatched query set exits 2" test $? -eq 2
 check "message names the query file" grep -q "lambda_phage.fa" <<<"$msg"
 msg=$("$cli" diagnose "$train" --kind held-out --holdout 1.5 "${fast[@]}" --out "$work/X.json" 2>&1 >/dev/null)
 check "bad holdout share exits 2" test $? -eq 2
+check "the engine's 'held-out share' reads as the flag" grep -q -- "^error: --holdout: " <<<"$msg"
+msg=$("$cli" diagnose "$train" --levels 1 --queries 32 --out "$work/X.json" 2>&1 >/dev/null)
+check "one level exits 2" test $? -eq 2
+check "the engine's 'levels' reads as the flag" grep -q -- "^error: --levels: need at least 2 levels" <<<"$msg"
+msg=$("$cli" diagnose "$train" --device tpu "${fast[@]}" --out "$work/X.json" 2>&1 >/dev/null)
+check "a setting with its value reads as the flag with it" grep -q -- "^error: --device tpu: unknown device" <<<"$msg"
 
 # --checkpoint RUN_DIR: the run's newest exported denoiser, the run recorded.
 data="synthetic:gaussian?n=256&d=4&seed=1"

@@ -12,6 +12,7 @@
 #include "data/layout/npy_array.h"
 #include "util/error.h"
 #include "util/random_source.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -58,7 +59,7 @@ std::string latentShapeText(const std::vector<int64_t>& shape) {
 Dataset readEdmZip(const std::string& path, const ImageFolderOptions& options, uint64_t seed,
                    const Progress& progress) {
   if (options.width < 0 || options.height < 0)
-    throw InputError("--width/--height", "must not be negative");
+    throw InputError(settings::kImageSize, "must not be negative");
   const ZipArchive archive(path);
   std::vector<ZipArchive::Member> images, arrays;
   std::map<std::string, int32_t> labels;
@@ -110,8 +111,9 @@ Dataset readEdmZip(const std::string& path, const ImageFolderOptions& options, u
           std::max(1, static_cast<int>(std::lround(double(width) * first.height / first.width)));
     }
     if (int64_t{width} * height > kMaxImagePixels)
-      throw InputError("--width/--height", "ask for more than " + std::to_string(kMaxImagePixels) +
-                                               " pixels per image");
+      throw InputError(
+          settings::kImageSize,
+          "ask for more than " + std::to_string(kMaxImagePixels) + " pixels per image");
     const bool rgb = options.color == ImageFolderOptions::Color::Rgb ||
                      (options.color == ImageFolderOptions::Color::Auto && anyColour);
     const int channels = rgb ? 3 : 1;

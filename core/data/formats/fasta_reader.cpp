@@ -7,6 +7,7 @@
 #include "data/formats/gzip_input.h"
 #include "data/formats/input_file.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -90,10 +91,10 @@ class WindowCutter {
 
 void checkOptions(const FastaOptions& options) {
   if (options.window < 1 || options.window > kMaxWindow)
-    throw InputError("--window", "must be between 1 and " + std::to_string(kMaxWindow) +
-                                     " bases (got " + std::to_string(options.window) + ")");
+    throw InputError(settings::kWindow, "must be between 1 and " + std::to_string(kMaxWindow) +
+                                            " bases (got " + std::to_string(options.window) + ")");
   if (options.stride < 1)
-    throw InputError("--stride",
+    throw InputError(settings::kStride,
                      "must be at least 1 base (got " + std::to_string(options.stride) + ")");
 }
 

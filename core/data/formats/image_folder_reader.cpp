@@ -7,6 +7,7 @@
 #include "data/formats/image_decode.h"
 #include "data/formats/input_file.h"
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -24,7 +25,7 @@ std::vector<std::string> listImageFiles(const std::string& folder) {
 Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& options,
                         const Progress& progress) {
   if (options.width < 0 || options.height < 0)
-    throw InputError("--width/--height", "must not be negative");
+    throw InputError(settings::kImageSize, "must not be negative");
   const std::vector<std::string> files = listImageFiles(folder);
   if (files.empty()) throw InputError(folder, "holds no PNG or JPEG files");
 
@@ -48,7 +49,7 @@ Dataset readImageFolder(const std::string& folder, const ImageFolderOptions& opt
     height = std::max(1, static_cast<int>(std::lround(double(width) * first.height / first.width)));
   }
   if (int64_t{width} * height > kMaxImagePixels)
-    throw InputError("--width/--height",
+    throw InputError(settings::kImageSize,
                      "ask for more than " + std::to_string(kMaxImagePixels) + " pixels per image");
   const bool rgb = options.color == ImageFolderOptions::Color::Rgb ||
                    (options.color == ImageFolderOptions::Color::Auto && anyColour);

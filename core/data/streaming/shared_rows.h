@@ -13,4 +13,11 @@ namespace noisescope {
 // queries are hashed; the prior is read once, tile by tile, so it may be streamed.
 int64_t countSharedRows(const Dataset& queries, PriorRows& prior, const Progress& progress = {});
 
+// How many rows of `prior` have an exact copy elsewhere in it: the prior's own repeat rate, the
+// chance that an independent draw of the same data lands on a row already drawn (for ±1 or other
+// discrete data it is far from 0). Rows are compared by two 64-bit FNV-1a hashes from different
+// starting values, not byte for byte, so the prior is read once and never held; a false match
+// is negligible next to the rate it estimates.
+int64_t countRepeatedRows(PriorRows& prior, const Progress& progress = {});
+
 }  // namespace noisescope

@@ -2,6 +2,9 @@
 follows, and the conventions of other training code (THEORY §6, §8, §12).
 
     from noisescope import OnlineSampler, ScheduleSampler
+
+Which modules restate engine code, their C++ counterparts and the tests that hold them equal:
+docs/architecture.md, "The Python package's mirrors".
 """
 
 __version__ = "0.1.0"

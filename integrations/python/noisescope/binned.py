@@ -1,5 +1,10 @@
 """Binned schedules in ℓ = log σ: the schedule model of core/schedule/schedule.cpp, in Python.
 
+Mirrors LogSigmaGrid::uniform, Schedule::fromBinMasses, cdfLogSigma, quantileLogSigma and
+massesOn there, and the preset families of core/schedule/families.cpp (familyCdfLogSigma,
+familySurvivalLogSigma, makeFamilySchedule): keep them in step; tests/python/test_golden.py
+(test_python_golden) holds them equal.
+
 A binned schedule is a density that is piecewise constant in ℓ on the bins of a grid. Its CDF is
 piecewise linear, so σ is drawn by inverse CDF with linear interpolation inside a bin. The host
 side (masses, CDF, the base presets) is plain Python floats, computed in the same order as the

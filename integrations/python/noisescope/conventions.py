@@ -1,5 +1,9 @@
 """σ in the time variables of other training code (THEORY §1, §5, §12).
 
+Not a mirror: translations for users' loops, checked against each convention's definition by
+tests/python/test_conventions.py. Only sigma_to_vp_t restates engine code (fromLogSigma for the VP
+time, core/schedule/coordinates.cpp).
+
 Every sampler here draws σ of the variance-exploding channel x_σ = x0 + σ·ε. A path that scales
 the signal, z = α·x0 + s·ε, is the same channel at σ = s/α, so a drawn σ only needs translating:
   * DDPM/DDIM (diffusers): σ_t = √((1 − ᾱ_t)/ᾱ_t) from `alphas_cumprod`; σ → the nearest t, or a

@@ -1,5 +1,7 @@
 """The engine's table of defaults (core/pipeline/defaults.h), as the package ships it.
 
+Not a mirror: it reads the table, and restates none of it.
+
 defaults.json is exactly what `noisescope-cli defaults --json` prints; the ctest
 test_python_defaults_json fails when the checked-in copy differs from the CLI's output, so the
 presets, the σ range, the gate rule, the σ_data fallback and the online samplers' settings here

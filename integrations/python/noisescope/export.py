@@ -1,11 +1,17 @@
 """Export a PyTorch denoiser for NoiseScope's checkpoint diagnostic.
 
+Mirrors the prediction adapters of TorchScriptDenoiser::denoise (core/tensor/torchscript_model.cpp),
+which turn an eps or v output into x0 in the same way: keep the two in step.
+tests/python/test_export.py (test_python_noisescope_export) and the C++ checkpoint test
+(test_checkpoint_diagnostic) hold each to the Gaussian posterior mean, and the C++ test loads the
+Python test's exports.
+
 NoiseScope loads TorchScript files whose ``forward(x, sigma)`` takes a batch of noisy samples
 ``x`` (Tensor[B, ...], variance-exploding: x = x0 + sigma * eps) and ``sigma`` (Tensor[B]) and
 returns the x0 estimate with the shape of ``x``. This helper wraps a model that predicts x0, eps
 or v in that convention and saves it:
 
-    from noisescope_export import export_denoiser
+    from noisescope.export import export_denoiser
     export_denoiser(my_model, "denoiser.pt", prediction="eps")
     # then: noisescope-cli diagnose DATA --checkpoint denoiser.pt --prediction x0 ...
 

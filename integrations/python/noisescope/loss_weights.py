@@ -1,5 +1,10 @@
 """Loss weights w(σ) in x0 space and their conversion to other parameterisations (THEORY §5, §12).
 
+Mirrors core/schedule/loss_weight.cpp (LossWeight::at, integralOverLogSigma; label and the names
+of lossWeightKindFromString too): keep the two in step; tests/python/test_golden.py
+(test_python_golden) holds w and its integral equal. The parameterisation factors are THEORY
+§12's, checked against each parameterisation's definition by tests/python/test_conventions.py.
+
 A loss weight multiplies the x0-space error ‖D(x_σ; σ) − x0‖². Every schedule and sampler of this
 package speaks x0 space, as the C++ side does (core/schedule/loss_weight.cpp); a loop that trains
 an ε-, v- or flow-velocity network converts with the factors below so that π·w_x0 stays the

@@ -1,5 +1,13 @@
 """InfoNoise and √-entropy online, inside a user's own PyTorch loop (THEORY §6, §8).
 
+Mirrors the C++ trainer's online sampler: NoiseSampler (core/train/noise_sampler.cpp: the
+warm-up, the refresh period, the bins, the CDF change) as train::resolveNoiseSampler
+(core/train/trainer.cpp) builds it from a config's `noise` section, and the events the trainer
+writes. Keep them in step; tests/python/test_golden.py (test_python_golden) holds the sampler
+equal to the one core/pipeline/online_sampler.cpp builds, tests/python/test_event_schema.py the
+events to the schema. measure_sigma_data restates measureSigmaData (core/data/statistics.cpp);
+no test compares the two.
+
     sampler = OnlineSampler(method="infonoise", sigma_data=0.5, run_dir="runs/a")
     for step in range(steps):
         sigma, weight = sampler.sample(batch_size, generator=g, device=device)

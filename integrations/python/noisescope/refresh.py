@@ -1,8 +1,10 @@
 """One refresh of the online samplers (THEORY §6, §8), on the host, in plain Python floats.
 
-This mirrors core/train/noise_sampler.cpp and core/schedule/entropic.cpp step by step and in the
-same floating-point order, so that the Python and C++ samplers give the same π from the same
-statistics (the golden test checks 1e-6):
+Mirrors NoiseSampler::refresh and estimateErrors (core/train/noise_sampler.cpp), RateProfile,
+RateGate and entropicAllocation (core/schedule/entropic.cpp) and samplingForAllocation
+(core/schedule/allocation.cpp) step by step and in the same floating-point order: keep them in
+step; tests/python/test_golden.py (test_python_golden) holds them equal to 1e-9 relative.
+The steps:
   1. bins whose window holds ≥ min_bin_count samples fold their mean into the EMA m̂ and reset;
      the others keep accumulating and keep their old estimate;
   2. m̂ with gaps filled (log-linear between known bins, m̂ held above the last, m̂ ∝ σ² below the

@@ -1,5 +1,10 @@
 """The run directory the C++ trainer writes (docs/training.md), written from a Python loop.
 
+Mirrors RunDirectory (core/train/run_directory.cpp: writeJson, appendEvent, truncateEventsAfter);
+the C++ writer of the event lines is runEventJson (core/io/run_events.cpp). Keep them in step;
+tests/python/test_run_dir.py and tests/python/test_event_schema.py hold the files to the
+trainer's schema.
+
     RUN_DIR/config.json                    what the sampler knows of the run (written atomically)
     RUN_DIR/events.jsonl                   one JSON object per line, appended and flushed
     RUN_DIR/schedules/latest.schedule.json the current π (noisescope.schedule/1), on request

@@ -1,5 +1,10 @@
 """Draw noise levels σ for a PyTorch training loop from a NoiseScope schedule file.
 
+Mirrors Schedule::quantileSigma, cdfLogSigma and densityLogSigma (core/schedule/schedule.cpp) on
+the file scheduleToJson (core/io/schedule_io.cpp) writes, and LossWeight::at through
+loss_weights.py: keep them in step; tests/python/test_schedule_sampler.py
+(test_python_schedule_sampler) holds the draws to the file's CDF and the weights to its C++ values.
+
 A ``noisescope.schedule/1`` JSON file holds either a binned density over ℓ = log σ (piecewise
 constant per bin, with its CDF at the bin edges) or a finite set of atoms. This module reads it,
 draws σ by inverse CDF from a seeded ``torch.Generator`` (linear interpolation inside a bin, exactly

@@ -1,7 +1,7 @@
 // The checkpoint diagnostic: a TorchScript model that is exactly the Gaussian posterior mean must
 // give MMSE = D·s²σ²/(s²+σ²) (THEORY §3) through each adapter, and every kind of bad model must be
 // refused with an InputError naming the file and the problem. Models are written here with
-// torch::jit::Module::define; the ones exported by integrations/python/noisescope_export.py come
+// torch::jit::Module::define; the ones exported by integrations/python/noisescope/export.py come
 // from the Python fixture test (ctest runs it first).
 #include <torch/script.h>
 #include <QFile>
@@ -159,7 +159,7 @@ class TestCheckpointDiagnostic : public QObject {
     QVERIFY(profile.primary().mean[2] > 1.5 * gaussianMmse(profile.sigma[2]));
   }
 
-  // Produced by tests/python/test_noisescope_export.py through the Python export helper.
+  // Produced by tests/python/test_export.py through the Python export helper.
   void pythonExportedModels() {
     const QString dir = QStringLiteral(NOISESCOPE_BINARY_DIR) + "/tests/fixtures/diagnostic/";
     for (const char* kind : {"x0", "eps", "v"}) {

@@ -18,6 +18,7 @@
 #include "data/dataset.h"
 #include "diagnostic/diagnostic_options.h"
 #include "diagnostic/distance_terms.h"
+#include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/empirical_posterior.h"
 #include "diagnostic/queries.h"
 #include "vector_dataset.h"
@@ -184,6 +185,25 @@ class TestDistanceTerms : public QObject {
     QVERIFY2(
         single.distanceLogitErrorBound > kFloat32LogitTolerance,
         qPrintable(QString("float32's reported bound %1").arg(single.distanceLogitErrorBound)));
+  }
+
+  // The same prior through the profile: forced float32 past its proven bound puts a warning in
+  // the file (both faces show it); auto, held to the bound, does not.
+  void float32PastItsBoundWarnsInTheProfile() {
+    const Dataset data = nearDuplicates(20, 32, 1.0f, 1.5e-3f, 4);
+    DiagnosticOptions options;
+    options.levels = 4;
+    options.sigmaMin = 0.002;
+    options.sigmaMax = 20.0;
+    options.queries = 32;
+    options.device = "cpu";
+    options.distancePrecision = DistancePrecision::Float32;
+    const Profile single = computeEmpiricalProfile(data, options);
+    QVERIFY(single.provenance.contains("warnings"));
+    QCOMPARE(single.provenance["warnings"].size(), size_t{1});
+    QVERIFY(single.provenance["warnings"][0].get<std::string>().rfind("float32 distances", 0) == 0);
+    options.distancePrecision = DistancePrecision::Auto;
+    QVERIFY(!computeEmpiricalProfile(data, options).provenance.contains("warnings"));
   }
 
   // A prior whose points are far apart against their norms (the corners of a square): the

@@ -1,6 +1,6 @@
 // Replays recorded loss streams through the C++ online sampler, built by the pipeline from a
 // config's noise section as `noisescope-cli train` builds it, for the golden test that compares it
-// with the Python package's OnlineSampler (tests/python_online/test_golden.py).
+// with the Python package's OnlineSampler (tests/python/test_golden.py).
 //
 //   noise_sampler_replay INPUT.json  → JSON on stdout
 //

@@ -20,6 +20,7 @@
 #include "schedule/trainer_families.h"
 #include "train/noise_sampler.h"
 #include "train/train_config.h"
+#include "train/trainer.h"
 
 using namespace noisescope;
 namespace d = noisescope::pipeline::defaults;
@@ -43,6 +44,7 @@ class TestDefaults : public QObject {
     QCOMPARE(j["gate"]["comparison_band"]["empirical"].get<double>(), 0.0);
     QCOMPARE(j["gate"]["comparison_band"]["other"].get<double>(), d::kGateC);
     QCOMPARE(j["sigma_data_fallback"].get<double>(), d::kSigmaDataFallback);
+    QCOMPARE(j["min_snr_gamma"].get<double>(), 5.0);
     QCOMPARE(j["trainer_resolution"]["width"].get<int>(), d::kTrainerWidth);
     QCOMPARE(j["held_out"]["share"].get<double>(), d::kHeldOutShare);
     QCOMPARE(j["sampling_grid"]["spec"].get<std::string>(), std::string(d::kSamplingGrid));
@@ -76,9 +78,13 @@ class TestDefaults : public QObject {
   void gateRules() {
     QCOMPARE(d::autoGateC(false), d::kGateC);
     QCOMPARE(d::autoGateC(true), d::kGateCDiscrete);
-    // The trainer resolves gate_c "auto" with its own copy of the rule: the same numbers.
-    for (bool discrete : {false, true})
-      QCOMPARE(train::autoGateC(discrete), d::autoGateC(discrete));
+    // The trainer resolves gate_c "auto" by the same rule: a config without gate_c gets it.
+    for (bool discrete : {false, true}) {
+      train::TrainConfig config;
+      QVERIFY(!config.noise.gateC.has_value());
+      train::resolveNoiseSampler(config, discrete, d::kSigmaDataFallback);
+      QCOMPARE(*config.noise.gateC, d::autoGateC(discrete));
+    }
     // The empirical prior's MMSE vanishes at small σ by itself: its band needs no gate.
     QCOMPARE(d::comparisonBandGateC("empirical"), 0.0);
     for (const char* kind : {"held-out", "gaussian", "bound", "checkpoint", "table"})

@@ -60,7 +60,7 @@ class TestFitForTool : public QObject {
       fitForTool({effectiveAllocation(s), "x"}, "kohya");
       QFAIL("no error for an unknown tool");
     } catch (const InputError& e) {
-      QCOMPARE(QString::fromStdString(e.source()), QString("--for"));
+      QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainerTool));
     }
     try {
       TrainerSettings tiny;
@@ -68,7 +68,7 @@ class TestFitForTool : public QObject {
       fitForTool({effectiveAllocation(s), "x"}, "sd-scripts", tiny);
       QFAIL("no error for a tiny resolution");
     } catch (const InputError& e) {
-      QCOMPARE(QString::fromStdString(e.source()), QString("--resolution"));
+      QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainingResolution));
     }
   }
 };

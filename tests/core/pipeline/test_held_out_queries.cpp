@@ -8,6 +8,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 
 #include "data/load.h"
@@ -149,6 +150,64 @@ class TestHeldOutQueries : public fixtures::ScratchTest {
     const QString fromDisk =
         refusal([&] { loadHeldOutQueryFile(request.queriesFrom, request, *streamed); });
     QCOMPARE(fromDisk, inMemory);
+  }
+
+  // ±1 data drawn independently repeats itself: a held-out file of fresh draws shares rows with
+  // the prior about as often as the prior repeats its own rows. Such a file is accepted, and its
+  // description says how many rows it shares; copies beyond that rate are refused.
+  void independentDiscreteDrawsMayShareRows() {
+    std::mt19937 rng(5);
+    std::bernoulli_distribution coin(0.5);
+    auto draws = [&](int64_t rows, int64_t dim) {
+      std::vector<float> v(static_cast<size_t>(rows * dim));
+      for (float& x : v) x = coin(rng) ? 1.0f : -1.0f;
+      return v;
+    };
+    const std::vector<float> priorRows = draws(400, 6);  // 64 patterns: most rows repeat
+    const std::string priorFile = writeNpy("pm1-prior.npy", priorRows, {400, 6});
+    HeldOutRequest request;
+    request.queriesFrom = writeNpy("pm1-fresh.npy", draws(100, 6), {100, 6});
+    const Dataset prior = loadDataset(priorFile);
+    const HeldOutQueries held = chooseHeldOutQueries(prior, priorFile, request);
+    QCOMPARE(held.queries.size(), int64_t{100});
+    QVERIFY2(QString::fromStdString(held.description)
+                 .contains("also occur in the prior, as "
+                           "independent draws would"),
+             held.description.c_str());
+
+    // 20 dimensions: 10⁶ patterns, no repeats; a file of the prior's own rows is refused.
+    const std::vector<float> wide = draws(300, 20);
+    const std::string wideFile = writeNpy("pm1-wide.npy", wide, {300, 20});
+    request.queriesFrom = writeNpy(
+        "pm1-copies.npy", std::vector<float>(wide.begin(), wide.begin() + 40 * 20), {40, 20});
+    const QString copied =
+        refusal([&] { chooseHeldOutQueries(loadDataset(wideFile), wideFile, request); });
+    QVERIFY2(copied.contains("shares 40 of its 40 rows") &&
+                 copied.contains("more than independent draws would"),
+             qPrintable(copied));
+  }
+
+  // The report decides whether a dataset gets a bracket by the same count the split then holds
+  // out: 35–39 samples at the default 10 % round to 4 held-out points, enough for the bound's
+  // two halves, so the report brackets them as `diagnose` does (they once got only the
+  // empirical profile, from a check of 3.5 ≥ 4 before rounding).
+  void reportAndSplitAgreeOnTheBracketMinimum() {
+    HeldOutRequest request;
+    request.lookForTestSplit = false;
+    for (int64_t n = 20; n <= 50; ++n) {
+      std::vector<float> values(static_cast<size_t>(n * 3));
+      for (size_t i = 0; i < values.size(); ++i) values[i] = float(std::sin(0.7 * double(i)));
+      const std::string file = writeNpy("rows-" + std::to_string(n) + ".npy", values, {n, 3});
+      const Dataset data = loadDataset(file);
+      const HeldOutQueries held = chooseHeldOutQueries(data, file, request);
+      const bool bracketable = canBracket(request, file, data.split, data.size());
+      QCOMPARE(bracketable, held.queries.size() >= 4);
+      if (n >= 35 && n <= 39) QVERIFY2(bracketable, qPrintable(QString("n = %1").arg(n)));
+      if (n < 35) QVERIFY2(!bracketable, qPrintable(QString("n = %1").arg(n)));
+    }
+    // A query file decides by itself (its own size is checked where it is read).
+    request.queriesFrom = test;
+    QVERIFY(canBracket(request, train, "", 10));
   }
 
   void shareOutsideTheRangeIsRefused() {

@@ -186,12 +186,12 @@ class TestSchedulePipeline : public QObject {
   void sigmaStepsDefaultToKarrasAndNameTheirRule() {
     const BuiltSchedule edm = buildSchedule(presetRecipe("edm"), kGrid);
     const SigmaSteps steps = sigmaSteps(edm, 9);
-    QVERIFY(steps.grid.rfind(defaults::kSamplingGrid, 0) == 0);
+    QVERIFY(steps.grid.rfind(pipeline::defaults::kSamplingGrid, 0) == 0);
     QCOMPARE(steps.label, std::string("Karras ρ=7"));
     QVERIFY(steps.rule.find("rho = 7") != std::string::npos);
     QVERIFY(std::is_sorted(steps.sigma.begin(), steps.sigma.end()));
-    QCOMPARE(steps.sigma.front(), defaults::kSigmaMin);
-    QCOMPARE(steps.sigma.back(), defaults::kSigmaMax);
+    QCOMPARE(steps.sigma.front(), pipeline::defaults::kSigmaMin);
+    QCOMPARE(steps.sigma.back(), pipeline::defaults::kSigmaMax);
     QVERIFY(steps.warnings.empty());
     QVERIFY(steps.largestRatio <= steps.ratioLimit);
     QCOMPARE(steps.schedule, edm.schedule.info.label);
@@ -300,24 +300,25 @@ class TestSchedulePipeline : public QObject {
   }
 
   void atomicDesignRecordsItsSettingsAndMeasuredSigmaData() {
-    const Dataset data = spreadData();
+    Dataset data = spreadData();
+    data.source = "spread";
     AtomicRequest request;
-    request.dataset = &data;
-    request.datasetName = "spread";
     request.sigmaMin = 0.01;
     request.sigmaMax = 20.0;
     request.settings = AtomicSettings::quick();
     request.settings.levels = 12;
     request.settings.samples = 128;
     request.settings.features = 16;
-    const AtomicDesign design = designAtomic(request);
+    const AtomicDesign design = designAtomic(request, data);
     QVERIFY(design.built.schedule.isAtomic());
     QCOMPARE(design.result.gridSigma.size(), size_t{12});
     QCOMPARE(design.result.gridSigma.front(), 0.01);
     QCOMPARE(design.result.gridSigma.back(), 20.0);
     const json& p = design.built.parameters;
     QCOMPARE(p["recipe"].get<std::string>(), std::string("atomic"));
-    QCOMPARE(p["settings"]["name"].get<std::string>(), std::string("quick"));
+    // Quick's values with three changed: the recorded name says what they are, not where they
+    // started.
+    QCOMPARE(p["settings"]["name"].get<std::string>(), std::string("custom"));
     QCOMPARE(p["settings"]["features"].get<int>(), 16);
     QCOMPARE(p["settings"]["max_iterations"].get<int>(), 3000);
     QCOMPARE(p["sigma_data"].get<double>(), measureSigmaData(data));
@@ -328,8 +329,13 @@ class TestSchedulePipeline : public QObject {
     QCOMPARE(again.sigmaData.source, std::string("measured from spread"));
     QCOMPARE(again.schedule.atoms().size(), design.built.schedule.atoms().size());
 
-    request.dataset = nullptr;
-    QVERIFY_THROWS_EXCEPTION(InputError, designAtomic(request));
+    // A name the engine does not know is refused before any work, by the same check.
+    request.criterion = "E";
+    QVERIFY_THROWS_EXCEPTION(InputError, checkAtomicRequest(request));
+    QVERIFY_THROWS_EXCEPTION(InputError, designAtomic(request, data));
+    request.criterion = "A";
+    request.prediction = "score";
+    QVERIFY_THROWS_EXCEPTION(InputError, checkAtomicRequest(request));
   }
 };
 

@@ -86,7 +86,14 @@ void TestAtomicSchedules::diracMixtureGivesFewCertifiedAtoms() {
   QVERIFY(r.schedule.isAtomic());
   QVERIFY(!r.schedule.atoms().empty());
   QCOMPARE(r.schedule.info.note("model"), std::string("random-features"));
-  QVERIFY(r.schedule.info.note("regime").find("fisher") == 0);
+  // The default uniform training weight breaks the well-specified condition w·V ∝ H: the file
+  // says the criterion is a proxy; EDM's weight meets it (approximately) and is labelled so.
+  QVERIFY(r.schedule.info.note("regime").find("fisher criterion as a proxy") == 0);
+  QVERIFY(r.schedule.info.note("regime").find("uniform") != std::string::npos);
+  AtomicOptions edm = options;
+  edm.trainingWeight = LossWeight{LossWeight::Kind::Edm};
+  QVERIFY(designAtomicSchedule(info, edm).schedule.info.note("regime").find(
+              "fisher (well-specified") == 0);
   // Equivalence theorem: every supported level attains the maximum sensitivity.
   for (int g : r.design.support)
     QVERIFY(r.design.sensitivity[g] >= r.design.sensitivityMax * (1 - 1e-4) ||

@@ -401,7 +401,7 @@ class TestTrainerFamilies : public QObject {
       trainerTool("kohya");
       QFAIL("no error");
     } catch (const InputError& e) {
-      QCOMPARE(QString::fromStdString(e.source()), QString("--for"));
+      QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainerTool));
       QVERIFY(QString(e.what()).contains("musubi-tuner"));
     }
   }

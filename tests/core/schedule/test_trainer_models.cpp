@@ -697,7 +697,7 @@ class TestTrainerModels : public QObject {
       trainerTool("musubi-tuner", s);
       QFAIL("no error");
     } catch (const InputError& e) {
-      QCOMPARE(QString::fromStdString(e.source()), QString("--model"));
+      QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainerModel));
       QVERIFY(QString(e.what()).contains("flux"));
     }
     s.model = "sdxl";
@@ -706,7 +706,7 @@ class TestTrainerModels : public QObject {
       trainerTool("sd-scripts", s);
       QFAIL("no error");
     } catch (const InputError& e) {
-      QCOMPARE(QString::fromStdString(e.source()), QString("--loss-weighting"));
+      QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainerLossWeighting));
       QVERIFY(QString(e.what()).contains("min_snr_gamma"));
     }
   }

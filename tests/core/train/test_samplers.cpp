@@ -17,6 +17,7 @@
 
 using namespace noisescope;
 using namespace noisescope::train;
+using namespace noisescope::schedule;
 
 namespace {
 
@@ -104,18 +105,19 @@ class TestSamplers : public QObject {
       heunSample(twoPointDenoiser(&heun), startNoise(8, 1), sigmas);
       eulerSample(twoPointDenoiser(&euler), startNoise(8, 1), sigmas);
       eulerAncestralSample(twoPointDenoiser(&ancestral), startNoise(8, 1), sigmas, 2);
-      QCOMPARE(heun, samplerEvaluations("heun", steps));
+      QCOMPARE(heun, samplerEvaluations(OdeSampler::Heun, steps));
       QCOMPARE(heun, 2 * steps - 1);
-      QCOMPARE(euler, samplerEvaluations("euler", steps));
-      QCOMPARE(ancestral, samplerEvaluations("euler-ancestral", steps));
+      QCOMPARE(euler, samplerEvaluations(OdeSampler::Euler, steps));
+      QCOMPARE(ancestral, samplerEvaluations(OdeSampler::EulerAncestral, steps));
     }
     // A budget n gives Heun ⌊(n + 1)/2⌋ steps: never more evaluations than n.
     for (int64_t n : {8, 16, 32, 64}) {
-      QCOMPARE(stepsForEvaluations("heun", n), n / 2);
-      QVERIFY(samplerEvaluations("heun", stepsForEvaluations("heun", n)) <= n);
-      QCOMPARE(stepsForEvaluations("euler", n), n);
+      QCOMPARE(stepsForEvaluations(OdeSampler::Heun, n), n / 2);
+      QVERIFY(samplerEvaluations(OdeSampler::Heun, stepsForEvaluations(OdeSampler::Heun, n)) <= n);
+      QCOMPARE(stepsForEvaluations(OdeSampler::Euler, n), n);
     }
-    QVERIFY_THROWS_EXCEPTION(InputError, samplerEvaluations("dpm", 4));
+    QVERIFY_THROWS_EXCEPTION(InputError, odeSamplerFromString("dpm"));
+    for (OdeSampler s : odeSamplers()) QVERIFY(odeSamplerFromString(toString(s)) == s);
   }
 
   void theGridElboOfTheExactDenoiserTightensWithSteps() {

@@ -223,6 +223,25 @@ class TestTrainer : public QObject {
       if (sigmas[i] > 0.05 && sigmas[i] < 0.5) QVERIFY(errors[i] < 0.2 * variance);
   }
 
+  // One rule for "the run's denoiser": the newest export present, an older one when the newest
+  // checkpoint has none (`diagnose`, `quality` and `sample-race` all ask RunDirectory).
+  void newestExportFallsBackToAnOlderCheckpoints() {
+    const QString dir = QDir::tempPath() + "/noisescope_trainer_test/exports";
+    QDir(dir).removeRecursively();
+    const RunDirectory run(dir.toStdString());
+    run.create();
+    QVERIFY(!run.newestExport().has_value());
+    auto touch = [](const std::string& path) { std::ofstream(path) << "x"; };
+    touch(run.checkpointPath(100));
+    touch(run.exportPath(100));
+    touch(run.checkpointPath(200));  // its export failed or was not written
+    touch(run.exportPath(300));      // an export without its checkpoint is no checkpoint's
+    QCOMPARE(run.newestExport().value_or(""), run.exportPath(100));
+    touch(run.exportPath(200));
+    QCOMPARE(run.newestExport().value_or(""), run.exportPath(200));
+    QDir(dir).removeRecursively();
+  }
+
   void gateZeroMeansNoGateAndAutoIsResolved() {
     json j = smallConfig();
     TrainerOptions options;

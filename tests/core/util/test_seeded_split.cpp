@@ -69,10 +69,10 @@ class TestSeededSplit : public QObject {
   void badSharesAndCountsAreInputErrors() {
     for (const double share : {0.0, -0.1, 1.5, std::numeric_limits<double>::quiet_NaN()}) {
       try {
-        heldOutCount(10, share, "--holdout");
+        heldOutCount(10, share, settings::kHeldOutShare);
         QFAIL("accepted a share outside (0, 1]");
       } catch (const InputError& e) {
-        QCOMPARE(e.source(), std::string("--holdout"));
+        QCOMPARE(e.source(), std::string(settings::kHeldOutShare));
       }
     }
     QVERIFY_THROWS_EXCEPTION(InputError, heldOutCount(1, 0.5, "x"));

@@ -92,8 +92,8 @@ class TestFastaReader : public fixtures::ScratchTest {
 
   void badOptions() {
     fixtures::writeBytes(path("ok.fa"), ">a\nACGT\n");
-    EXPECT_INPUT_ERROR(readFasta(path("ok.fa"), windows(0, 1)), "--window");
-    EXPECT_INPUT_ERROR(readFasta(path("ok.fa"), windows(2, 0)), "--stride");
+    EXPECT_INPUT_ERROR(readFasta(path("ok.fa"), windows(0, 1)), "window: ");
+    EXPECT_INPUT_ERROR(readFasta(path("ok.fa"), windows(2, 0)), "stride: ");
   }
 
   void binaryFileIsNotSequence() {

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Tests integrations/python/noisescope_export.py and writes the fixture models of the C++
-checkpoint test (tests/core/diagnostic): the Gaussian posterior mean E[x0|y] = y s^2/(s^2+sigma^2)
-(s = 0.5, D = 8) written as an x0, an eps and a v predictor, each exported in the x0 convention.
+"""Tests noisescope/export.py and writes the fixture models of the C++ checkpoint test
+(tests/core/diagnostic): the Gaussian posterior mean E[x0|y] = y s^2/(s^2+sigma^2) (s = 0.5, D = 8)
+written as an x0, an eps and a v predictor, each exported in the x0 convention.
 
-    test_noisescope_export.py FIXTURE_DIR
+    test_export.py FIXTURE_DIR
 """
 import math
 import os
@@ -14,7 +14,7 @@ import unittest
 import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "integrations", "python"))
-from noisescope_export import NoiseScopeDenoiser, export_denoiser  # noqa: E402
+from noisescope.export import NoiseScopeDenoiser, export_denoiser  # noqa: E402
 
 S2 = 0.25  # s^2 of the Gaussian data
 

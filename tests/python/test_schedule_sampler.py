@@ -1,6 +1,6 @@
 """ctest: the Python σ sampler against schedules written by noisescope-cli.
 
-Usage: test_noisescope_sampler.py NOISESCOPE_CLI WORK_DIR
+Usage: test_schedule_sampler.py NOISESCOPE_CLI WORK_DIR
 Checks, for several schedules: a Kolmogorov–Smirnov test of the sampler's draws against the CDF the
 C++ side wrote into the file; the loss weights against the closed forms and against the C++ values;
 seeded reproducibility; clear errors for malformed files.
