@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QIODevice>
+#include <QLabel>
 #include <QListWidget>
 #include <QObject>
 #include <QSignalSpy>
@@ -109,6 +110,22 @@ class TestDiagnosticPanel : public QObject {
     QVERIFY(svg.readAll().contains("<svg"));
     QVERIFY(exportWidgetImage(panel->mmseChart(), dir.filePath("chart.bmp"))
                 .contains("unknown image type"));
+
+    // A profile the engine warned about (forced float32 past its proven bound) says so, in red,
+    // under its summary, from the file's provenance.
+    noisescope::Profile warned = *window.workbench()->profiles().front().profile;
+    warned.provenance["warnings"] = {"float32 distances: their proven logit error bound reached 3"};
+    const QString warnedPath = dir.filePath("warned.json");
+    noisescope::writeProfile(warnedPath.toStdString(), warned);
+    QCOMPARE(panel->loadProfile(warnedPath), QString());
+    panel->profileList()->setCurrentRow(panel->profileList()->count() - 1);
+    QVERIFY2(panel->summaryLabel()->text().contains("Warning:") &&
+                 panel->summaryLabel()->text().contains("float32 distances"),
+             qPrintable(panel->summaryLabel()->text()));
+    panel->profileList()->setCurrentRow(0);
+    QVERIFY(!panel->summaryLabel()->text().contains("Warning:"));
+    panel->profileList()->setCurrentRow(panel->profileList()->count() - 1);
+    saveScreenshot(&window, "diagnostic-panel-warning");
   }
 };
 
