@@ -8,17 +8,23 @@ floor --json`), and prints per dataset and measure (`fd`, `kmer_js` for DNA, the
 seed: the same initialisation, data order, held-out subset and sampling noise), so:
   * final value: mean over seeds with a 95 % t interval;
   * − EDM: the mean per-seed difference from the EDM run of the same seed, 95 % paired t interval;
-  * steps to reach EDM's final value: where the sampler's seed-mean curve crosses EDM's seed-mean
-    final value; the 95 % interval inverts a paired t test of curve(x) − EDM final at every step x,
-    so EDM's own uncertainty is in it (race_intervals.reach_interval). EDM's own row says how
-    early its noisy curve first came within that value; the speed-up is the budget (the steps EDM
-    was given to end there) over the steps;
+  * steps to reach EDM's final value: where the seed-mean curve crosses EDM's seed-mean final
+    value; the 95 % interval inverts a paired t test of curve(x) − EDM final at every step x, so
+    EDM's own uncertainty is in it (race_intervals.reach_interval). EDM's own row is the same for
+    EDM's curve: the first step at which EDM's expected curve is down to its final value (the
+    budget for a curve that keeps decreasing, where its plateau starts for one that flattens);
+  * speed-up: EDM's steps to reach over the sampler's (issue 33; it used to be the budget over
+    the steps, which over-states the speed-up when EDM's curve flattens early); its 95 % interval
+    is Bonferroni, [EDM lo / sampler hi, EDM hi / sampler lo] of the two steps-to-reach intervals
+    at 97.5 % each (race_intervals.speedup_interval, which states the definition). `--tol δ`
+    makes "reach" mean "come within δ of EDM's drop over the evaluations above its final value",
+    for both rows (default 0);
   * − floor: the mean per-seed excess over the floor (real training images or windows, as many as
     the generated set, scored against the same held-out set with the same feature network);
 then the measure against steps (mean ± 95 % t half-width), the floor per k for the k-mer JS, the
 split sizes per seed, and where each sampler's final π puts its mass (σ quartiles).
 
-usage: race_stats.py OUT_DIR [--measure fd|kmer_js|elbo|edm]
+usage: race_stats.py OUT_DIR [--measure fd|kmer_js|elbo|edm] [--tol δ]
        race_stats.py --self-test
 """
 import json
@@ -30,7 +36,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from race_intervals import mean_ci, paired_ci, reach_interval  # noqa: E402
+from race_intervals import (mean_ci, paired_ci, reach_interval, reach_target,  # noqa: E402
+                            speedup_interval)
 
 RUN = re.compile(r"^(?P<dataset>[a-z0-9]+)-(?P<sampler>[a-z0-9-]+)-s(?P<seed>\d+)$")
 FLOOR = re.compile(r"^floor-(?P<dataset>[a-z0-9]+)-s(?P<seed>\d+)\.json$")
@@ -109,12 +116,25 @@ def fmt_reach(point, lo, hi, first, budget):
     return "%s [%s, %s]" % (one(point), left, one(hi))
 
 
-def fmt_speed(budget, point, lo, hi):
-    if math.isinf(point) or point <= 0:
+def fmt_speed(point, lo, hi):
+    """EDM's steps over the sampler's, [lo, hi]; "-" when the sampler never reaches the target;
+    an upper end of ∞ when the sampler may reach it at its first evaluation (a lower bound only)."""
+    if not math.isfinite(point) or point <= 0:
         return "-"
-    fast = "∞" if lo <= 0 else "%.2f" % (budget / lo)
-    slow = "0" if math.isinf(hi) else "%.2f" % (budget / hi)
-    return "%.2f× [%s, %s]" % (budget / point, slow, fast)
+    slow = "0" if lo <= 0 else "%.2f" % lo
+    fast = "∞" if math.isinf(hi) else "%.2f" % hi
+    return "%.2f× [%s, %s]" % (point, slow, fast)
+
+
+def eval_steps(runs, seeds):
+    """The steps at which every run of `seeds` evaluated."""
+    return set.intersection(*[{e["step"] for e in runs[x]} for x in seeds])
+
+
+def curve_matrix(runs, seeds, key, steps):
+    """seeds × steps values of `key`."""
+    return np.array([[next(e[key] for e in runs[x] if e["step"] == st) for st in steps]
+                     for x in seeds])
 
 
 def floor_values(floors, key):
@@ -123,7 +143,7 @@ def floor_values(floors, key):
     return vals or None
 
 
-def table(dataset, curves, key, floors, write):
+def table(dataset, curves, key, floors, write, tol=0.0):
     """One measure's tables for one dataset; curves: {sampler: {seed: eval events}}."""
     budget = max(c[-1]["step"] for c in curves["static"].values())
     edm = curves["static"]
@@ -135,9 +155,9 @@ def table(dataset, curves, key, floors, write):
             first.get("quality_samples", 0), first.get("heun_steps", 0))
     floor = floor_values(floors, key) if key in ("fd", "kmer_js") else None
     write("#### %s — measure `%s`%s, budget %d steps\n" % (dataset, key, extra, budget))
+    goal = "EDM's final %s" % key + (" + %g × EDM's drop" % tol if tol else "")
     head = ("| sampler | seeds | final %s (mean ± 95 %% t) | − EDM, paired (mean [95 %% t]) | "
-            "steps to EDM's final %s [95 %%, paired] | speed-up: %d / steps [95 %%] |"
-            % (key, key, budget))
+            "steps to %s [95 %%, paired] | speed-up: EDM steps / steps [95 %%] |" % (key, goal))
     head += " − floor, paired (mean [95 % t]) |" if floor else ""
     write(head)
     write("|---|---|---|---|---|---|" + ("---|" if floor else ""))
@@ -146,19 +166,21 @@ def table(dataset, curves, key, floors, write):
         seeds = sorted(set(curves[s]) & set(edm))  # paired: seeds both samplers ran
         if not seeds:
             continue
-        steps = sorted(set.intersection(*[{e["step"] for e in curves[s][x]} for x in seeds]
-                                        + [{e["step"] for e in edm[x]} for x in seeds]))
-        val = np.array([[next(e[key] for e in curves[s][x] if e["step"] == st) for st in steps]
-                        for x in seeds])
-        target = np.array([edm[x][-1][key] for x in seeds])
+        # EDM's own curve over these seeds at its own steps: its final value and its own reach.
+        edm_steps = sorted(eval_steps(edm, seeds))
+        steps = sorted(eval_steps(curves[s], seeds) & set(edm_steps))
+        edm_val, val = curve_matrix(edm, seeds, key, edm_steps), curve_matrix(curves[s], seeds,
+                                                                               key, steps)
+        target = reach_target(edm_val, tol)
         m, h = mean_ci(val[:, -1])
-        dm, dh = paired_ci(val[:, -1], target)
+        dm, dh = paired_ci(val[:, -1], edm_val[:, -1])
         diff = "0" if s == "static" else fmt_diff(dm, dh)
         point, lo, hi = (float(v) for v in reach_interval(steps, val, target))
+        speed = (float(v) for v in speedup_interval(edm_steps, edm_val, steps, val, tol)[:3])
         row = "| %s | %d | %s | %s | %s | %s |" % (
             LABELS.get(s, s), len(seeds), fmt_ci(m, h), diff,
             fmt_reach(point, lo, hi, steps[0], budget),
-            "reference" if s == "static" else fmt_speed(budget, point, lo, hi))
+            "reference" if s == "static" else fmt_speed(*speed))
         if floor:
             both = [x for x in seeds if x in floor]
             if both:
@@ -261,7 +283,7 @@ def mass_table(out, dataset, samplers, write):
     write("")
 
 
-def report(out, measure=None, write=print):
+def report(out, measure=None, write=print, tol=0.0):
     runs, running = collect(out)
     if not runs:
         raise SystemExit("%s: no finished run directories named <dataset>-<sampler>-s<seed>" % out)
@@ -275,7 +297,7 @@ def report(out, measure=None, write=print):
         keys = [measure] if measure else pick_measures(
             [c for v in samplers.values() for c in v.values()])
         for key in keys:
-            table(dataset, samplers, key, floors.get(dataset, {}), write)
+            table(dataset, samplers, key, floors.get(dataset, {}), write, tol)
         if not measure:
             kmer_floor_table(dataset, floors.get(dataset, {}), write)
             splits_table(out, dataset, samplers, write)
@@ -289,13 +311,15 @@ def main(argv):
         return
     if len(argv) < 2:
         raise SystemExit(__doc__)
-    measure, args = None, argv[2:]
+    measure, tol, args = None, 0.0, argv[2:]
     while args:
         if args[0] == "--measure" and len(args) > 1:
             measure, args = args[1], args[2:]
+        elif args[0] == "--tol" and len(args) > 1:
+            tol, args = float(args[1]), args[2:]
         else:
             raise SystemExit("unknown argument %s\n%s" % (args[0], __doc__))
-    report(argv[1], measure)
+    report(argv[1], measure, tol=tol)
 
 
 if __name__ == "__main__":

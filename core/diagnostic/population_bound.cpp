@@ -1,9 +1,11 @@
 #include "diagnostic/population_bound.h"
 
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
 #include "io/provenance.h"
+#include "profile/tail_term.h"
 #include "util/error.h"
 
 namespace noisescope {
@@ -50,6 +52,23 @@ void appendHalf(const PointRisks& risks, int level, HeldOutHalf half, std::vecto
     if (inHalf(risks.position[c], half)) out.push_back(risks.values[level * risks.columns() + c]);
 }
 
+// Where the per-point errors' tail is heavier than the tail term covers, upper95 is printed but
+// is not a covering bound there; the file and the GUI say so.
+std::string heavyTailWarning(const std::vector<double>& sigma) {
+  std::string levels;
+  for (size_t i = 0; i < sigma.size(); ++i) {
+    char one[32];
+    std::snprintf(one, sizeof one, "%s%.3g", i ? ", " : "", sigma[i]);
+    levels += one;
+  }
+  char index[16];
+  std::snprintf(index, sizeof index, "%g", kCoveredTailIndex);
+  return "upper95 does not cover at sigma = " + levels +
+         ": the held-out points' errors there have a tail heavier than Pareto index " + index +
+         " (Hill test at 1 %), beyond what its tail term allows for; hold out more points, or "
+         "read the bound there as an estimate";
+}
+
 size_t smallestMean(const std::vector<MmseEstimate>& estimates, int level) {
   size_t best = 0;
   for (size_t m = 1; m < estimates.size(); ++m)
@@ -84,6 +103,7 @@ Profile selectPopulationBound(const std::vector<PointRisks>& members, const Prof
       "unbiased estimate of an average of population risks, hence of an upper bound on the "
       "population MMSE";
   nlohmann::json source = nlohmann::json::array();
+  std::vector<double> heavyTailed;  // σ of the levels whose upper95 does not cover
   nlohmann::json selectionMeans = nlohmann::json::object();
   for (size_t m = 0; m < members.size(); ++m) selectionMeans[members[m].member] = selection[m].mean;
   for (int l = 0; l < grid.levels(); ++l) {
@@ -96,6 +116,8 @@ Profile selectPopulationBound(const std::vector<PointRisks>& members, const Prof
     appendHalf(members[byEvaluation], l, HeldOutHalf::Selection, values);
     const MmseEstimate level =
         summarizeOverPoints("", "", values, 1, static_cast<int64_t>(values.size()));
+    if (tailHeavierThanCovered(values.data(), static_cast<int64_t>(values.size())))
+      heavyTailed.push_back(grid.sigma[static_cast<size_t>(l)]);
     e.mean.push_back(level.mean[0]);
     e.standardError.push_back(level.standardError[0]);
     e.ciLow.push_back(level.ciLow[0]);
@@ -122,6 +144,8 @@ Profile selectPopulationBound(const std::vector<PointRisks>& members, const Prof
   out.provenance["dataset"] = grid.provenance.value("dataset", nlohmann::json::object());
   out.provenance["queries_from"] = grid.provenance.value("queries_from", nlohmann::json());
   out.provenance["source"] = source;
+  out.provenance["upper95_tail_term"] = tailTermDescription();
+  if (!heavyTailed.empty()) out.provenance["warnings"].push_back(heavyTailWarning(heavyTailed));
   out.provenance["selection_means"] = selectionMeans;
   nlohmann::json evaluationMeans = nlohmann::json::object();
   for (size_t m = 0; m < members.size(); ++m)

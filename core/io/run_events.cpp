@@ -381,6 +381,15 @@ json runEventJson(const RunEvent& r) {
       e["event"] = "end";
       e["seconds"] = r.seconds;
       break;
+    case RunEvent::Kind::Note:
+      e["event"] = "note";
+      e["message"] = r.message;
+      break;
+    case RunEvent::Kind::Error:
+      e["event"] = "error";
+      e["message"] = r.message;
+      if (!r.lastCheckpoint.empty()) e["last_checkpoint"] = r.lastCheckpoint;
+      break;
   }
   return e;
 }

@@ -235,9 +235,11 @@ class TestRunEvents : public QObject {
     quality["feature_accuracy"] = 0.9;
     json bare = checkpointEvent();
     bare.erase("export");
+    json firstError = errorEvent();  // a fault before the first checkpoint
+    firstError.erase("last_checkpoint");
     for (const json& line :
          {start, resume, trainEvent(50), scheduleEvent(false), scheduleEvent(true), evalEvent(),
-          quality, checkpointEvent(), bare, endEvent()}) {
+          quality, checkpointEvent(), bare, endEvent(), noteEvent(), errorEvent(), firstError}) {
       const RunEventParse read = parse(line.dump());
       QVERIFY2(read.event, read.note.c_str());
       // Through text, as a line goes out: NaN becomes null there.
