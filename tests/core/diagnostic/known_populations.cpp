@@ -303,6 +303,7 @@ LevelCoverage boundCoverage(const Population& p, const DiagnosticOptions& grid, 
     o.seed = static_cast<uint64_t>(seed);
     const Bracket b = computeBracket(prior, heldOut, o);
     const MmseEstimate& bound = b.bound.primary();
+    c.warnedSeeds += b.bound.provenance.contains("warnings");
     Profile plugin;
     if (withPlugin) plugin = computeGaussianProfile(prior, o, noBootstrap);
     for (int l = 0; l < o.levels; ++l) {

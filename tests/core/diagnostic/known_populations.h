@@ -71,7 +71,8 @@ struct LevelCoverage {
   std::vector<int> covered;                     // per level, of `seeds`
   std::vector<std::vector<double>> upperRatio;  // per level, per seed: upper95 / MMSE
   std::vector<std::vector<double>> meanRatio;   // per level, per seed: the bound's value / MMSE
-  int pluginCovered = 0;                        // the plug-in Gaussian curve, pooled over levels
+  int warnedSeeds = 0;    // seeds whose bound warned that upper95 does not cover at some σ
+  int pluginCovered = 0;  // the plug-in Gaussian curve, pooled over levels
   double rate(int level) const { return static_cast<double>(covered[level]) / seeds; }
   double pooledRate() const;
 };

@@ -217,6 +217,37 @@ class TestPopulationMembers : public QObject {
     QVERIFY_THROWS_EXCEPTION(InputError, selectPopulationBound({tiny}, grid));
   }
 
+  // Per-point errors with a tail heavier than the tail term covers (Pareto index 0.7: no mean)
+  // at one level, light ones at the other: the bound's file names that σ in a warning, and only
+  // that one; the light level's upper95 is not flagged.
+  void heavyTailedLevelsAreNamed() {
+    std::mt19937_64 engine(3);
+    PointRisks m{"m", 2, {}, {}};
+    const int n = 1000;
+    for (int c = 0; c < n; ++c) m.position.push_back(c);
+    m.values.resize(2 * n);
+    for (int c = 0; c < n; ++c) {
+      const double u = (static_cast<double>(engine() >> 11) + 0.5) * 0x1.0p-53;
+      m.values[c] = 1.0 + 0.01 * (c % 7);         // σ = 0.1: light
+      m.values[n + c] = std::pow(u, -1.0 / 0.7);  // σ = 10: heavy
+    }
+    Profile grid;
+    grid.sigma = {0.1, 10.0};
+    grid.dim = 1;
+    const Profile bound = selectPopulationBound({m}, grid);
+    QVERIFY(bound.provenance.contains("upper95_tail_term"));
+    QVERIFY(bound.provenance.contains("warnings"));
+    QCOMPARE(bound.provenance["warnings"].size(), size_t{1});
+    const std::string text = bound.provenance["warnings"][0].get<std::string>();
+    QVERIFY2(text.find("sigma = 10:") != std::string::npos, text.c_str());
+    QVERIFY2(text.find("0.1") == std::string::npos, text.c_str());
+    // Without a heavy level, no warning at all.
+    m.values.resize(n);
+    m.levels = 1;
+    grid.sigma = {0.1};
+    QVERIFY(!selectPopulationBound({m}, grid).provenance.contains("warnings"));
+  }
+
   void skewedPointsRaiseTheUpperEnd() {
     // Right-skewed values: the upper ends move up from the plain t ends; symmetric ones do not.
     const std::vector<double> skewed = {0.1, 0.1, 0.2, 0.1, 0.3, 0.2, 0.1, 5.0};
