@@ -145,7 +145,10 @@ Profile selectPopulationBound(const std::vector<PointRisks>& members, const Prof
   out.provenance["queries_from"] = grid.provenance.value("queries_from", nlohmann::json());
   out.provenance["source"] = source;
   out.provenance["upper95_tail_term"] = tailTermDescription();
-  if (!heavyTailed.empty()) out.provenance["warnings"].push_back(heavyTailWarning(heavyTailed));
+  if (!heavyTailed.empty()) {
+    out.provenance["warnings"].push_back(heavyTailWarning(heavyTailed));
+    out.provenance["upper95_not_covering"] = heavyTailed;  // the same σ, for programs
+  }
   out.provenance["selection_means"] = selectionMeans;
   nlohmann::json evaluationMeans = nlohmann::json::object();
   for (size_t m = 0; m < members.size(); ++m)

@@ -292,6 +292,7 @@ LevelCoverage boundCoverage(const Population& p, const DiagnosticOptions& grid, 
   c.sigma = logSigmaLevels(grid.levels, grid.sigmaMin, grid.sigmaMax);
   c.mmse = p.mmse;
   c.covered.assign(static_cast<size_t>(grid.levels), 0);
+  c.declined.assign(static_cast<size_t>(grid.levels), 0);
   c.upperRatio.assign(static_cast<size_t>(grid.levels), {});
   c.meanRatio.assign(static_cast<size_t>(grid.levels), {});
   GaussianSpectrumOptions noBootstrap;
@@ -303,12 +304,18 @@ LevelCoverage boundCoverage(const Population& p, const DiagnosticOptions& grid, 
     o.seed = static_cast<uint64_t>(seed);
     const Bracket b = computeBracket(prior, heldOut, o);
     const MmseEstimate& bound = b.bound.primary();
-    c.warnedSeeds += b.bound.provenance.contains("warnings");
     Profile plugin;
     if (withPlugin) plugin = computeGaussianProfile(prior, o, noBootstrap);
+    // A level the bound declines (its points' tail heavier than the tail term covers) is a miss.
+    std::vector<double> declined;
+    if (b.bound.provenance.contains("upper95_not_covering"))
+      declined = b.bound.provenance["upper95_not_covering"].get<std::vector<double>>();
     for (int l = 0; l < o.levels; ++l) {
       const size_t k = static_cast<size_t>(l);
-      c.covered[k] += bound.upper95[k] >= p.mmse[k];
+      const bool named =
+          std::find(declined.begin(), declined.end(), b.bound.sigma[k]) != declined.end();
+      c.declined[k] += named;
+      c.covered[k] += bound.upper95[k] >= p.mmse[k] && !named;
       c.upperRatio[k].push_back(bound.upper95[k] / p.mmse[k]);
       c.meanRatio[k].push_back(bound.mean[k] / p.mmse[k]);
       if (withPlugin) c.pluginCovered += plugin.primary().ciHigh[k] >= p.mmse[k];

@@ -68,11 +68,11 @@ struct LevelCoverage {
   int64_t priorSize = 0, heldOutSize = 0;
   int seeds = 0;
   std::vector<double> sigma, mmse;
-  std::vector<int> covered;                     // per level, of `seeds`
+  std::vector<int> covered;   // per level, of `seeds`; a declined level is not covered
+  std::vector<int> declined;  // per level: seeds whose bound said upper95 does not cover there
   std::vector<std::vector<double>> upperRatio;  // per level, per seed: upper95 / MMSE
   std::vector<std::vector<double>> meanRatio;   // per level, per seed: the bound's value / MMSE
-  int warnedSeeds = 0;    // seeds whose bound warned that upper95 does not cover at some σ
-  int pluginCovered = 0;  // the plug-in Gaussian curve, pooled over levels
+  int pluginCovered = 0;                        // the plug-in Gaussian curve, pooled over levels
   double rate(int level) const { return static_cast<double>(covered[level]) / seeds; }
   double pooledRate() const;
 };
