@@ -105,15 +105,24 @@ FamilyKeys keysOf(const TrainerFamily& f) {
   const Keys base = snippetKeys(f.snippet(p));
   k.listKnob = !f.parameters.empty() && f.parameters.front().name.find('[') != std::string::npos;
   std::set<std::string> moving;
+  auto keyMovedBy = [&](const std::vector<double>& q) {
+    std::string key;
+    for (const auto& [name, value] : snippetKeys(f.snippet(q)))
+      if (!base.count(name) || base.at(name) != value) key = name;
+    return key;
+  };
   for (std::size_t j = 0; j < p.size(); ++j) {
     auto q = p;
     const auto& d = f.parameters[j];
     q[j] = std::clamp(q[j] * 1.37 + 0.11, d.lower, d.upper);
     if (q[j] == p[j]) q[j] = 0.5 * (d.lower + d.upper);
-    const Keys moved = snippetKeys(f.snippet(q));
-    std::string key;
-    for (const auto& [name, value] : moved)
-      if (!base.count(name) || base.at(name) != value) key = name;
+    std::string key = keyMovedBy(q);
+    // A knob the snippet prints as an integer (diffusers' --timestep_bias_begin 0) does not show
+    // a small move: try the middle of its range.
+    if (key.empty()) {
+      q[j] = 0.5 * (d.lower + d.upper);
+      key = keyMovedBy(q);
+    }
     k.knobKeys.push_back(key);
     if (!key.empty()) moving.insert(key);
   }
@@ -122,15 +131,96 @@ FamilyKeys keysOf(const TrainerFamily& f) {
   return k;
 }
 
-struct Match {
-  FamilyKeys keys;
-  int score = 0;
+// The key a tool's settings file names its model with, and NoiseScope's model for each value:
+// OneTrainer's modules/util/enum/ModelType.py (model_type), ai-toolkit's
+// toolkit/config_modules.py ModelConfig (model.arch, a ":variant" suffix stripped). Only values
+// whose model NoiseScope models the same way are listed; any other is named, not guessed.
+struct ModelKey {
+  std::string tool, key;
+  std::map<std::string, std::string> models;  // the file's value → NoiseScope's model
 };
+
+const std::vector<ModelKey>& modelKeys() {
+  static const std::vector<ModelKey> keys = {
+      {"onetrainer",
+       "model_type",
+       {{"FLUX_DEV_1", "flux"},
+        {"FLUX_FILL_DEV_1", "flux"},
+        {"FLUX_2", "flux"},
+        {"STABLE_DIFFUSION_3", "sd3"},
+        {"STABLE_DIFFUSION_35", "sd3"},
+        {"CHROMA_1", "chroma"},
+        {"QWEN", "qwen"},
+        {"STABLE_DIFFUSION_XL_10_BASE", "sdxl"},
+        {"STABLE_DIFFUSION_XL_10_BASE_INPAINTING", "sdxl"},
+        {"STABLE_DIFFUSION_15", "sd15"},
+        {"STABLE_DIFFUSION_15_INPAINTING", "sd15"},
+        {"STABLE_DIFFUSION_20", "sd2-v"},
+        {"STABLE_DIFFUSION_21", "sd2-v"}}},
+      {"ai-toolkit",
+       "model.arch",
+       {{"flux", "flux"},
+        {"flux2", "flux2"},
+        {"flux2_klein_4b", "flux2"},
+        {"flux2_klein_9b", "flux2"},
+        {"chroma", "chroma"},
+        {"qwen_image", "qwen"},
+        {"qwen_image_edit", "qwen"},
+        {"qwen_image_edit_plus", "qwen"},
+        {"zimage", "zimage"},
+        {"wan22_5b", "wan22-5b"},
+        {"hidream", "hidream"},
+        {"lumina2", "lumina2"},
+        {"sd3", "sd3"}}},
+  };
+  return keys;
+}
+
+// The model a settings file names, how that was found, and the file's key that named it.
+struct NamedModel {
+  std::string model, source, fileKey;  // all empty when the file names none
+};
+
+// The model the file names for `tool`; empty when the tool's files have no model key or this
+// file does not set it. Throws InputError(path, …) for a value NoiseScope does not map.
+NamedModel modelNamedBy(const io::TrainerConfigFile& settings, const std::string& tool) {
+  for (const auto& k : modelKeys()) {
+    if (k.tool != tool) continue;
+    const std::string* value = lookUp(settings.values, k.key);
+    if (!value) return {};
+    const std::string name = value->substr(0, value->find(':'));
+    const auto it = k.models.find(name);
+    if (it == k.models.end()) {
+      std::string known;
+      for (const auto& [v, m] : k.models) known += (known.empty() ? "" : ", ") + v;
+      throw InputError(settings.path, k.key + " = " + *value +
+                                          " is not a model NoiseScope models for " + tool +
+                                          " (it reads " + known +
+                                          "); give --model to say which modelled model it "
+                                          "trains like");
+    }
+    std::string fileKey;
+    for (const auto& [name, v] : settings.values)
+      if (&v == value) fileKey = name;
+    return {it->second, "inferred from the file's " + k.key + " = " + *value, fileKey};
+  }
+  return {};
+}
 
 }  // namespace
 
 CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
-                              const std::string& tool, const TrainerSettings& trainer) {
+                              const std::string& tool, const TrainerSettings& given) {
+  // The model: given, else the one the file names, else the tool's default.
+  TrainerSettings trainer = given;
+  NamedModel named;
+  std::string modelSource = "given (--model)";
+  if (trainer.model.empty()) {
+    named = modelNamedBy(settings, tool);
+    trainer.model = named.model;
+    modelSource = named.model.empty() ? "not named in the file: the tool's default" : named.source;
+  }
+
   // Every family of the tool for this model, under each of its loss weightings.
   std::vector<TrainerTool> tools;
   TrainerSettings all = trainer;
@@ -157,6 +247,7 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
   CurrentFit out;
   out.tool = t.name;
   out.model = t.model;
+  out.modelSource = modelSource;
   out.settingsPath = settings.path;
   out.settingsFormat = settings.format;
   std::set<std::string> readKeys;
@@ -166,6 +257,8 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
           (name.size() > k.size() && name.compare(name.size() - k.size(), k.size(), k) == 0 &&
            name[name.size() - k.size() - 1] == '.'))
         readKeys.insert(name);
+  const bool setsADrawKey = !readKeys.empty();
+  if (!named.fileKey.empty()) readKeys.insert(named.fileKey);  // it chose the model
   for (const auto& [name, value] : settings.values)
     if (!readKeys.count(name)) out.unreadKeys.push_back(name);
 
@@ -204,7 +297,7 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
       best = score, chosen = &keys, chosenTool = owner;
     }
   }
-  if (!chosen || readKeys.empty())
+  if (!chosen || !setsADrawKey)
     throw InputError(settings.path,
                      "sets none of " + t.name +
                          "'s noise-draw options in a way NoiseScope models " + "for " + t.model +
@@ -269,7 +362,7 @@ CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& pa
 std::string formatCurrentFit(const CurrentFit& fit) {
   char line[512];
   std::string out = fit.settingsPath + " (" + fit.settingsFormat + ")\n" + fit.tool + " training " +
-                    fit.model + " with " + fit.family;
+                    fit.model + " (" + fit.modelSource + ") with " + fit.family;
   const std::string knobs = knobText(fit.current);
   out += knobs.empty() ? "\n" : ": " + knobs + "\n";
   for (const auto& k : fit.assumedDefaults)
@@ -318,6 +411,7 @@ nlohmann::json toJson(const CurrentFit& fit) {
     changes.push_back({{"key", c.key}, {"from", c.from}, {"to", c.to}});
   return {{"tool", fit.tool},
           {"model", fit.model},
+          {"model_source", fit.modelSource},
           {"settings", fit.settingsPath},
           {"format", fit.settingsFormat},
           {"family", fit.family},

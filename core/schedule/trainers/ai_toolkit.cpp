@@ -150,6 +150,60 @@ double shiftGridDensity(double t, const std::string& style, const ShiftGrid& gri
   return 1000.0 * steps.mass[k];
 }
 
+// lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): each step a fresh grid of 750
+// draws X ~ LogNormal(0, 0.333) mapped to (1 − X/max X)·1000 and the 250 values of
+// linspace(1000, 1, 250), sorted descending and truncated to integer timesteps k (t = k/1000). The
+// largest X is always k = 0, the grid's last entry, which randint(0, 999) never picks, so the
+// balanced draw is one of the other 749 lognormal entries or one of the 250 linear ones, each
+// with probability 1/999. Given the maximum M, the other draws are independent and truncated
+// below it: P(X/M ≤ r) = E[Φ(Z_max + ln r/0.333)/Φ(Z_max)], Z_max the largest of 750 standard
+// normals. Probability per timestep k = 0 … 1000 (k = 0 is σ = 0: no log σ).
+const std::vector<double>& lognormBlendMasses() {
+  static const std::vector<double> masses = [] {
+    constexpr int lognormal = 750, linear = 250, drawn = 999;
+    constexpr double scale = 0.333;
+    // Z_max's density on a grid of midpoints over [−1, 7].
+    constexpr int steps = 4000;
+    constexpr double lo = -1.0, hi = 7.0, h = (hi - lo) / steps;
+    std::vector<double> z(steps), weight(steps);
+    auto Phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+    for (int i = 0; i < steps; ++i) {
+      z[i] = lo + (i + 0.5) * h;
+      weight[i] = std::exp(std::log(double(lognormal)) + std::log(normalPdf(z[i])) +
+                           (lognormal - 1) * std::log(Phi(z[i]))) *
+                  h;
+    }
+    auto ratioCdf = [&](double r) {  // P(X/M ≤ r) for one of the non-maximal draws
+      if (!(r > 0.0)) return 0.0;
+      if (r >= 1.0) return 1.0;
+      double sum = 0.0;
+      for (int i = 0; i < steps; ++i)
+        sum += weight[i] * Phi(z[i] + std::log(r) / scale) / Phi(z[i]);
+      return sum;
+    };
+    std::vector<double> m(1001, 0.0);
+    // k = int(1000·(1 − R)): R in (1 − (k + 1)/1000, 1 − k/1000].
+    double above = ratioCdf(1.0);
+    for (int k = 0; k < 1000; ++k) {
+      const double below = ratioCdf(1.0 - (k + 1) / 1000.0);
+      m[k] += (lognormal - 1) * (above - below) / drawn;
+      above = below;
+    }
+    for (int j = 0; j < linear; ++j)
+      m[static_cast<int>(1000.0 - j * 999.0 / (linear - 1))] += 1.0 / drawn;
+    return m;
+  }();
+  return masses;
+}
+
+// Density per unit t of the balanced lognorm_blend draw: timestep k's probability spread over
+// the table cell ((k − 1)/1000, k/1000] that trains at t = k/1000.
+double lognormBlendDensity(double t) {
+  if (!(t > 0.0 && t <= 1.0)) return 0.0;
+  const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)), 1, 1000);
+  return 1000.0 * lognormBlendMasses()[k];
+}
+
 std::string yaml(const std::string& type, const std::string& style) {
   return "train:\n  timestep_type: " + type + "\n  content_or_style: " + style;
 }
@@ -191,6 +245,14 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
       t.families.push_back(f);
     }
+  // lognorm_blend's grid reads no scheduler config: the same for every architecture.
+  t.families.push_back({"lognorm_blend",
+                        {},
+                        [](double u, const Params&) { return lognormBlendDensity(u); },
+                        noWeight,
+                        [](const Params&) { return yaml("lognorm_blend", "balanced"); },
+                        "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of "
+                        "the linear grid; no knob (with content or style not modelled)"});
   // A shift value is not a job-YAML key: it lives in the architecture's scheduler config.
   TrainerFamily custom{
       "shift (edit the scheduler)",

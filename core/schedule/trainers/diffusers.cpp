@@ -1,7 +1,11 @@
 // diffusers' example training scripts, per model family (docs/trainers.md, "diffusers"). The
 // flow scripts draw u with src/diffusers/training_utils.py compute_density_for_timestep_sampling,
 // index ⌊1000·u⌋ into the scheduler's descending sigmas (t = shift_a(1 − u)) and weight with
-// compute_loss_weighting_for_sd3; the SD 1.x/2.x/SDXL scripts draw an integer timestep uniformly.
+// compute_loss_weighting_for_sd3; the SD 1.x/2.x/SDXL scripts draw an integer timestep uniformly,
+// or (train_text_to_image_sdxl.py) by the weights of --timestep_bias_strategy.
+#include <algorithm>
+#include <cstdio>
+
 #include "schedule/trainers/tools.h"
 #include "util/error.h"
 
@@ -107,6 +111,83 @@ ModelDefinition sd3() {
   return m;
 }
 
+// train_text_to_image_sdxl.py generate_timestep_weights: weight 1 on every timestep, times
+// --timestep_bias_multiplier on [begin, end) (indices count from the lowest noise), then
+// normalised; main's loop draws torch.multinomial over these weights.
+double timestepBiasDensity(double u, int begin, int end, double multiplier) {
+  if (!(u >= 0.0 && u < 1.0)) return 0.0;
+  begin = std::clamp(begin, 0, 1000);
+  end = std::clamp(end, begin, 1000);
+  const int k = static_cast<int>(u * 1000.0);
+  const double total = 1000.0 + (end - begin) * (multiplier - 1.0);
+  return 1000.0 * (k >= begin && k < end ? multiplier : 1.0) / total;
+}
+
+// earlier/later bias int(portion·1000) timesteps, truncated as the script does.
+int biasedCount(double portion) {
+  return std::clamp(static_cast<int>(portion * 1000.0), 0, 1000);
+}
+
+// The portion as the snippet prints it: the biased count over 1000 with three decimals, which
+// the script's int(portion·1000) reads back as the same count for every count 0 … 1000.
+std::string portionText(double portion) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.3f", biasedCount(portion) / 1000.0);
+  return text;
+}
+
+// --timestep_bias_strategy earlier/later/range: only train_text_to_image_sdxl.py (the full
+// fine-tune) has these flags; the LoRA SDXL script draws uniformly.
+void timestepBiasFamilies(TrainerTool& t) {
+  const std::string script =
+      "  # train_text_to_image_sdxl.py (its LoRA script has no timestep bias)";
+  const std::string why =
+      "train_text_to_image_sdxl.py generate_timestep_weights: timesteps drawn by "
+      "torch.multinomial over weights 1, times the multiplier on the biased ones";
+  auto multiplier = [] { return param("timestep_bias_multiplier", 1.0, 0.001, 1000.0, true); };
+  auto portion = [] { return param("timestep_bias_portion", 0.25, 0.0, 1.0); };
+  auto head = [](const std::string& strategy, double m) {
+    return "--timestep_bias_strategy " + strategy + " --timestep_bias_multiplier " + num(m);
+  };
+  t.families.push_back(
+      {"earlier",
+       {multiplier(), portion()},
+       [](double u, const Params& p) { return timestepBiasDensity(u, 0, biasedCount(p[1]), p[0]); },
+       noWeight,
+       [=](const Params& p) {
+         return head("earlier", p[0]) + " --timestep_bias_portion " + portionText(p[1]) + script;
+       },
+       why + " (the first int(portion·1000) timesteps: the lowest noise)"});
+  t.families.push_back({"later",
+                        {multiplier(), portion()},
+                        [](double u, const Params& p) {
+                          // slice(-n, None); n = 0 biases every timestep: uniform again
+                          const int n = biasedCount(p[1]);
+                          return timestepBiasDensity(u, n == 0 ? 0 : 1000 - n, 1000, p[0]);
+                        },
+                        noWeight,
+                        [=](const Params& p) {
+                          return head("later", p[0]) + " --timestep_bias_portion " +
+                                 portionText(p[1]) + script;
+                        },
+                        why + " (the last int(portion·1000) timesteps: the highest noise)"});
+  t.families.push_back(
+      {"range",
+       {multiplier(), param("timestep_bias_begin", 0.0, 0.0, 999.0),
+        param("timestep_bias_end", 1000.0, 1.0, 1000.0)},
+       [](double u, const Params& p) {
+         return timestepBiasDensity(u, static_cast<int>(p[1]), static_cast<int>(p[2]), p[0]);
+       },
+       noWeight,
+       [=](const Params& p) {
+         return head("range", p[0]) + " --timestep_bias_begin " +
+                std::to_string(static_cast<int>(p[1])) + " --timestep_bias_end " +
+                std::to_string(static_cast<int>(p[2])) + script;
+       },
+       why + " (timesteps begin … end − 1: the script's slice excludes end, though its help "
+             "says inclusive)"});
+}
+
 // SD 1.x/2.x and SDXL: text_to_image/train_text_to_image*.py draws torch.randint(0, 1000) and
 // weights with --snr_gamma; v checkpoints (SD 2.x 768) train the DDPM v target.
 ModelDefinition ddpm(const std::string& model) {
@@ -120,6 +201,9 @@ ModelDefinition ddpm(const std::string& model) {
   m.tool.modelNote = v ? "a v-prediction checkpoint (the scheduler's prediction_type "
                          "v_prediction, or --prediction_type v_prediction)"
                        : "an ε-prediction checkpoint (SD 1.5, SDXL base)";
+  if (model == "sdxl")
+    m.tool.modelNote +=
+        "; the timestep-bias families (earlier, later, range) are train_text_to_image_sdxl.py's";
   const std::string prediction = v ? "--prediction_type v_prediction  " : "";
   m.tool.families.push_back(
       {"uniform",
@@ -127,9 +211,12 @@ ModelDefinition ddpm(const std::string& model) {
        [](double u, const Params&) { return u >= 0.0 && u <= 1.0 ? 1.0 : 0.0; },
        noWeight,
        [prediction](const Params&) {
-         return prediction + "# timesteps uniform on 0 … 999: the scripts' only draw";
+         return prediction +
+                "# timesteps uniform on 0 … 999: the LoRA scripts' only draw "
+                "(--timestep_bias_strategy none in train_text_to_image_sdxl.py)";
        },
        "timesteps = torch.randint(0, 1000); the draw has no knob"});
+  if (model == "sdxl") timestepBiasFamilies(m.tool);
   m.weightings.push_back(
       minSnrGamma("snr_gamma", v, 5.0, [](double gamma) { return "--snr_gamma " + num(gamma); }));
   m.defaultDraw = "uniform";

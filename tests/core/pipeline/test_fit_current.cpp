@@ -220,6 +220,103 @@ guidance_scale = 1.0
     QVERIFY(m.assumedDefaults.empty());
   }
 
+  void theModelIsReadFromTheFileThatNamesIt() {
+    // No --model: OneTrainer's model_type and ai-toolkit's model.arch say what is trained.
+    TrainerSettings chroma;
+    chroma.model = "chroma";
+    const FitTarget chromaTarget =
+        targetOf("onetrainer", chroma, "INVERTED_PARABOLA", {0.1, 3.0, 1.5});
+    const std::string oneTrainer = write(dir_, "chroma_named.json", R"({
+  "model_type": "CHROMA_1",
+  "timestep_distribution": "INVERTED_PARABOLA",
+  "noising_weight": 7.7,
+  "noising_bias": 0.0,
+  "timestep_shift": 1.0
+})");
+    const CurrentFit o = fitCurrentSettingsFile(chromaTarget, oneTrainer, "onetrainer", {});
+    QCOMPARE(QString::fromStdString(o.model), QString("chroma"));
+    QVERIFY2(QString::fromStdString(o.modelSource).contains("model_type = CHROMA_1"),
+             o.modelSource.c_str());
+    QVERIFY2(QString::fromStdString(formatCurrentFit(o))
+                 .contains("onetrainer training chroma (inferred from the file's model_type"),
+             formatCurrentFit(o).c_str());
+    QCOMPARE(QString::fromStdString(toJson(o).at("model_source").get<std::string>()),
+             QString::fromStdString(o.modelSource));
+
+    TrainerSettings qwen;
+    qwen.model = "qwen";
+    const std::string job = write(dir_, "qwen_named.yaml", R"(config:
+  process:
+    - type: sd_trainer
+      train:
+        timestep_type: lognorm_blend
+        content_or_style: balanced
+      model:
+        name_or_path: Qwen/Qwen-Image
+        arch: "qwen_image:edit"
+)");
+    const CurrentFit a =
+        fitCurrentSettingsFile(targetOf("ai-toolkit", qwen, "shift", {}), job, "ai-toolkit", {});
+    QCOMPARE(QString::fromStdString(a.model), QString("qwen"));
+    QCOMPARE(QString::fromStdString(a.family), QString("lognorm_blend"));
+    QVERIFY(QString::fromStdString(a.modelSource).contains("model.arch = qwen_image:edit"));
+    QVERIFY(!std::count(a.unreadKeys.begin(), a.unreadKeys.end(), "config.process.0.model.arch"));
+
+    // Given, --model wins; a file that names no model is the tool's default, and said.
+    QCOMPARE(
+        QString::fromStdString(
+            fitCurrentSettingsFile(chromaTarget, oneTrainer, "onetrainer", chroma).modelSource),
+        QString("given (--model)"));
+    const std::string unnamed = write(
+        dir_, "unnamed.json", R"({"timestep_distribution": "LOGIT_NORMAL", "noising_bias": 0.2})");
+    const CurrentFit u = fitCurrentSettingsFile(chromaTarget, unnamed, "onetrainer", {});
+    QCOMPARE(QString::fromStdString(u.model), QString("flux"));
+    QVERIFY(QString::fromStdString(u.modelSource).contains("default"));
+
+    // A model NoiseScope does not model is named in the error, not guessed.
+    const std::string video =
+        write(dir_, "hunyuan.json", R"({"model_type": "HUNYUAN_VIDEO", "timestep_shift": 1.0})");
+    try {
+      fitCurrentSettingsFile(chromaTarget, video, "onetrainer", {});
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(video));
+      QVERIFY2(QString(e.what()).contains("model_type = HUNYUAN_VIDEO"), e.what());
+      QVERIFY2(QString(e.what()).contains("--model"), e.what());
+    }
+    // A file that names its model and no draw option still sets nothing the fit can read.
+    const std::string modelOnly = write(dir_, "model_only.json", R"({"model_type": "FLUX_DEV_1"})");
+    try {
+      fitCurrentSettingsFile(chromaTarget, modelOnly, "onetrainer", {});
+      QFAIL("no error");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("sets none of"), e.what());
+    }
+  }
+
+  void diffusersSdxlTimestepBiasRange() {
+    // train_text_to_image_sdxl.py with --timestep_bias_strategy range: its integer begin/end are
+    // read and moved to the target's.
+    TrainerSettings sdxl;
+    sdxl.model = "sdxl";
+    const std::string line =
+        write(dir_, "sdxl_bias.sh", R"(accelerate launch train_text_to_image_sdxl.py \
+  --pretrained_model_name_or_path=stabilityai/stable-diffusion-xl-base-1.0 \
+  --timestep_bias_strategy=range --timestep_bias_multiplier=2.0 \
+  --timestep_bias_begin=0 --timestep_bias_end=500
+)");
+    const FitTarget target = targetOf("diffusers", sdxl, "range", {6.0, 150, 480});
+    const CurrentFit d = fitCurrentSettingsFile(target, line, "diffusers", sdxl);
+    QCOMPARE(QString::fromStdString(d.family), QString("range"));
+    QVERIFY(d.assumedDefaults.empty());
+    QVERIFY(d.current.tv > 0.05);
+    QVERIFY2(d.bestInFamily.tv < 0.01, QByteArray::number(d.bestInFamily.tv));
+    QVERIFY(changeOf(d, "timestep_bias_multiplier"));
+    QCOMPARE(QString::fromStdString(changeOf(d, "timestep_bias_multiplier")->from), QString("2"));
+    QVERIFY(changeOf(d, "timestep_bias_begin"));
+    QCOMPARE(QString::fromStdString(changeOf(d, "timestep_bias_begin")->from), QString("0"));
+  }
+
   void badFilesNameThemselves() {
     const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
     const std::vector<std::pair<std::string, std::string>> bad = {

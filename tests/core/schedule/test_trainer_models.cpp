@@ -223,6 +223,54 @@ std::vector<Case> cases() {
                  return Draw{std::sqrt(s2), std::min(snr, 5.0) / (snr + 1.0) * (snr + 1.0)};
                }});
 
+  // diffusers SDXL --timestep_bias_strategy (examples/text_to_image/train_text_to_image_sdxl.py
+  // generate_timestep_weights, then torch.multinomial over its weights in main's loop); ε loss.
+  auto biasWeights = [](const std::string& strategy, double multiplier, double portion, int begin,
+                        int end) {
+    std::vector<double> weights(1000, 1.0);
+    const int n = static_cast<int>(portion * 1000);
+    if (strategy == "later") begin = n == 0 ? 0 : 1000 - n, end = 1000;  // slice(-n, None)
+    if (strategy == "earlier") begin = 0, end = n;                       // slice(0, n)
+    for (int k = begin; k < end; ++k) weights[k] *= multiplier;
+    return std::discrete_distribution<int>(weights.begin(), weights.end());
+  };
+  c.push_back({"diffusers",
+               "sdxl",
+               "",
+               "later",
+               {4.0, 0.3},
+               [table = biasWeights("later", 4.0, 0.3, 0, 0)](auto& g) mutable {
+                 const double s2 = ddpmSigma2(table(g));
+                 return Draw{std::sqrt(s2), 1.0 / s2};
+               }});
+  c.push_back({"diffusers",
+               "sdxl",
+               "",
+               "earlier",
+               {0.2, 0.5},
+               [table = biasWeights("earlier", 0.2, 0.5, 0, 0)](auto& g) mutable {
+                 const double s2 = ddpmSigma2(table(g));
+                 return Draw{std::sqrt(s2), 1.0 / s2};
+               }});
+  c.push_back({"diffusers",
+               "sdxl",
+               "",
+               "range",
+               {6.0, 150, 480},
+               [table = biasWeights("range", 6.0, 0.0, 150, 480)](auto& g) mutable {
+                 const double s2 = ddpmSigma2(table(g));
+                 return Draw{std::sqrt(s2), 1.0 / s2};
+               }});
+  c.push_back({"diffusers",
+               "sdxl",
+               "snr_gamma",
+               "later + snr_gamma",
+               {8.0, 0.6},
+               [table = biasWeights("later", 8.0, 0.6, 0, 0)](auto& g) mutable {
+                 const double s2 = ddpmSigma2(table(g)), snr = 1.0 / s2;  // γ at its default 5
+                 return Draw{std::sqrt(s2), std::min(snr, 5.0) / snr * snr};
+               }});
+
   // musubi-tuner (src/musubi_tuner/training/trainer_base.py get_noisy_model_input_and_timesteps):
   // logsnr, t = sigmoid(−logsnr/2); qwen_shift, μ = lin((256, 0.5), (8192, 0.9)) of
   // (h//2)(w//2) with h = w = 1024/8; velocity loss.
@@ -292,6 +340,30 @@ std::vector<Case> cases() {
                      std::clamp(static_cast<int>(std::pow(uniform(g), 3.0) * 1000.0), 0, 999);
                  const double t = (1000.0 - i) / 1000.0;
                  return flowDraw(t, aiToolkitWeighing(i) / (t * t));
+               }});
+  // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): a fresh grid per step of 750
+  // LogNormal(0, 0.333) draws as (1 − x/max x)·1000 and linspace(1000, 1, 250), sorted
+  // descending, .to(torch.int). The index randint(0, 999) is swept over 0 … 998 of each grid (its
+  // law, without the Monte Carlo noise that 1/t² would give the few lowest entries).
+  c.push_back({"ai-toolkit",
+               "flux",
+               "",
+               "lognorm_blend",
+               {},
+               [grid = std::vector<int>(), n = 0](auto& g) mutable {
+                 if (n % 999 == 0) {
+                   std::lognormal_distribution<double> draw(0.0, 0.333);
+                   std::vector<double> x(750);
+                   for (auto& v : x) v = draw(g);
+                   const double top = *std::max_element(x.begin(), x.end());
+                   grid.clear();
+                   for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
+                   for (int j = 0; j < 250; ++j)
+                     grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
+                   std::sort(grid.begin(), grid.end(), std::greater<>());
+                 }
+                 const double t = grid[n++ % 999] / 1000.0;  // t = 0 is σ = 0: not on the grid
+                 return flowDraw(t, 1.0 / (t * t));
                }});
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
@@ -688,6 +760,42 @@ class TestTrainerModels : public QObject {
     QCOMPARE(static_cast<int>(fit.parameters.size()), 129);
     QVERIFY(QString::fromStdString(fit.snippet).contains("\"flow_cubic_schedule_weights\": ["));
     QVERIFY(QString::fromStdString(fit.snippet).contains("\"flow_schedule_shift\": 0"));
+  }
+
+  void timestepBiasKnobsAreRecovered() {
+    // A target made by one member of each --timestep_bias_strategy family is fitted back to its
+    // knobs, and the snippet carries them as train_text_to_image_sdxl.py spells them.
+    TrainerSettings s;
+    s.model = "sdxl";
+    const TrainerTool t = trainerTool("diffusers", s);
+    const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
+    const TrainerFamily& later = familyOf(t, "later");
+    const auto fit =
+        fitTrainerFamily(t, later, grid, familyAllocationMasses(t, later, {4.0, 0.3}, grid));
+    qInfo("later {4, 0.3}: fitted %.4f, %.4f, TV %.5f", fit.parameters[0].second,
+          fit.parameters[1].second, fit.tv);
+    QVERIFY2(std::abs(fit.parameters[0].second - 4.0) < 0.04,
+             QByteArray::number(fit.parameters[0].second));
+    QVERIFY2(std::abs(fit.parameters[1].second - 0.3) < 0.001,
+             QByteArray::number(fit.parameters[1].second));
+    QVERIFY(fit.tv < 0.002);
+    const QString snippet = QString::fromStdString(fit.snippet);
+    QVERIFY2(snippet.contains("--timestep_bias_strategy later --timestep_bias_multiplier 4"),
+             qPrintable(snippet));
+    QVERIFY2(snippet.contains("--timestep_bias_portion 0.300"), qPrintable(snippet));
+    // range: begin and end are integers, end excluded as in the script's slice.
+    const TrainerFamily& range = familyOf(t, "range");
+    const auto r =
+        fitTrainerFamily(t, range, grid, familyAllocationMasses(t, range, {6.0, 150, 480}, grid));
+    qInfo("range {6, 150, 480}: fitted %.4f, %.1f, %.1f, TV %.5f", r.parameters[0].second,
+          r.parameters[1].second, r.parameters[2].second, r.tv);
+    QVERIFY2(r.tv < 0.01, QByteArray::number(r.tv));
+    QVERIFY2(QString::fromStdString(r.snippet).contains(
+                 "--timestep_bias_begin 150 --timestep_bias_end 480  #"),
+             r.snippet.c_str());
+    // The bias flags exist only in the full fine-tune script; the other models have no bias.
+    s.model = "sd15";
+    for (const auto& f : trainerTool("diffusers", s).families) QVERIFY(f.name != "later");
   }
 
   void unknownModelAndWeightingNameTheirFlags() {

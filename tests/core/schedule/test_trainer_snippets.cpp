@@ -196,6 +196,8 @@ class TestTrainerSnippets : public QObject {
     QVERIFY(!checkCommandLine(sdScripts, "--timestep_sampling bogus").empty());
     QVERIFY(!checkCommandLine(sdScripts, "--no_such_flag 1").empty());
     QVERIFY(!checkCommandLine(diffusers, "--logit_mean abc").empty());
+    QVERIFY(!checkCommandLine(diffusers, "--timestep_bias_strategy middle").empty());
+    QVERIFY(!checkCommandLine(diffusers, "--timestep_bias_begin 150.5").empty());
     QVERIFY(!checkCommandLine(sdScripts, "--debiased_estimation_loss 1").empty());
     QVERIFY(checkCommandLine(sdScripts, "--min_snr_gamma 5 --debiased_estimation_loss").empty());
     QVERIFY(!checkSnippet("onetrainer", readTable("onetrainer"),
