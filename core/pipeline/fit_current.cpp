@@ -214,7 +214,7 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
   // The model: given, else the one the file names, else the tool's default.
   TrainerSettings trainer = given;
   NamedModel named;
-  std::string modelSource = "given (--model)";
+  std::string modelSource = "as given (--model, or the Export dialog's Model)";
   if (trainer.model.empty()) {
     named = modelNamedBy(settings, tool);
     trainer.model = named.model;

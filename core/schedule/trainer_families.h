@@ -56,6 +56,9 @@ struct TrainerParameter {
   std::string name;  // the tool's own spelling (flag, config key)
   double initial = 0.0, lower = 0.0, upper = 0.0;
   bool logScale = false;  // searched in log (a shift, a σ bound)
+  // The step the tool reads the value in (1: an integer flag; 0.001: diffusers'
+  // int(portion·1000)), so a fitted value is reported as the tool will take it; 0: continuous.
+  double quantum = 0.0;
 };
 
 struct TrainerFamily {

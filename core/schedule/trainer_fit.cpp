@@ -284,6 +284,11 @@ TrainerFamilyFit fitTrainerFamily(const TrainerTool& anyTool, const TrainerFamil
     x = nelderMead(objective, x, 0.5 / (steps - 1));
   }
   if (!family.fromDrawDensity) p = toParameters(family, x);
+  // Down to the step the tool reads (its own truncation, so φ is unchanged), as the snippet
+  // prints it.
+  for (std::size_t i = 0; i < p.size() && i < family.parameters.size(); ++i)
+    if (const double step = family.parameters[i].quantum; step > 0.0)
+      p[i] = std::floor(p[i] * (1.0 / step)) / (1.0 / step);
   return evaluateTrainerFamily(tool, family, p, grid, target);
 }
 

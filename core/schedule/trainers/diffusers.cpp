@@ -144,8 +144,12 @@ void timestepBiasFamilies(TrainerTool& t) {
   const std::string why =
       "train_text_to_image_sdxl.py generate_timestep_weights: timesteps drawn by "
       "torch.multinomial over weights 1, times the multiplier on the biased ones";
+  auto steps = [](TrainerParameter p, double quantum) {
+    p.quantum = quantum;
+    return p;
+  };
   auto multiplier = [] { return param("timestep_bias_multiplier", 1.0, 0.001, 1000.0, true); };
-  auto portion = [] { return param("timestep_bias_portion", 0.25, 0.0, 1.0); };
+  auto portion = [=] { return steps(param("timestep_bias_portion", 0.25, 0.0, 1.0), 0.001); };
   auto head = [](const std::string& strategy, double m) {
     return "--timestep_bias_strategy " + strategy + " --timestep_bias_multiplier " + num(m);
   };
@@ -173,8 +177,8 @@ void timestepBiasFamilies(TrainerTool& t) {
                         why + " (the last int(portion·1000) timesteps: the highest noise)"});
   t.families.push_back(
       {"range",
-       {multiplier(), param("timestep_bias_begin", 0.0, 0.0, 999.0),
-        param("timestep_bias_end", 1000.0, 1.0, 1000.0)},
+       {multiplier(), steps(param("timestep_bias_begin", 0.0, 0.0, 999.0), 1.0),
+        steps(param("timestep_bias_end", 1000.0, 1.0, 1000.0), 1.0)},
        [](double u, const Params& p) {
          return timestepBiasDensity(u, static_cast<int>(p[1]), static_cast<int>(p[2]), p[0]);
        },

@@ -266,7 +266,7 @@ guidance_scale = 1.0
     QCOMPARE(
         QString::fromStdString(
             fitCurrentSettingsFile(chromaTarget, oneTrainer, "onetrainer", chroma).modelSource),
-        QString("given (--model)"));
+        QString("as given (--model, or the Export dialog's Model)"));
     const std::string unnamed = write(
         dir_, "unnamed.json", R"({"timestep_distribution": "LOGIT_NORMAL", "noising_bias": 0.2})");
     const CurrentFit u = fitCurrentSettingsFile(chromaTarget, unnamed, "onetrainer", {});
