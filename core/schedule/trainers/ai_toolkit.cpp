@@ -152,56 +152,139 @@ double shiftGridDensity(double t, const std::string& style, const ShiftGrid& gri
 
 // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): each step a fresh grid of 750
 // draws X ~ LogNormal(0, 0.333) mapped to (1 − X/max X)·1000 and the 250 values of
-// linspace(1000, 1, 250), sorted descending and truncated to integer timesteps k (t = k/1000). The
-// largest X is always k = 0, the grid's last entry, which randint(0, 999) never picks, so the
-// balanced draw is one of the other 749 lognormal entries or one of the 250 linear ones, each
-// with probability 1/999. Given the maximum M, the other draws are independent and truncated
-// below it: P(X/M ≤ r) = E[Φ(Z_max + ln r/0.333)/Φ(Z_max)], Z_max the largest of 750 standard
-// normals. Probability per timestep k = 0 … 1000 (k = 0 is σ = 0: no log σ).
-const std::vector<double>& lognormBlendMasses() {
-  static const std::vector<double> masses = [] {
-    constexpr int lognormal = 750, linear = 250, drawn = 999;
-    constexpr double scale = 0.333;
-    // Z_max's density on a grid of midpoints over [−1, 7].
-    constexpr int steps = 4000;
-    constexpr double lo = -1.0, hi = 7.0, h = (hi - lo) / steps;
-    std::vector<double> z(steps), weight(steps);
-    auto Phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
-    for (int i = 0; i < steps; ++i) {
-      z[i] = lo + (i + 0.5) * h;
-      weight[i] = std::exp(std::log(double(lognormal)) + std::log(normalPdf(z[i])) +
-                           (lognormal - 1) * std::log(Phi(z[i]))) *
-                  h;
-    }
-    auto ratioCdf = [&](double r) {  // P(X/M ≤ r) for one of the non-maximal draws
-      if (!(r > 0.0)) return 0.0;
-      if (r >= 1.0) return 1.0;
-      double sum = 0.0;
-      for (int i = 0; i < steps; ++i)
-        sum += weight[i] * Phi(z[i] + std::log(r) / scale) / Phi(z[i]);
-      return sum;
-    };
-    std::vector<double> m(1001, 0.0);
-    // k = int(1000·(1 − R)): R in (1 − (k + 1)/1000, 1 − k/1000].
-    double above = ratioCdf(1.0);
-    for (int k = 0; k < 1000; ++k) {
-      const double below = ratioCdf(1.0 - (k + 1) / 1000.0);
-      m[k] += (lognormal - 1) * (above - below) / drawn;
-      above = below;
-    }
-    for (int j = 0; j < linear; ++j)
-      m[static_cast<int>(1000.0 - j * 999.0 / (linear - 1))] += 1.0 / drawn;
-    return m;
-  }();
-  return masses;
+// linspace(1000, 1, 250), sorted descending and truncated to integer timesteps k (t = k/1000).
+// The largest X is always k = 0. Given the maximum M = e^{0.333·Z_max} (Z_max the largest of 750
+// standard normals) the other 749 draws are independent and below it:
+// P(X/M ≤ r | Z_max) = Φ(Z_max + ln r/0.333)/Φ(Z_max).
+namespace lognorm {
+
+constexpr int kLognormal = 750, kLinear = 250;
+constexpr double kScale = 0.333;
+
+double Phi(double x) {
+  return 0.5 * std::erfc(-x / std::sqrt(2.0));
 }
 
-// Density per unit t of the balanced lognorm_blend draw: timestep k's probability spread over
-// the table cell ((k − 1)/1000, k/1000] that trains at t = k/1000.
-double lognormBlendDensity(double t) {
+// Z_max's density as midpoint weights over [lo, hi].
+struct MaxLaw {
+  std::vector<double> z, weight;
+  MaxLaw(int steps, double lo, double hi) : z(steps), weight(steps) {
+    const double h = (hi - lo) / steps;
+    for (int i = 0; i < steps; ++i) {
+      z[i] = lo + (i + 0.5) * h;
+      weight[i] = std::exp(std::log(double(kLognormal)) + std::log(normalPdf(z[i])) +
+                           (kLognormal - 1) * std::log(Phi(z[i]))) *
+                  h;
+    }
+  }
+};
+
+// P(a non-maximal entry's timestep ≥ v | Z_max = z): int(1000·(1 − R)) ≥ v ⟺ R ≤ 1 − v/1000.
+double atLeast(int v, double z) {
+  if (v <= 0) return 1.0;
+  if (v >= 1000) return 0.0;
+  return Phi(z + std::log(1.0 - v / 1000.0) / kScale) / Phi(z);
+}
+
+// How many linear entries (and the maximum's 0) have a timestep ≥ v.
+int fixedAtLeast(int v) {
+  int n = v <= 0 ? 1 : 0;
+  for (int j = 0; j < kLinear; ++j) n += static_cast<int>(1000.0 - j * 999.0 / (kLinear - 1)) >= v;
+  return n;
+}
+
+// Balanced: randint(0, 999) never picks the grid's last entry, the maximum's 0, so the draw is
+// one of the other 749 lognormal entries or one of the 250 linear ones, each with probability
+// 1/999; the lognormal part is the ratio's law integrated over Z_max once.
+std::vector<double> balancedMasses() {
+  constexpr int drawn = 999;
+  const MaxLaw law(4000, -1.0, 7.0);
+  auto ratioTail = [&](int v) {  // P(timestep ≥ v) for a non-maximal lognormal entry
+    double sum = 0.0;
+    for (std::size_t i = 0; i < law.z.size(); ++i) sum += law.weight[i] * atLeast(v, law.z[i]);
+    return sum;
+  };
+  std::vector<double> m(1001, 0.0);
+  double tail = ratioTail(0);
+  for (int k = 0; k < 1000; ++k) {
+    const double next = ratioTail(k + 1);
+    m[k] += (kLognormal - 1) * (tail - next) / drawn;
+    tail = next;
+  }
+  for (int j = 0; j < kLinear; ++j)
+    m[static_cast<int>(1000.0 - j * 999.0 / (kLinear - 1))] += 1.0 / drawn;
+  return m;
+}
+
+// P(index ≤ c) of content_or_style's index draw: ⌊1000·U³⌋ (content) or ⌊1000·(1 − U³)⌋
+// (style), clamped to 0 … 999.
+double indexCdf(int c, const std::string& style) {
+  if (c < 0) return 0.0;
+  if (c >= 999) return 1.0;
+  const double f = (c + 1) / 1000.0;
+  return style == "content" ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
+}
+
+// Content or style: the index picks an order statistic. Entry i of the descending grid is ≥ v
+// exactly when at least i + 1 entries are, and that count is fixedAtLeast(v) plus a
+// Binomial(749, atLeast(v, z)) given Z_max, so P(timestep ≥ v) = E[indexCdf(count − 1)].
+std::vector<double> orderStatisticMasses(const std::string& style) {
+  const MaxLaw law(200, 1.0, 5.5);  // Z_max lies in [1, 5.5] but for < 10⁻⁹
+  constexpr int n = kLognormal - 1;
+  std::vector<double> logFactorial(n + 1, 0.0);
+  for (int c = 1; c <= n; ++c) logFactorial[c] = logFactorial[c - 1] + std::log(double(c));
+  std::vector<double> tail(1002, 0.0);  // P(timestep ≥ v), v = 0 … 1001
+  for (int v = 0; v <= 1000; ++v) {
+    const int fixed = fixedAtLeast(v);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < law.z.size(); ++i) {
+      const double q = std::clamp(atLeast(v, law.z[i]), 0.0, 1.0);
+      double expected = 0.0;
+      if (q <= 1e-300 || q >= 1.0) {
+        expected = indexCdf((q >= 1.0 ? n : 0) + fixed - 1, style);
+      } else {
+        const double mean = n * q, spread = std::sqrt(n * q * (1.0 - q));
+        const int first = std::max(0, static_cast<int>(mean - 10.0 * spread) - 1);
+        const int last = std::min(n, static_cast<int>(mean + 10.0 * spread) + 2);
+        const double logQ = std::log(q), logNotQ = std::log1p(-q);
+        for (int c = first; c <= last; ++c) {
+          const double logPmf = logFactorial[n] - logFactorial[c] - logFactorial[n - c] + c * logQ +
+                                (n - c) * logNotQ;
+          expected += std::exp(logPmf) * indexCdf(c + fixed - 1, style);
+        }
+      }
+      sum += law.weight[i] * expected;
+    }
+    tail[v] = sum;
+  }
+  std::vector<double> m(1001, 0.0);
+  for (int k = 0; k <= 1000; ++k) m[k] = std::max(tail[k] - tail[k + 1], 0.0);
+  return m;
+}
+
+}  // namespace lognorm
+
+// Probability per timestep k = 0 … 1000 of the lognorm_blend draw with this index law (k = 0 is
+// σ = 0: no log σ), computed once per law.
+const std::vector<double>& lognormBlendMasses(const std::string& style) {
+  static const std::vector<double> balanced = lognorm::balancedMasses();
+  if (style == "content") {
+    static const std::vector<double> content = lognorm::orderStatisticMasses("content");
+    return content;
+  }
+  if (style == "style") {
+    static const std::vector<double> styled = lognorm::orderStatisticMasses("style");
+    return styled;
+  }
+  return balanced;
+}
+
+// Density per unit t of the lognorm_blend draw: timestep k's probability spread over the table
+// cell ((k − 1)/1000, k/1000] that trains at t = k/1000.
+double lognormBlendDensity(double t, const std::string& style) {
   if (!(t > 0.0 && t <= 1.0)) return 0.0;
   const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)), 1, 1000);
-  return 1000.0 * lognormBlendMasses()[k];
+  return 1000.0 * lognormBlendMasses(style)[k];
 }
 
 std::string yaml(const std::string& type, const std::string& style) {
@@ -246,13 +329,18 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       t.families.push_back(f);
     }
   // lognorm_blend's grid reads no scheduler config: the same for every architecture.
-  t.families.push_back({"lognorm_blend",
-                        {},
-                        [](double u, const Params&) { return lognormBlendDensity(u); },
-                        noWeight,
-                        [](const Params&) { return yaml("lognorm_blend", "balanced"); },
-                        "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of "
-                        "the linear grid; no knob (with content or style not modelled)"});
+  for (const std::string style : {"balanced", "content", "style"}) {
+    TrainerFamily f{style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
+                    {},
+                    [style](double u, const Params&) { return lognormBlendDensity(u, style); },
+                    noWeight,
+                    [style](const Params&) { return yaml("lognorm_blend", style); },
+                    "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the "
+                    "linear grid; no knob"};
+    if (style != "balanced")
+      f.note += "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+    t.families.push_back(f);
+  }
   // A shift value is not a job-YAML key: it lives in the architecture's scheduler config.
   TrainerFamily custom{
       "shift (edit the scheduler)",

@@ -141,21 +141,25 @@ std::vector<Case> cases() {
   // LogNormal(0, 0.333) draws as (1 − x/max x)·1000 and linspace(1000, 1, 250), sorted
   // descending, .to(torch.int); BaseSDTrainProcess.py picks randint(0, 999) of a fresh grid each
   // step (here every 100 draws). t = 0 and t = 1 clamp to the ℓ range's ends.
-  c.push_back(
-      {"ai-toolkit", "lognorm_blend", {}, [grid = std::vector<int>(), n = 0](auto& g) mutable {
-         if (n++ % 100 == 0) {
-           std::lognormal_distribution<double> draw(0.0, 0.333);
-           std::vector<double> x(750);
-           for (auto& v : x) v = draw(g);
-           const double top = *std::max_element(x.begin(), x.end());
-           grid.clear();
-           for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
-           for (int j = 0; j < 250; ++j)
-             grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
-           std::sort(grid.begin(), grid.end(), std::greater<>());
-         }
-         return flowLogSigma(grid[std::uniform_int_distribution<int>(0, 998)(g)] / 1000.0);
-       }});
+  auto lognormBlend = [](std::function<int(std::mt19937_64&)> index) {
+    return [grid = std::vector<int>(), n = 0, index](std::mt19937_64& g) mutable {
+      if (n++ % 100 == 0) {
+        std::lognormal_distribution<double> draw(0.0, 0.333);
+        std::vector<double> x(750);
+        for (auto& v : x) v = draw(g);
+        const double top = *std::max_element(x.begin(), x.end());
+        grid.clear();
+        for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
+        for (int j = 0; j < 250; ++j)
+          grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
+        std::sort(grid.begin(), grid.end(), std::greater<>());
+      }
+      return flowLogSigma(grid[index(g)] / 1000.0);
+    };
+  };
+  c.push_back({"ai-toolkit", "lognorm_blend", {}, lognormBlend([](std::mt19937_64& g) {
+                 return std::uniform_int_distribution<int>(0, 998)(g);
+               })});
   // sd-scripts Flux's default mode: ⌊1000·u⌋ into FlowMatchEulerDiscreteScheduler(shift = 3)'s
   // sigmas, shift₃((1000 − i)/1000).
   c.push_back({"sd-scripts", "sigma", {3.0}, [=](auto& g) {

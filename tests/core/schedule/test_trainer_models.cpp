@@ -343,28 +343,50 @@ std::vector<Case> cases() {
                }});
   // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): a fresh grid per step of 750
   // LogNormal(0, 0.333) draws as (1 − x/max x)·1000 and linspace(1000, 1, 250), sorted
-  // descending, .to(torch.int). The index randint(0, 999) is swept over 0 … 998 of each grid (its
-  // law, without the Monte Carlo noise that 1/t² would give the few lowest entries).
+  // descending, .to(torch.int). The index (BaseSDTrainProcess.py: randint(0, 999), or ⌊1000·U³⌋
+  // for content, ⌊1000·(1 − U³)⌋ for style, clamped to 999) is swept over every entry of each
+  // grid with its probability as a weight: its law, without the Monte Carlo noise that 1/t² would
+  // give the few lowest entries.
+  auto lognormBlend = [](std::function<double(int)> indexProbability) {
+    return [grid = std::vector<int>(), n = 0, indexProbability](std::mt19937_64& g) mutable {
+      if (n % 1000 == 0) {
+        std::lognormal_distribution<double> draw(0.0, 0.333);
+        std::vector<double> x(750);
+        for (auto& v : x) v = draw(g);
+        const double top = *std::max_element(x.begin(), x.end());
+        grid.clear();
+        for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
+        for (int j = 0; j < 250; ++j)
+          grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
+        std::sort(grid.begin(), grid.end(), std::greater<>());
+      }
+      const int i = n++ % 1000;
+      const double t = grid[i] / 1000.0;  // t = 0 is σ = 0: not on the grid
+      return flowDraw(t, 1000.0 * indexProbability(i) / (t * t));
+    };
+  };
+  c.push_back({"ai-toolkit", "flux", "", "lognorm_blend", {}, lognormBlend([](int i) {
+                 return i < 999 ? 1.0 / 999.0 : 0.0;
+               })});
   c.push_back({"ai-toolkit",
                "flux",
                "",
-               "lognorm_blend",
+               "lognorm_blend + content",
                {},
-               [grid = std::vector<int>(), n = 0](auto& g) mutable {
-                 if (n % 999 == 0) {
-                   std::lognormal_distribution<double> draw(0.0, 0.333);
-                   std::vector<double> x(750);
-                   for (auto& v : x) v = draw(g);
-                   const double top = *std::max_element(x.begin(), x.end());
-                   grid.clear();
-                   for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
-                   for (int j = 0; j < 250; ++j)
-                     grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
-                   std::sort(grid.begin(), grid.end(), std::greater<>());
-                 }
-                 const double t = grid[n++ % 999] / 1000.0;  // t = 0 is σ = 0: not on the grid
-                 return flowDraw(t, 1.0 / (t * t));
-               }});
+               lognormBlend([](int i) {  // P(⌊1000·U³⌋ = i), 999 taking the clamped rest
+                 return i == 999 ? 1.0 - std::cbrt(0.999)
+                                 : std::cbrt((i + 1) / 1000.0) - std::cbrt(i / 1000.0);
+               })});
+  c.push_back({"ai-toolkit",
+               "qwen",
+               "",
+               "lognorm_blend + style",
+               {},
+               lognormBlend([](int i) {  // P(⌊1000·(1 − U³)⌋ = i), clamped to 999
+                 return i == 999
+                            ? std::cbrt(0.001)
+                            : std::cbrt((1000.0 - i) / 1000.0) - std::cbrt((999.0 - i) / 1000.0);
+               })});
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
   // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled:
