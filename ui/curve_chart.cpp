@@ -117,9 +117,17 @@ QAbstractAxis* makeAxis(const AxisShape& shape, const QString& title) {
   return axis;
 }
 
+// QValueAxis's own default. applyNiceNumbers changes the tick count along with the range, and
+// starts from the count it finds: reset, a range no longer depends on the one drawn before it
+// (a coordinate switched away and back kept the other coordinate's −10 … 10).
+constexpr int kLinearTickCount = 5;
+
 void setAxisRange(QAbstractAxis* axis, double lo, double hi) {
   axis->setRange(lo, hi);
-  if (auto* linear = qobject_cast<QValueAxis*>(axis)) linear->applyNiceNumbers();
+  if (auto* linear = qobject_cast<QValueAxis*>(axis)) {
+    linear->setTickCount(kLinearTickCount);
+    linear->applyNiceNumbers();
+  }
 }
 
 }  // namespace

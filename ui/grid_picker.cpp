@@ -1,6 +1,7 @@
 #include "ui/grid_picker.h"
 
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -54,16 +55,20 @@ void GridPicker::addItem(const QString& spec, bool checked, bool added) {
 }
 
 void GridPicker::setDefaults(const QStringList& specs) {
-  std::vector<std::pair<QString, bool>> added;
-  for (int i = 0; i < list_->count(); ++i)
-    if (list_->item(i)->data(kAddedRole).toBool())
-      added.push_back({list_->item(i)->text(), list_->item(i)->checkState() == Qt::Checked});
+  // Every listed spec's check, so a replan (an NFE edit, the same model again) keeps the user's.
+  QHash<QString, bool> checked;
+  std::vector<QString> added;
+  for (int i = 0; i < list_->count(); ++i) {
+    const QListWidgetItem* item = list_->item(i);
+    checked.insert(item->text(), item->checkState() == Qt::Checked);
+    if (item->data(kAddedRole).toBool()) added.push_back(item->text());
+  }
   {
     const QSignalBlocker block(list_);
     list_->clear();
-    for (const QString& s : specs) addItem(s, true, false);
-    for (const auto& [spec, checked] : added)
-      if (!specs.contains(spec)) addItem(spec, checked, true);
+    for (const QString& s : specs) addItem(s, checked.value(s, true), false);
+    for (const QString& spec : added)
+      if (!specs.contains(spec)) addItem(spec, checked.value(spec), true);
   }
   Q_EMIT selectionChanged();
 }

@@ -18,8 +18,8 @@ class GridPicker : public QWidget {
  public:
   explicit GridPicker(QWidget* parent = nullptr);
 
-  // Replaces the list with `specs`, all checked, keeping the user's added specs (checked as they
-  // were) after them.
+  // Replaces the list with `specs`, keeping the user's added specs after them. A spec listed
+  // before keeps its check; a new one is checked.
   void setDefaults(const QStringList& specs);
   // Adds a spec (checked); false and a message under the field when it does not parse.
   bool addSpec(const QString& spec);

@@ -72,6 +72,14 @@ std::vector<Curve> curvesOf(const render::ChartSpec& chart) {
   return curves;
 }
 
+// A form row's label for a field inside a row layout: QFormLayout sets a buddy only for a widget
+// field, and a label without a buddy shows its mnemonic's "&" literally.
+QLabel* buddyLabel(const QString& text, QWidget* buddy) {
+  auto* label = new QLabel(text, buddy->parentWidget());
+  label->setBuddy(buddy);
+  return label;
+}
+
 QLineEdit* pathField(QWidget* parent, const QString& placeholder) {
   auto* field = new QLineEdit(parent);
   field->setPlaceholderText(placeholder);
@@ -96,7 +104,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   modelRow->addWidget(model_, 1);
   modelRow->addWidget(runButton);
   modelRow->addWidget(fileButton);
-  form->addRow(tr("&Model:"), modelRow);
+  form->addRow(buddyLabel(tr("M&odel:"), model_), modelRow);
   auto browseRow = [this](QLineEdit* field, const QString& title, const QString& filter) {
     auto* row = new QHBoxLayout();
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -111,11 +119,11 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   config_ = pathField(this, tr("only for a TorchScript file: the training config of its data"));
   profile_ = pathField(this, tr("optional: the entropic grids follow this profile's rate"));
   features_ = pathField(this, tr("optional: default the config's eval.feature_network"));
-  form->addRow(tr("&Config:"),
+  form->addRow(buddyLabel(tr("&Config:"), config_),
                browseRow(config_, tr("Training config"), tr("Config (*.json);;All files (*)")));
-  form->addRow(tr("&Profile:"),
+  form->addRow(buddyLabel(tr("&Profile:"), profile_),
                browseRow(profile_, tr("Profile"), tr("Profiles (*.json);;All files (*)")));
-  form->addRow(tr("&Feature network:"),
+  form->addRow(buddyLabel(tr("Feature net&work:"), features_),
                browseRow(features_, tr("Feature network"), tr("TorchScript (*.pt);;All (*)")));
   plan_ = new QLabel(tr("Choose a run folder or a TorchScript file."), this);
   plan_->setWordWrap(true);

@@ -46,6 +46,7 @@ class SamplingPanel : public QWidget {
   void setSamples(int samples);
   void setElbo(bool on);
   GridPicker* gridPicker() const { return grids_; }
+  QLineEdit* nfeField() const { return nfe_; }
 
   // The race's JSON (noisescope.sample-race/1) and the chart of the shown measure (.svg or .png),
   // as `sample-race --json/--chart` write them; false, with a warning naming the file, on failure.

@@ -56,6 +56,17 @@ const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coor
                                    Coordinate::VpTime, Coordinate::FlowTime};
 enum CurveKind { kAllocation, kSampling, kWeight, kCdf };
 
+// √-entropy from a profile gated as InfoNoise is: below the gate a bound's rate is its looseness
+// and an empirical profile's is memorisation, not information; ungated, about 30 % of φ from the
+// bound lay below σ = 0.05. The gate is InfoNoise's own default, not a copy of its number.
+ScheduleRecipe gatedSqrtEntropyRecipe(const std::string& profile) {
+  ScheduleRecipe recipe = sqrtEntropyRecipe(Coordinate::LogSigma, profile);
+  const ScheduleRecipe info = infoNoiseRecipe(profile);
+  recipe.gateC = info.gateC;
+  recipe.gateN = info.gateN;
+  return recipe;
+}
+
 QDoubleSpinBox* numberSpin(QWidget* parent, double lo, double hi, double value, int decimals = 4) {
   auto* box = new QDoubleSpinBox(parent);
   box->setDecimals(decimals);
@@ -188,9 +199,24 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   metricsNote_->setWordWrap(true);
   metricsNote_->setEnabled(false);
 
+  // Shown while the schedules stay on an earlier dataset than the one loaded (onDatasetChanged).
+  datasetNote_ = new QLabel(this);
+  datasetNote_->setWordWrap(true);
+  datasetNote_->setTextFormat(Qt::RichText);
+  datasetNote_->setStyleSheet(QStringLiteral("color: #a04000;"));
+  useLoadedDataset_ = new QPushButton(tr("Use the loaded dataset's σ_data"), this);
+  useLoadedDataset_->setToolTip(
+      tr("Measure σ_data on the loaded dataset for every schedule without a profile of its own"));
+  auto* datasetRow = new QHBoxLayout();
+  datasetRow->addWidget(datasetNote_, 1);
+  datasetRow->addWidget(useLoadedDataset_, 0, Qt::AlignTop);
+  datasetNote_->hide();
+  useLoadedDataset_->hide();
+
   auto* chartArea = new QWidget(this);
   auto* chartLayout = new QVBoxLayout(chartArea);
   chartLayout->setContentsMargins(0, 0, 0, 0);
+  chartLayout->addLayout(datasetRow);
   chartLayout->addLayout(curveRow);
   chartLayout->addWidget(chart_, 1);
   auto* metricsArea = new QWidget(this);
@@ -247,11 +273,11 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
     rebuildAll();
     addMenuActions();
   });
-  connect(workbench_, &Workbench::datasetChanged, this, [this] {
-    model_->setDataset(workbench_->dataset().get());
+  connect(workbench_, &Workbench::datasetChanged, this, &SchedulePanel::onDatasetChanged);
+  connect(useLoadedDataset_, &QPushButton::clicked, this, [this] {
+    useLoadedDataset();
     showEditor();
     redraw();
-    addMenuActions();
   });
 
   // Start with the schedules people compare against first.
@@ -293,9 +319,8 @@ void SchedulePanel::addMenuActions() {
       const std::string profile = named.name.toStdString();
       entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name),
                           [this, profile] { addRecipe(infoNoiseRecipe(profile)); });
-      entropic->addAction(tr("√-entropy ∝ √rate — %1").arg(named.name), [this, profile] {
-        addRecipe(sqrtEntropyRecipe(Coordinate::LogSigma, profile));
-      });
+      entropic->addAction(tr("√-entropy ∝ √(rate · gate) — %1").arg(named.name),
+                          [this, profile] { addRecipe(gatedSqrtEntropyRecipe(profile)); });
     }
   }
   menu->addAction(tr("Load a profile &file for the entropic schedules…"), this, [this] {
@@ -375,6 +400,39 @@ void SchedulePanel::rebuildAll() {
   model_->setGrid(grid());
   showEditor();  // the editor shows the σ_data and caveat of the rebuilt schedule
   redraw();
+}
+
+void SchedulePanel::onDatasetChanged() {
+  const auto loaded = workbench_->dataset();
+  // The profiles (entropic schedules, the informative band) were measured on the earlier data and
+  // are not recomputed here: moving only the EDM weight's σ_data would mix two datasets in one
+  // comparison. With none, nothing is left on the earlier data and all of it follows.
+  const QString name = loaded ? QString::fromStdString(loaded->name) : QString();
+  if (!loaded || comparedOn_.isEmpty() || comparedOn_ == name || workbench_->profiles().empty())
+    useLoadedDataset();
+  else
+    showDatasetNote(name);
+  showEditor();
+  redraw();
+  addMenuActions();
+}
+
+void SchedulePanel::useLoadedDataset() {
+  const auto loaded = workbench_->dataset();
+  comparedOn_ = loaded ? QString::fromStdString(loaded->name) : QString();
+  model_->setDataset(loaded.get());
+  datasetNote_->hide();
+  useLoadedDataset_->hide();
+}
+
+void SchedulePanel::showDatasetNote(const QString& loaded) {
+  datasetNote_->setText(
+      tr("The schedules stay on <b>%1</b>: its σ_data is the EDM weight's, and the entropic "
+         "schedules and the informative band use profiles measured on it. <b>%2</b> is loaded; "
+         "run its profiles in Diagnostic to compare on it.")
+          .arg(comparedOn_.toHtmlEscaped(), loaded.toHtmlEscaped()));
+  datasetNote_->show();
+  useLoadedDataset_->show();
 }
 
 void SchedulePanel::showEditor() {

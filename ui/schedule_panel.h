@@ -86,6 +86,10 @@ class SchedulePanel : public QWidget {
   QWidget* editor() const { return editor_; }
   // The profile whose rate gives the comparison's informative band (default: the bound).
   ProfileChoice* bandProfileBox() const { return bandProfile_; }
+  // While the schedules stay on an earlier dataset than the loaded one: what says so, and the
+  // button that moves σ_data to the loaded one.
+  QLabel* datasetNote() const { return datasetNote_; }
+  QPushButton* useLoadedDatasetButton() const { return useLoadedDataset_; }
 
  Q_SIGNALS:
   void atomicDesignFinished();
@@ -102,6 +106,10 @@ class SchedulePanel : public QWidget {
   // Opens the Sampling grid dialog (ui/sampling_grid_dialog.h), then a file dialog.
   void exportSamplingGrid();
   void updateMetrics();
+  // A dataset was loaded: σ_data follows it unless profiles of the earlier one are in use.
+  void onDatasetChanged();
+  void useLoadedDataset();
+  void showDatasetNote(const QString& loaded);
 
   Workbench* workbench_;
   HiddenRedraw* hidden_;  // chart, comparison and Add menu wait while the panel is hidden
@@ -123,6 +131,9 @@ class SchedulePanel : public QWidget {
   QTableWidget* metrics_;
   QLabel* metricsNote_;
   ProfileChoice* bandProfile_;
+  QLabel* datasetNote_;
+  QPushButton* useLoadedDataset_;
+  QString comparedOn_;  // the dataset whose σ_data the schedules use; empty: none yet
 };
 
 }  // namespace noisescope::ui

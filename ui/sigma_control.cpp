@@ -26,6 +26,9 @@ SigmaControl::SigmaControl(QWidget* parent, double sigmaMin, double sigmaMax)
   spin_->setRange(sigmaMin_, sigmaMax_);
   spin_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
   spin_->setAccessibleName(tr("Noise level sigma value"));
+  // Commit on Enter, focus-out or a step, not per keystroke: a committed value is clamped to σ_min
+  // and reformatted, so committing "2" of "2.5" left the user's next keys on "2.0000".
+  spin_->setKeyboardTracking(false);
   auto* range = new QLabel(tr("%1 … %2").arg(sigmaMin_).arg(sigmaMax_), this);
   range->setEnabled(false);
 

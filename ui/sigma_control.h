@@ -1,6 +1,7 @@
 #pragma once
 // A noise-level control on a log scale (σ over the default grid of pipeline/defaults.h): a slider
-// for dragging and a spin box for typing an exact value, kept in step.
+// for dragging and a spin box for typing an exact value (taken on Enter or focus-out), kept in
+// step.
 #include <QWidget>
 
 #include "pipeline/defaults.h"

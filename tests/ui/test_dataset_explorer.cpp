@@ -3,6 +3,7 @@
 // previous dataset in place.
 #include <QApplication>
 #include <QCoreApplication>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QIODevice>
@@ -11,12 +12,15 @@
 #include <QObject>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QString>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QWidget>
+
+#include <utility>
 
 #include "noisescope_test_paths.h"
 #include "ui/dataset_panel.h"
@@ -73,6 +77,39 @@ class TestDatasetExplorer : public QObject {
     slider->setValue(slider->minimum());
     QCOMPARE(panel->imageView()->image(), clean);
     QCOMPARE(window.recentFiles().value(0), QFileInfo(kSampleImages).absoluteFilePath());
+  }
+
+  // A σ typed at a normal key rate is the σ typed: the field commits on Enter or focus-out, not
+  // on the first keystroke (which turned "2.5" into 2 and "0.25" into σ_min; issue 35, item 2).
+  void typedSigmaCommitsOnEnter() {
+    MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:two-moons?n=200&seed=3", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    SigmaControl* control = window.datasetPanel()->sigmaControl();
+    QDoubleSpinBox* field = control->spinBox();
+    QSignalSpy changed(control, &SigmaControl::sigmaChanged);
+    constexpr int kKeyDelayMs = 120;  // about eight keys a second
+    for (const auto& [typed, expected] :
+         {std::pair{"2.5", 2.5}, std::pair{"0.25", 0.25}, std::pair{"1.5", 1.5}}) {
+      field->setFocus();
+      field->selectAll();
+      changed.clear();
+      QTest::keyClicks(field, QString::fromLatin1(typed), Qt::NoModifier, kKeyDelayMs);
+      QCOMPARE(changed.count(), 0);  // nothing commits while the value is being typed
+      QTest::keyClick(field, Qt::Key_Return);
+      QCOMPARE(control->sigma(), expected);
+      QCOMPARE(changed.count(), 1);
+      QCOMPARE(field->value(), expected);
+    }
+    // Leaving the field commits too.
+    field->setFocus();
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("3.75"), Qt::NoModifier, kKeyDelayMs);
+    window.datasetPanel()->findChild<QSpinBox*>()->setFocus();
+    QCOMPARE(control->sigma(), 3.75);
   }
 
   void pointSetsAreScatterPlots() {

@@ -7,6 +7,8 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QIODevice>
+#include <QLabel>
+#include <QLineEdit>
 #include <QObject>
 #include <QSignalSpy>
 #include <QString>
@@ -14,6 +16,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 #include <QWidget>
 
 #include <fstream>
@@ -36,6 +39,21 @@
 
 using namespace noisescope;
 using namespace noisescope::ui;
+
+namespace {
+// The labels under `root` that print a mnemonic's "&": one without a buddy shows it literally.
+QStringList literalAmpersands(const QWidget* root) {
+  QStringList shown;
+  for (const QLabel* label : root->findChildren<QLabel*>()) {
+    const QString text = label->text();
+    const bool rich = label->textFormat() == Qt::RichText ||
+                      (label->textFormat() == Qt::AutoText && Qt::mightBeRichText(text));
+    if (rich || label->buddy()) continue;  // an entity in rich text; a mnemonic with a buddy
+    if (QString(text).remove(QStringLiteral("&&")).contains(QLatin1Char('&'))) shown << text;
+  }
+  return shown;
+}
+}  // namespace
 
 class TestSamplingPanel : public QObject {
   Q_OBJECT
@@ -164,6 +182,48 @@ class TestSamplingPanel : public QObject {
     panel.resize(1200, 700);
     panel.show();
     saveScreenshot(&panel, "sampling-grids");
+  }
+
+  // An NFE typed and committed replans the race: the grids the user unchecked stay unchecked, and
+  // so do they when the same model is chosen again (issue 35, item 5).
+  void keepsChecksAcrossReplans() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    panel.setModel(run_);  // before show(): a field with focus is being typed, and waits
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    GridPicker* grids = panel.gridPicker();
+    const QStringList specs = grids->allSpecs();
+    QVERIFY2(specs.size() >= 3, qPrintable(specs.join(", ")));
+    grids->setChecked(specs[0], false);
+    grids->setChecked(specs[2], false);
+    const QStringList checked = grids->checkedSpecs();
+    QCOMPARE(checked.size(), specs.size() - 2);
+
+    QLineEdit* nfe = panel.nfeField();
+    nfe->setFocus();
+    nfe->selectAll();
+    QTest::keyClicks(nfe, QStringLiteral("4 16"));
+    QTest::keyClick(nfe, Qt::Key_Return);
+    QVERIFY2(panel.gridChart()->chart()->title().contains("NFE 4"),
+             qPrintable(panel.gridChart()->chart()->title()));
+    QCOMPARE(grids->allSpecs(), specs);
+    QCOMPARE(grids->checkedSpecs(), checked);
+    nfe->clearFocus();
+    panel.setModel(QString());
+    QVERIFY2(panel.planText().contains("Choose"), qPrintable(panel.planText()));
+    panel.setModel(run_);
+    QCOMPARE(grids->checkedSpecs(), checked);
+  }
+
+  // Every label on the tab shows its text as written: no literal "&" (issue 35, item 5).
+  void labelsPrintNoMnemonicAmpersand() {
+    MainWindow window;
+    window.tabs()->setCurrentWidget(window.samplingPanel());
+    const QStringList shown = literalAmpersands(window.samplingPanel());
+    QVERIFY2(shown.isEmpty(), qPrintable(shown.join(" | ")));
+    const QStringList anywhere = literalAmpersands(&window);
+    QVERIFY2(anywhere.isEmpty(), qPrintable(anywhere.join(" | ")));
   }
 
   void racesInTheBackgroundLikeTheCli() {

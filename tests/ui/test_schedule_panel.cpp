@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QIODevice>
+#include <QLabel>
 #include <QMenu>
 #include <QObject>
 #include <QPushButton>
@@ -20,8 +21,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QtCharts/QValueAxis>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "data/statistics.h"
 #include "diagnostic/empirical_diagnostic.h"
@@ -87,6 +91,43 @@ class TestSchedulePanel : public QObject {
     // Row 0 is the selected reference: zero divergence from itself, positive from log-uniform.
     QCOMPARE(panel->metricsTable()->item(0, 4)->text(), QString("0"));
     QVERIFY(panel->metricsTable()->item(1, 4)->text().toDouble() > 0.1);
+  }
+
+  // Switching the coordinate away and back leaves the x-axis on the curves' own range, not on a
+  // range left over from the log-σ axis in between (issue 35, item 5).
+  void coordinateRoundTripKeepsXRange() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    auto xRange = [panel] {
+      const auto* axis =
+          qobject_cast<const QValueAxis*>(panel->chart()->chart()->axes(Qt::Horizontal).value(0));
+      return axis ? std::pair{axis->min(), axis->max()} : std::pair{0.0, 0.0};
+    };
+    auto curvesSpan = [panel] {
+      double lo = 1e300, hi = -1e300;
+      for (const Curve& c : panel->chart()->curves())
+        for (double x : c.x) lo = std::min(lo, x), hi = std::max(hi, x);
+      return std::pair{lo, hi};
+    };
+    const auto [first, last] = curvesSpan();  // log σ over [σ_min, σ_max]
+    QVERIFY(first < -5 && last > 4);
+    const auto before = xRange();
+    QVERIFY(before.first <= first && before.second >= last);
+    for (int index = 1; index < panel->coordinateBox()->count(); ++index) {
+      panel->coordinateBox()->setCurrentIndex(index);
+      panel->coordinateBox()->setCurrentIndex(0);
+      QCoreApplication::processEvents();
+      const auto after = xRange();
+      QVERIFY2(after == before, qPrintable(QString("after coordinate %1: x %2 … %3, was %4 … %5")
+                                               .arg(index)
+                                               .arg(after.first)
+                                               .arg(after.second)
+                                               .arg(before.first)
+                                               .arg(before.second)));
+    }
   }
 
   // The list is an item model: its check boxes hide curves, and what the panel hands out (built
@@ -166,6 +207,42 @@ class TestSchedulePanel : public QObject {
     QVERIFY(listed(name));
   }
 
+  // √-entropy from a profile, as the Add menu builds it, has InfoNoise's default gate: ungated,
+  // a bound's looseness at small σ took about 30 % of its φ (issue 35, item 7).
+  void sqrtEntropyFromMenuIsGatedLikeInfoNoise() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    DiagnosticOptions options;
+    options.levels = 16;
+    options.queries = 64;
+    auto profile =
+        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
+    const QString name = window.workbench()->addProfile("dirac", profile);
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    QPushButton* add = nullptr;
+    for (QPushButton* b : panel->findChildren<QPushButton*>())
+      if (b->text() == QStringLiteral("&Add")) add = b;
+    QVERIFY(add && add->menu());
+    auto gateOf = [&](const QString& prefix) {
+      for (QAction* a : add->menu()->findChildren<QAction*>())
+        if (a->text().startsWith(prefix) && a->text().contains(name)) {
+          a->trigger();
+          const int row = panel->scheduleCount() - 1;
+          return panel->builtAt(row)->parameters.value("gate_c", -1.0);
+        }
+      return -2.0;
+    };
+    const double info = gateOf(QStringLiteral("InfoNoise"));
+    QCOMPARE(info, pipeline::infoNoiseRecipe().gateC);
+    QVERIFY(info > 0);
+    QCOMPARE(gateOf(QStringLiteral("√-entropy")), info);
+  }
+
   void entropicAtomicAndFiles() {
     MainWindow window;
     window.resize(1400, 900);
@@ -223,6 +300,49 @@ class TestSchedulePanel : public QObject {
     broken.write("{\"format\": \"noisescope.schedule/1\", \"kind\": ");
     broken.close();
     QVERIFY(panel->loadScheduleFile(dir.filePath("broken.json")).contains("broken.json"));
+  }
+
+  // A second dataset does not mix two datasets in one comparison: with profiles of the first in
+  // use, σ_data stays on the first and a note says so, until the user moves it; with none, every
+  // schedule follows the new data (issue 35, item 5).
+  void secondDatasetKeepsTheComparisonOnOneDataset() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    auto open = [&](const QString& spec) -> std::shared_ptr<const Dataset> {
+      const int before = loaded.count();
+      window.openPath(spec, false);
+      if (!QTest::qWaitFor([&] { return loaded.count() == before + 1; }, 20000)) return nullptr;
+      return window.workbench()->dataset();
+    };
+    auto edmSource = [panel] { return panel->builtAt(0)->sigmaData.source; };
+    QVERIFY(open("synthetic:circle?n=100"));
+    const auto first = open("synthetic:gaussian?n=64&d=2&scale=3&seed=1");
+    QVERIFY(first);
+    QCOMPARE(edmSource(), "measured from " + first->name);  // no profiles: all follow
+    QVERIFY(panel->datasetNote()->isHidden());
+
+    DiagnosticOptions options;
+    options.levels = 16;
+    options.queries = 32;
+    window.workbench()->addProfile(
+        "gauss", std::make_shared<Profile>(computeEmpiricalProfile(*first, options)));
+    const int row = panel->addRecipe(pipeline::infoNoiseRecipe("gauss"));
+    const auto second = open("synthetic:two-moons?n=200&seed=3");
+    QVERIFY(second && second->name != first->name);
+    QCOMPARE(edmSource(), "measured from " + first->name);
+    QVERIFY(panel->builtAt(row)->sigmaData.source.rfind("from profile", 0) == 0);
+    QVERIFY(!panel->datasetNote()->isHidden());
+    QVERIFY(panel->datasetNote()->text().contains(QString::fromStdString(first->name)));
+    QVERIFY(panel->datasetNote()->text().contains(QString::fromStdString(second->name)));
+    saveScreenshot(&window, "schedule-panel-second-dataset");
+
+    panel->useLoadedDatasetButton()->click();
+    QCOMPARE(edmSource(), "measured from " + second->name);
+    QVERIFY(panel->datasetNote()->isHidden());
   }
 
   void measuredSigmaDataAndCsvProfiles() {
