@@ -115,4 +115,19 @@ check "bad resolution exits 2" test $? -eq 2
 check "bad resolution names --resolution" grep -q -- "--resolution" <<<"$msg"
 msg=$("$cli" fit --for edm 2>&1)
 check "no target exits 2" test $? -eq 2
+
+# fit --current without --model: the model named in the file is used and said; an unknown one is
+# an error naming the key and value.
+cat >"$work/chroma.json" <<'JSON'
+{"model_type": "CHROMA_1", "timestep_distribution": "INVERTED_PARABOLA", "noising_weight": 7.7,
+ "noising_bias": 0.0, "timestep_shift": 1.0}
+JSON
+out=$("$cli" fit "$work/S.json" --for onetrainer --current "$work/chroma.json")
+check "fit --current exits 0" test $? -eq 0
+check "fit --current says the model it read from the file" \
+  grep -q "onetrainer training chroma (inferred from the file's model_type = CHROMA_1)" <<<"$out"
+echo '{"model_type": "HUNYUAN_VIDEO", "timestep_shift": 1.0}' >"$work/video.json"
+msg=$("$cli" fit "$work/S.json" --for onetrainer --current "$work/video.json" 2>&1)
+check "unknown model_type exits 2" test $? -eq 2
+check "unknown model_type named with --model" grep -q "model_type = HUNYUAN_VIDEO.*--model" <<<"$msg"
 finish
