@@ -133,7 +133,8 @@ FamilyKeys keysOf(const TrainerFamily& f) {
 
 // The key a tool's settings file names its model with, and NoiseScope's model for each value:
 // OneTrainer's modules/util/enum/ModelType.py (model_type), ai-toolkit's
-// toolkit/config_modules.py ModelConfig (model.arch, a ":variant" suffix stripped). Only values
+// toolkit/config_modules.py ModelConfig (model.arch, a ":variant" suffix stripped; the Flux.2
+// klein and Qwen-Image edit classes inherit their base class's get_train_scheduler). Only values
 // whose model NoiseScope models the same way are listed; any other is named, not guessed.
 struct ModelKey {
   std::string tool, key;
