@@ -54,12 +54,7 @@ int main(int argc, char** argv) {
   app.add_option("--population", only, "run only these (default: all)");
   CLI11_PARSE(app, argc, argv);
 
-  DiagnosticOptions grid;
-  grid.levels = 8;
-  grid.sigmaMin = 0.02;
-  grid.sigmaMax = 20.0;
-  grid.queries = 64;
-  grid.device = "cpu";
+  const DiagnosticOptions grid = coverageGrid();
   const std::vector<double> sigma = logSigmaLevels(grid.levels, grid.sigmaMin, grid.sigmaMax);
   for (const Case& c : cases()) {
     if (!only.empty() && std::find(only.begin(), only.end(), c.name) == only.end()) continue;

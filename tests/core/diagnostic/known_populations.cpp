@@ -276,6 +276,16 @@ Population circle(int64_t d, double radius, const std::vector<double>& sigma) {
   return p;
 }
 
+DiagnosticOptions coverageGrid() {
+  DiagnosticOptions o;
+  o.levels = 8;
+  o.sigmaMin = 0.02;
+  o.sigmaMax = 20.0;
+  o.queries = 64;
+  o.device = "cpu";
+  return o;
+}
+
 double LevelCoverage::pooledRate() const {
   int all = 0;
   for (int c : covered) all += c;

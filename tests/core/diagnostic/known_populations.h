@@ -62,6 +62,9 @@ double scalarStudentTMmse(double dof, double sigma);
 // over the noise in the plane (200 000 draws per level).
 Population circle(int64_t d, double radius, const std::vector<double>& sigma);
 
+// The σ grid of the coverage test and bench: 8 levels on [0.02, 20], 64 queries, on the CPU.
+DiagnosticOptions coverageGrid();
+
 // Per level, how many seeds' upper95 lay at or above the population MMSE.
 struct LevelCoverage {
   std::string population;

@@ -25,28 +25,19 @@ namespace {
 constexpr int kSeeds = 80;
 constexpr int kPassPerLevel = 71;
 
-DiagnosticOptions grid() {
-  DiagnosticOptions o;
-  o.levels = 8;
-  o.sigmaMin = 0.02;
-  o.sigmaMax = 20.0;
-  o.queries = 64;
-  o.device = "cpu";
-  return o;
-}
-
 std::vector<double> sigmas() {
-  const DiagnosticOptions o = grid();
+  const DiagnosticOptions o = coverageGrid();
   return logSigmaLevels(o.levels, o.sigmaMin, o.sigmaMax);
 }
 
 LevelCoverage measure(const Population& p, int64_t priorSize, int64_t heldOutSize) {
-  const LevelCoverage c = boundCoverage(p, grid(), priorSize, heldOutSize, kSeeds, 1, true);
+  const LevelCoverage c = boundCoverage(p, coverageGrid(), priorSize, heldOutSize, kSeeds, 1, true);
   std::printf(
       "%-16s N=%-4lld H=%-3lld pooled %.3f, plug-in %.3f; covered seeds per level (of "
       "%d):",
       p.name.c_str(), static_cast<long long>(priorSize), static_cast<long long>(heldOutSize),
-      c.pooledRate(), static_cast<double>(c.pluginCovered) / (kSeeds * grid().levels), kSeeds);
+      c.pooledRate(), static_cast<double>(c.pluginCovered) / (kSeeds * coverageGrid().levels),
+      kSeeds);
   for (int v : c.covered) std::printf(" %d", v);
   std::printf("\n");
   return c;
