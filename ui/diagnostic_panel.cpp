@@ -494,17 +494,22 @@ QStringList DiagnosticPanel::checkedProfiles() const {
   return names;
 }
 
+QColor DiagnosticPanel::profileColour(const QString& name) {
+  const auto known = profileColours_.find(name);
+  if (known != profileColours_.end()) return known->second;
+  return profileColours_[name] = CurveChart::paletteColor(nextProfileColour_++);
+}
+
 void DiagnosticPanel::redrawCharts() {
   if (hidden_->defer()) return;  // behind another tab: drawn when shown
   const int ci = std::max(0, coordinate_->currentIndex());
   rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kCoordinates[ci].axis));
   rateChart_->setLogY(true);
   std::vector<Curve> mmse, rates, posterior;
-  int colour = 0;
   for (const QString& name : checkedProfiles()) {
     const auto profile = workbench_->profile(name);
     if (!profile || profile->estimates.empty()) continue;
-    const QColor c = CurveChart::paletteColor(colour++);
+    const QColor c = profileColour(name);
     const MmseEstimate& e = profile->primary();
     const double d = static_cast<double>(std::max<int64_t>(1, profile->dim));
     // The bound coincides with one of its two curves at every σ: dashed, both stay visible.

@@ -3,6 +3,8 @@
 // the background, with progress and cancel), keeps the measured and loaded profiles, and overlays
 // them: MMSE per dimension and the entropy rate in a chosen coordinate, both with 95 % bands, and
 // the posterior's shape. Below, the optimal-denoiser strip for one sample.
+#include <QColor>
+#include <QString>
 #include <QWidget>
 
 #include <optional>
@@ -94,6 +96,9 @@ class DiagnosticPanel : public QWidget {
   void rebuildList();
   void saveSelected(bool csv);
   QStringList checkedProfiles() const;
+  // A profile's colour on all three charts: given once, by name, when it is first drawn, so that
+  // unchecking or removing a profile leaves the others' colours as they were.
+  QColor profileColour(const QString& name);
 
   Workbench* workbench_;
   HiddenRedraw* hidden_;  // the charts wait while the panel is hidden
@@ -125,6 +130,8 @@ class DiagnosticPanel : public QWidget {
     double sigma, mmsePerDim;
   };
   std::vector<LiveLevel> undrawn_;
+  std::map<QString, QColor> profileColours_;
+  int nextProfileColour_ = 0;
 };
 
 }  // namespace noisescope::ui

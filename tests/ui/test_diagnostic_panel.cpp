@@ -1,6 +1,6 @@
 // The Diagnostic panel runs the optimal-denoiser diagnostic in the background, overlays profiles
 // with labelled axes, switches the rate coordinate, round-trips a profile file, and draws the
-// one-sample posterior strip.
+// one-sample posterior strip. A profile keeps its colour when another is unchecked.
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
@@ -16,6 +16,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <map>
 
 #include <torch/script.h>
 
@@ -126,6 +128,27 @@ class TestDiagnosticPanel : public QObject {
     QVERIFY(!panel->summaryLabel()->text().contains("Warning:"));
     panel->profileList()->setCurrentRow(panel->profileList()->count() - 1);
     saveScreenshot(&window, "diagnostic-panel-warning");
+
+    // Unchecking a profile leaves every other profile's colour as it was, on each chart (issue
+    // 35: colours by position made every later curve change colour), and checking it again
+    // gives it back its own.
+    auto colours = [](const CurveChart* chart) {
+      std::map<QString, QColor> byName;
+      for (const Curve& c : chart->curves()) byName[c.name] = c.color;
+      return byName;
+    };
+    const auto mmseBefore = colours(panel->mmseChart()), rateBefore = colours(panel->rateChart());
+    QCOMPARE(mmseBefore.size(), size_t(4));
+    QVERIFY(rateBefore.size() >= 3);  // every profile but perhaps the checkpoint's has a rate
+    QListWidgetItem* first = panel->profileList()->item(0);
+    first->setCheckState(Qt::Unchecked);
+    const auto mmseAfter = colours(panel->mmseChart()), rateAfter = colours(panel->rateChart());
+    QCOMPARE(mmseAfter.size(), size_t(3));
+    QVERIFY(!mmseAfter.count(first->text()));
+    for (const auto& [name, colour] : mmseAfter) QCOMPARE(colour, mmseBefore.at(name));
+    for (const auto& [name, colour] : rateAfter) QCOMPARE(colour, rateBefore.at(name));
+    first->setCheckState(Qt::Checked);
+    QVERIFY(colours(panel->mmseChart()) == mmseBefore);
   }
 };
 
