@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 
+#include "ai_toolkit_lognorm_blend.h"
 #include "schedule/trainer_fit.h"
 #include "util/error.h"
 
@@ -144,15 +145,7 @@ std::vector<Case> cases() {
   auto lognormBlend = [](std::function<int(std::mt19937_64&)> index) {
     return [grid = std::vector<int>(), n = 0, index](std::mt19937_64& g) mutable {
       if (n++ % 100 == 0) {
-        std::lognormal_distribution<double> draw(0.0, 0.333);
-        std::vector<double> x(750);
-        for (auto& v : x) v = draw(g);
-        const double top = *std::max_element(x.begin(), x.end());
-        grid.clear();
-        for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
-        for (int j = 0; j < 250; ++j)
-          grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
-        std::sort(grid.begin(), grid.end(), std::greater<>());
+        grid = aiToolkitLognormBlendGrid(g);
       }
       return flowLogSigma(grid[index(g)] / 1000.0);
     };

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "ai_toolkit_lognorm_blend.h"
 #include "schedule/trainer_fit.h"
 #include "util/error.h"
 
@@ -350,15 +351,7 @@ std::vector<Case> cases() {
   auto lognormBlend = [](std::function<double(int)> indexProbability) {
     return [grid = std::vector<int>(), n = 0, indexProbability](std::mt19937_64& g) mutable {
       if (n % 1000 == 0) {
-        std::lognormal_distribution<double> draw(0.0, 0.333);
-        std::vector<double> x(750);
-        for (auto& v : x) v = draw(g);
-        const double top = *std::max_element(x.begin(), x.end());
-        grid.clear();
-        for (double v : x) grid.push_back(static_cast<int>((1.0 - v / top) * 1000.0));
-        for (int j = 0; j < 250; ++j)
-          grid.push_back(static_cast<int>(1000.0 + j * (1.0 - 1000.0) / 249.0));
-        std::sort(grid.begin(), grid.end(), std::greater<>());
+        grid = aiToolkitLognormBlendGrid(g);
       }
       const int i = n++ % 1000;
       const double t = grid[i] / 1000.0;  // t = 0 is σ = 0: not on the grid
