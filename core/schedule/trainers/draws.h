@@ -66,15 +66,19 @@ inline double modeMap(double u, double s) {
   const double c = std::cos(kPi * u / 2.0);
   return u + s * (c * c - 1.0 + u);
 }
-// Density of g(U) at t: 1/g'(g⁻¹(t)), g⁻¹ by bisection.
-inline double modeDensity(double t, double s) {
-  if (!(t >= 0.0 && t <= 1.0)) return 0.0;
+// g⁻¹(t) by bisection on [0, 1] (g(0) = 0, g(1) = 1).
+inline double modeInverse(double t, double s) {
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 60; ++i) {
     const double mid = 0.5 * (lo + hi);
     (modeMap(mid, s) < t ? lo : hi) = mid;
   }
-  const double u = 0.5 * (lo + hi);
+  return 0.5 * (lo + hi);
+}
+// Density of g(U) at t: 1/g'(g⁻¹(t)).
+inline double modeDensity(double t, double s) {
+  if (!(t >= 0.0 && t <= 1.0)) return 0.0;
+  const double u = modeInverse(t, s);
   const double slope = 1.0 + s * (1.0 - kPi / 2.0 * std::sin(kPi * u));
   return slope > 0.0 ? 1.0 / slope : 0.0;
 }
@@ -142,6 +146,36 @@ inline std::vector<double> tableEdges(int n, double a = 1.0) {
   std::vector<double> edges(n + 1);
   for (int j = 0; j <= n; ++j) edges[j] = shiftFlowTime(double(j) / n, a);
   return edges;
+}
+
+// P(u < x) for u = sigmoid(N(m, s²)), and for SD3's mode draw u = 1 − g(U) (diffusers'
+// compute_density_for_timestep_sampling, copied by sd-scripts and musubi-tuner).
+inline double logitNormalCdf(double x, double m, double s) {
+  if (!(x > 0.0)) return 0.0;
+  if (!(x < 1.0)) return 1.0;
+  return 0.5 * std::erfc(-(std::log(x / (1.0 - x)) - m) / (s * std::sqrt(2.0)));
+}
+inline double modeDrawCdf(double x, double s) {
+  if (!(x > 0.0)) return 0.0;
+  if (!(x < 1.0)) return 1.0;
+  return 1.0 - modeInverse(1.0 - x, s);  // g is increasing: 1 − g(U) < x ⇔ U > g⁻¹(1 − x)
+}
+
+// A draw u ∈ [0, 1) indexed as j = ⌊1000·u⌋ into a descending 1000-entry flow table t_j =
+// shift_a((1000 − j)/1000) (diffusers' FlowMatchEulerDiscreteScheduler with shift a, the training
+// sigmas sd-scripts' and musubi-tuner's `sigma` modes index): the (t_j, P(j)) it trains, P(j) =
+// cdf((j + 1)/1000) − cdf(j/1000) from u's CDF.
+inline std::vector<std::pair<double, double>> descendingTableAtoms(
+    const std::function<double(double)>& cdf, double a = 1.0) {
+  std::vector<std::pair<double, double>> atoms;
+  atoms.reserve(1000);
+  double below = cdf(0.0);
+  for (int j = 0; j < 1000; ++j) {
+    const double next = cdf((j + 1) / 1000.0);
+    atoms.emplace_back(shiftFlowTime((1000.0 - j) / 1000.0, a), std::max(next - below, 0.0));
+    below = next;
+  }
+  return atoms;
 }
 
 // A tool drawing flow time t, its loss the velocity unless a model says otherwise.

@@ -91,6 +91,47 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
     if (scheme != "uniform") f.weighting = scheme;
     m.tool.families.push_back(f);
   }
+  // The same mode with the other two schemes, which change the draw of u and leave the loss
+  // alone (compute_loss_weighting_for_sd3 returns ones for them): u = sigmoid(N(logit_mean,
+  // logit_std²)) or SD3's mode draw 1 − g(U), indexed as ⌊1000·u⌋ into the same shifted table, so
+  // t = shift_a(1 − u). For logit_normal the shift only adds ln a to −logit_mean (up to the table),
+  // but it is the user's flag either way, so it stays a knob and is reported.
+  TrainerFamily logitNormalSigma{
+      "sigma + logit_normal",
+      {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0),
+       param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+      [](double u, const Params& p) {
+        return shiftedDensity(u, p[2], [&](double x) { return logitNormal(x, -p[0], p[1]); });
+      },
+      noWeight,
+      [](const Params& p) {
+        return "--timestep_sampling sigma --weighting_scheme logit_normal --logit_mean " +
+               num(p[0]) + " --logit_std " + num(p[1]) + " --discrete_flow_shift " + num(p[2]) +
+               " --model_prediction_type sigma_scaled";
+      },
+      "u = sigmoid(N(logit_mean, logit_std²)) indexed into the scheduler's table shifted by "
+      "discrete_flow_shift, so t = shift(1 − u)"};
+  logitNormalSigma.atoms = [](const Params& p) {
+    return descendingTableAtoms([&](double x) { return logitNormalCdf(x, p[0], p[1]); }, p[2]);
+  };
+  m.tool.families.push_back(logitNormalSigma);
+  TrainerFamily modeSigma{
+      "sigma + mode",
+      {param("mode_scale", 1.29, -0.95, 1.7), param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+      [](double u, const Params& p) {
+        return shiftedDensity(u, p[1], [&](double x) { return modeDensity(x, p[0]); });
+      },
+      noWeight,
+      [](const Params& p) {
+        return "--timestep_sampling sigma --weighting_scheme mode --mode_scale " + num(p[0]) +
+               " --discrete_flow_shift " + num(p[1]) + " --model_prediction_type sigma_scaled";
+      },
+      "u = 1 − g(U) (SD3's mode map) indexed into the scheduler's table shifted by "
+      "discrete_flow_shift, so t = shift(g(U))"};
+  modeSigma.atoms = [](const Params& p) {
+    return descendingTableAtoms([&](double x) { return modeDrawCdf(x, p[0]); }, p[1]);
+  };
+  m.tool.families.push_back(modeSigma);
   m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
   return m;
 }
@@ -247,6 +288,7 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
   m.tool.modelNote =
       "every architecture: one draw (training/trainer_base.py "
       "get_noisy_model_input_and_timesteps) and a velocity loss";
+  m.tool.discretisation = "continuous t (sigma mode: the 1000 table values t = 1, 0.999, …, 0.001)";
   kohyaFlowFamilies(m.tool, settings, "");
   // musubi's own modes. logsnr: logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2), so
   // logit t ~ N(−logit_mean/2, (logit_std/2)²).
@@ -260,16 +302,21 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
                 num(p[1]);
        },
        "logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2)"});
-  // qwen_shift and flux2_shift: shift e^μ with μ linear in the token count, then as `shift`.
-  // Qwen-Image: (256, 0.5) → (8192, 0.9) of (h//2)(w//2) latent tokens. Flux.2: Flux's line of
-  // h·w, the latent the Flux.2 autoencoder writes with 2×2 patches packed (1/16 of the pixels a
-  // side), so the same count as flux_shift's.
+  // qwen_shift, flux2_shift and krea2_shift: shift e^μ with μ linear in the token count, then as
+  // `shift`. Qwen-Image: (256, 0.5) → (8192, 0.9) of (h//2)(w//2) latent tokens. Flux.2: Flux's
+  // line of h·w, the latent the Flux.2 autoencoder writes with 2×2 patches packed (1/16 of the
+  // pixels a side), so the same count as flux_shift's. Krea 2: (256, 0.5) → (6400, 1.15) of
+  // (h//2)(w//2), its latent 1/8 of the pixels (Qwen-Image's autoencoder) a side.
   const double tokens = std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0);
-  const double qwenMu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (tokens - 256.0);
-  const double flux2Mu = fluxShiftMu(settings);
+  auto line = [tokens](double x2, double y2) {
+    return 0.5 + (y2 - 0.5) / (x2 - 256.0) * (tokens - 256.0);
+  };
+  const double qwenMu = line(8192.0, 0.9), flux2Mu = fluxShiftMu(settings),
+               krea2Mu = line(6400.0, 1.15), fluxMu = fluxShiftMu(settings);
   const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
   for (const auto& [mode, mu] : {std::pair<std::string, double>{"qwen_shift", qwenMu},
-                                 std::pair<std::string, double>{"flux2_shift", flux2Mu}})
+                                 std::pair<std::string, double>{"flux2_shift", flux2Mu},
+                                 std::pair<std::string, double>{"krea2_shift", krea2Mu}})
     m.tool.families.push_back(
         {mode,
          {param("sigmoid_scale", 1.0, 0.05, 5.0)},
@@ -280,7 +327,129 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
                   size + " px the rule sets mu = " + num(mu) + " (σ × " + num(std::exp(mu)) + ")";
          },
          "μ from the token count at " + size + " px: " + num(mu)});
-  m.defaultDraw = "uniform";
+  // ideogram4_shift (training/timesteps.py compute_ideogram4_shift_timestep; the default of
+  // ideogram4_train_network.py): logit t ~ N(½ ln(pixels/512²), 1.5²), the pixels those of the
+  // 16-pixel token grid; sigmoid_scale is not read, so there is no knob. The clamp of t to
+  // [1/(1 + e^7.5), 1 − 1/(1 + e^9)] puts the tails' little mass on σ ≈ 5.5·10⁻⁴ and 8100,
+  // outside any grid NoiseScope fits on.
+  const double pixels =
+      std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0) * 256.0;
+  const double ideogramMean = 0.5 * std::log(pixels / (512.0 * 512.0));
+  m.tool.families.push_back(
+      {"ideogram4_shift",
+       {},
+       [ideogramMean](double u, const Params&) { return logitNormal(u, ideogramMean, 1.5); },
+       noWeight,
+       [ideogramMean, size](const Params&) {
+         return "--timestep_sampling ideogram4_shift\n# at " + size + " px: logit t ~ N(" +
+                num(ideogramMean) + ", 1.5²); no knob";
+       },
+       "logit t ~ N(½ ln(pixels/512²), 1.5²) at " + size + " px; no knob"});
+  // qinglong_flux and qinglong_qwen: per sample a mixture. Flux: 79 % the flux_shift draw
+  // (sigmoid_scale), 11 % logsnr (logit_mean, logit_std), 10 % logsnr with mean 5.36 and std 1.
+  // Qwen: 95 % the qwen_shift draw, 5 % that second logsnr (its 11 % bucket is skipped and falls
+  // into the first).
+  auto logsnrDensity = [](double u, double mean, double std) {
+    return logitNormal(u, -mean / 2.0, std / 2.0);
+  };
+  m.tool.families.push_back(
+      {"qinglong_flux",
+       {param("sigmoid_scale", 1.0, 0.05, 5.0), param("logit_mean", 0.0, -12.0, 12.0),
+        param("logit_std", 1.0, 0.1, 10.0)},
+       [fluxMu, logsnrDensity](double u, const Params& p) {
+         return 0.79 * logitNormal(u, fluxMu, p[0]) + 0.11 * logsnrDensity(u, p[1], p[2]) +
+                0.10 * logsnrDensity(u, 5.36, 1.0);
+       },
+       noWeight,
+       [fluxMu, size](const Params& p) {
+         return "--timestep_sampling qinglong_flux --sigmoid_scale " + num(p[0]) +
+                " --logit_mean " + num(p[1]) + " --logit_std " + num(p[2]) + "\n# at " + size +
+                " px Flux's rule sets mu = " + num(fluxMu) + " for the 79 % shifted part";
+       },
+       "79 % flux_shift, 11 % logsnr, 10 % logsnr N(5.36, 1) (μ at " + size +
+           " px: " + num(fluxMu) + ")"});
+  m.tool.families.push_back(
+      {"qinglong_qwen",
+       {param("sigmoid_scale", 1.0, 0.05, 5.0)},
+       [qwenMu, logsnrDensity](double u, const Params& p) {
+         return 0.95 * logitNormal(u, qwenMu, p[0]) + 0.05 * logsnrDensity(u, 5.36, 1.0);
+       },
+       noWeight,
+       [qwenMu, size](const Params& p) {
+         return "--timestep_sampling qinglong_qwen --sigmoid_scale " + num(p[0]) + "\n# at " +
+                size + " px the rule sets mu = " + num(qwenMu) + " for the 95 % shifted part";
+       },
+       "95 % qwen_shift, 5 % logsnr N(5.36, 1) (μ at " + size + " px: " + num(qwenMu) + ")"});
+  // sigma, the parser default: u from --weighting_scheme (training/timesteps.py
+  // compute_density_for_timestep_sampling: logit_normal, mode, else uniform) indexed as ⌊1000·u⌋
+  // into FlowMatchDiscreteScheduler's training table, which its constructor leaves unshifted
+  // (discrete_flow_shift is read only when sampling images): t = (1000 − j)/1000. The loss is
+  // multiplied by compute_loss_weighting_for_sd3 (sigma_sqrt: t⁻², cosmap), 1 for the others.
+  struct Scheme {
+    std::string name;
+    std::vector<TrainerParameter> parameters;
+    std::function<double(double, const Params&)> density;  // of 1 − u at x
+    std::function<double(double, const Params&)> cdf;      // of u at x
+    std::function<double(double)> weight;                  // at t
+    std::string knobs(const Params& p) const {
+      std::string text;
+      for (std::size_t i = 0; i < parameters.size(); ++i)
+        text += " --" + parameters[i].name + " " + num(p[i]);
+      return text;
+    }
+  };
+  const std::vector<Scheme> schemes = {
+      {"none",
+       {},
+       [](double, const Params&) { return 1.0; },
+       [](double x, const Params&) { return std::clamp(x, 0.0, 1.0); },
+       [](double) { return 1.0; }},
+      {"logit_normal",
+       {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0)},
+       [](double x, const Params& p) { return logitNormal(x, -p[0], p[1]); },
+       [](double x, const Params& p) { return logitNormalCdf(x, p[0], p[1]); },
+       [](double) { return 1.0; }},
+      {"mode",
+       {param("mode_scale", 1.29, -0.95, 1.7)},
+       [](double x, const Params& p) { return modeDensity(x, p[0]); },
+       [](double x, const Params& p) { return modeDrawCdf(x, p[0]); },
+       [](double) { return 1.0; }},
+      {"sigma_sqrt",
+       {},
+       [](double, const Params&) { return 1.0; },
+       [](double x, const Params&) { return std::clamp(x, 0.0, 1.0); },
+       [](double t) { return 1.0 / (t * t); }},
+      {"cosmap",
+       {},
+       [](double, const Params&) { return 1.0; },
+       [](double x, const Params&) { return std::clamp(x, 0.0, 1.0); },
+       [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }},
+  };
+  for (const Scheme& scheme : schemes) {
+    const bool weighting = scheme.name == "sigma_sqrt" || scheme.name == "cosmap";
+    TrainerFamily f{scheme.name == "none" ? "sigma" : "sigma + " + scheme.name,
+                    scheme.parameters,
+                    [d = scheme.density](double u, const Params& p) {
+                      return u >= 0.0 && u <= 1.0 ? d(u, p) : 0.0;
+                    },
+                    fixedWeight([w = scheme.weight](double sigma) { return w(flowT(sigma)); }),
+                    [scheme](const Params& p) {
+                      return "--timestep_sampling sigma --weighting_scheme " + scheme.name +
+                             scheme.knobs(p);
+                    },
+                    weighting ? "uniform u indexed into the unshifted 1000-step table, the loss "
+                                "weighted by " +
+                                    scheme.name
+                              : "u from weighting_scheme " + scheme.name +
+                                    " indexed into the unshifted 1000-step table, t = 1 − "
+                                    "⌊1000·u⌋/1000 (the default mode)"};
+    f.atoms = [cdf = scheme.cdf](const Params& p) {
+      return descendingTableAtoms([&](double x) { return cdf(x, p); });
+    };
+    if (weighting) f.weighting = scheme.name;
+    m.tool.families.push_back(f);
+  }
+  m.defaultDraw = "sigma";  // --timestep_sampling sigma with --weighting_scheme none: the default
   return m;
 }
 

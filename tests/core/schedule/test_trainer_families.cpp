@@ -170,6 +170,36 @@ std::vector<Case> cases() {
   c.push_back({"musubi-tuner", "flux2_shift", {1.1}, [=](auto& g) mutable {
                  return 1.1 * normal(g) + fluxMu(1024, 1024, 1.15);
                }});
+  // krea2_shift: μ = lin((256, 0.5), (6400, 1.15)) of (h//2)(w//2), h = w = 1024/8.
+  c.push_back({"musubi-tuner", "krea2_shift", {0.9}, [=](auto& g) mutable {
+                 return 0.9 * normal(g) + 0.5 + (1.15 - 0.5) / (6400.0 - 256.0) * (4096.0 - 256.0);
+               }});
+  // ideogram4_shift (training/timesteps.py compute_ideogram4_shift_timestep): logit t = ½ ln(64·16
+  // · 64·16 / 512²) + 1.5·z, t clamped to [1 − sigmoid(7.5), 1 − sigmoid(−9)].
+  c.push_back({"musubi-tuner", "ideogram4_shift", {}, [=](auto& g) mutable {
+                 const double t =
+                     sigmoid(0.5 * std::log(1024.0 * 1024.0 / (512.0 * 512.0)) + 1.5 * normal(g));
+                 return flowLogSigma(std::clamp(t, 1.0 - sigmoid(7.5), 1.0 - sigmoid(-9.0)));
+               }});
+  // qinglong_flux / qinglong_qwen: a uniform decision per sample picks the shifted draw (below
+  // 0.79 / 0.95), logsnr N(logit_mean, logit_std) (Flux only, 0.79 … 0.9) or logsnr N(5.36, 1).
+  c.push_back({"musubi-tuner", "qinglong_flux", {0.8, -1.0, 1.2}, [=](auto& g) mutable {
+                 const double decision = uniform(g), z = normal(g);
+                 if (decision < 0.79) return 0.8 * z + fluxMu(1024, 1024, 1.15);
+                 if (decision < 0.9) return -(-1.0 + 1.2 * z) / 2.0;
+                 return -(5.36 + z) / 2.0;
+               }});
+  c.push_back({"musubi-tuner", "qinglong_qwen", {1.2}, [=](auto& g) mutable {
+                 const double decision = uniform(g), z = normal(g);
+                 if (decision < 0.95)
+                   return 1.2 * z + 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (4096.0 - 256.0);
+                 return -(5.36 + z) / 2.0;
+               }});
+  // sigma, musubi's default: ⌊1000·u⌋ (u uniform for weighting_scheme none) into
+  // FlowMatchDiscreteScheduler's unshifted sigmas linspace(1, 0, 1001).
+  c.push_back({"musubi-tuner", "sigma", {}, [=](auto& g) mutable {
+                 return flowLogSigma(1.0 - std::floor(uniform(g) * 1000.0) / 1000.0);
+               }});
   // k-diffusion (k_diffusion/utils.py): rand_split_log_normal and rand_cosine_interpolated
   // (image_d 1024, σ_d 0.5, cut at 1e-3 and 1e3).
   c.push_back({"k-diffusion", "split-lognormal", {-1.0, 1.5, 0.8}, [=](auto& g) mutable {

@@ -284,6 +284,76 @@ std::vector<Case> cases() {
                  const double t = shift(sigmoid(1.3 * normal(g)), std::exp(mu));
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // krea2_shift (same function): μ = lin((256, 0.5), (6400, 1.15)) of (h//2)(w//2), h = w = 128.
+  c.push_back({"musubi-tuner", "flux", "", "krea2_shift", {0.8}, [=](auto& g) mutable {
+                 const double mu = 0.5 + (1.15 - 0.5) / (6400.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double t = shift(sigmoid(0.8 * normal(g)), std::exp(mu));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // ideogram4_shift (training/timesteps.py compute_ideogram4_shift_timestep, fed by trainer_base's
+  // rand): t = sigmoid(½ ln(pixels/512²) + 1.5·Φ⁻¹(u)), the pixels of a 64 × 64 grid of 16-pixel
+  // tokens, clamped to [1 − sigmoid(7.5), 1 − sigmoid(−9)]. The function takes the uniform u, as
+  // musubi's bucketed timesteps pass it; here u runs through (i + ½)/N instead of at random,
+  // because under 1/t² the weights of a 1.5-wide logit-normal leave a random sum with ~50
+  // effective draws.
+  c.push_back({"musubi-tuner", "flux", "", "ideogram4_shift", {}, [n = 0](auto&) mutable {
+                 const double u = (n++ % kDraws + 0.5) / kDraws;
+                 // Φ⁻¹(u) by bisection on erfc.
+                 double lo = -9.0, hi = 9.0;
+                 for (int i = 0; i < 80; ++i) {
+                   const double mid = 0.5 * (lo + hi);
+                   (0.5 * std::erfc(-mid / std::sqrt(2.0)) < u ? lo : hi) = mid;
+                 }
+                 const double mean = 0.5 * std::log(1024.0 * 1024.0 / (512.0 * 512.0));
+                 const double t = std::clamp(sigmoid(mean + 1.5 * 0.5 * (lo + hi)),
+                                             1.0 - sigmoid(7.5), 1.0 - sigmoid(-9.0));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // qinglong_flux / qinglong_qwen (same function): a uniform decision per sample: below 0.79
+  // (Qwen: 0.95) the resolution-shifted sigmoid draw, 0.79 … 0.9 logsnr N(logit_mean, logit_std)
+  // (Flux only), else logsnr N(5.36, 1); t = sigmoid(−logsnr/2).
+  c.push_back({"musubi-tuner", "flux", "", "qinglong_flux", {0.8, -1.0, 1.2}, [=](auto& g) mutable {
+                 const double decision = uniform(g), z = normal(g);
+                 const double mu = 0.5 + (1.15 - 0.5) / (4096.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double t = decision < 0.79  ? shift(sigmoid(0.8 * z), std::exp(mu))
+                                  : decision < 0.9 ? sigmoid(-(-1.0 + 1.2 * z) / 2.0)
+                                                   : sigmoid(-(5.36 + z) / 2.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "qinglong_qwen", {0.8}, [=](auto& g) mutable {
+                 const double decision = uniform(g), z = normal(g);
+                 const double mu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double t = decision < 0.95 ? shift(sigmoid(0.8 * z), std::exp(mu))
+                                                  : sigmoid(-(5.36 + z) / 2.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // musubi-tuner's default mode, sigma (same function, its last branch): u from
+  // training/timesteps.py compute_density_for_timestep_sampling (weighting_scheme: logit_normal,
+  // mode, else uniform), indices = (u·1000).long() into
+  // modules/scheduling_flow_match_discrete.py FlowMatchDiscreteScheduler's timesteps, whose
+  // sigmas linspace(1, 0, 1001) the constructor leaves unshifted, so t = 1 − j/1000; the loss
+  // (NetworkTrainer's loss hook) is the velocity MSE times compute_loss_weighting_for_sd3
+  // (cosmap, sigma_sqrt; none for the others).
+  auto musubiTable = [](double u) {
+    return 1.0 - std::min(static_cast<int>(u * 1000.0), 999) / 1000.0;
+  };
+  c.push_back(
+      {"musubi-tuner", "flux", "", "sigma + logit_normal", {-0.5, 1.0}, [=](auto& g) mutable {
+         const double t = musubiTable(sigmoid(-0.5 + 1.0 * normal(g)));
+         return flowDraw(t, 1.0 / (t * t));
+       }});
+  c.push_back({"musubi-tuner", "flux", "", "sigma + mode", {1.29}, [=](auto& g) mutable {
+                 const double t = musubiTable(modeDraw(uniform(g), 1.29));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "cosmap", "sigma + cosmap", {}, [=](auto& g) mutable {
+                 const double t = musubiTable(uniform(g));
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "sigma", {}, [=](auto& g) mutable {
+                 const double t = musubiTable(uniform(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   // SimpleTuner flow_cubic_schedule_weights (common.py sample_flow_sigmas: the cubic draw, then
   // apply_flow_schedule_shift, off with shift 0 and auto shift false); velocity loss.
   // (Zero below t = 1/16: near t = 0 the velocity loss's weight 1/t² would give the weighted Monte
@@ -389,6 +459,18 @@ std::vector<Case> cases() {
   };
   c.push_back({"sd-scripts", "flux", "", "sigma", {3.0}, [=](auto& g) mutable {
                  const double t = kohyaSigmaTable(uniform(g), 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // The same mode with --weighting_scheme logit_normal or mode: u from
+  // compute_density_for_timestep_sampling, the same index into the shifted table;
+  // compute_loss_weighting_for_sd3 gives them ones.
+  c.push_back(
+      {"sd-scripts", "flux", "", "sigma + logit_normal", {0.3, 1.0, 3.0}, [=](auto& g) mutable {
+         const double t = kohyaSigmaTable(sigmoid(0.3 + 1.0 * normal(g)), 3.0);
+         return flowDraw(t, 1.0 / (t * t));
+       }});
+  c.push_back({"sd-scripts", "flux", "", "sigma + mode", {1.29, 2.0}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(modeDraw(uniform(g), 1.29), 2.0);
                  return flowDraw(t, 1.0 / (t * t));
                }});
   c.push_back(
