@@ -83,17 +83,6 @@ inline double modeDensity(double t, double s) {
   return slope > 0.0 ? 1.0 / slope : 0.0;
 }
 
-inline double softplus(double x) {
-  return x > 30.0 ? x : std::log1p(std::exp(x));
-}
-// OneTrainer's SIGMOID weights: ∝ 1/(1 + e^{−w(x − c)}) on [0, 1], normalised in closed form.
-inline double sigmoidWeights(double x, double w, double c) {
-  if (!(x >= 0.0 && x <= 1.0)) return 0.0;
-  if (std::abs(w) < 1e-8) return 1.0;
-  const double z = (softplus(w * (1.0 - c)) - softplus(-w * c)) / w;
-  return 1.0 / (1.0 + std::exp(-w * (x - c))) / z;
-}
-
 inline double logNormalSigma(double sigma, double mean, double std) {
   if (!(sigma > 0.0) || !(std > 0.0)) return 0.0;
   return normalPdf((std::log(sigma) - mean) / std) / (std * sigma);

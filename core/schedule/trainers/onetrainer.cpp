@@ -96,18 +96,60 @@ void continuousFamilies(TrainerTool& t, double fixedShift, bool dynamic) {
        "x ~ Beta(α = noising_weight, β = noising_bias)" + shiftNote});
 }
 
-// SIGMOID: a weight table over k, ∝ sigmoid(weight·(k/1000 − bias − 0.5)); with the shift left
-// at 1 (the table applies its inverse shift twice for any other value).
-TrainerFamily sigmoidTable() {
-  return {"SIGMOID",
-          {param("noising_bias", 0.0, -0.5, 0.5), param("noising_weight", 1.0, -40.0, 40.0)},
-          [](double u, const Params& p) { return sigmoidWeights(u, p[1], p[0] + 0.5); },
-          noWeight,
-          [](const Params& p) {
-            return "\"timestep_distribution\": \"SIGMOID\",\n\"noising_bias\": " + num(p[0]) +
-                   ",\n\"noising_weight\": " + num(p[1]) + shiftKeys(1.0, false) + kRange;
-          },
-          "weights ∝ sigmoid(weight·(k/1000 − bias − 0.5)), timestep_shift 1"};
+// SIGMOID (_get_timestep_discrete, its discrete branch): weights over the 1000 indices i at x =
+// i/999, sigmoid(weight·(y − bias − 0.5))·(s⁻¹)′(x) with y = s⁻¹(s⁻¹(x)): the linspace is
+// inverse-shifted once for every table and the sigmoid branch inverse-shifts it again, while the
+// derivative is that of one inverse shift (s the shift a, e^μ under dynamic shifting). So for
+// a ≠ 1 the table is not the shifted sigmoid density; it is what the code draws (torch.multinomial
+// over these weights), so the family is those 1000 atoms, index i trained at `value(i)`.
+double sigmoidTableWeight(double x, double bias, double weight, double a) {
+  const double once = x / (a - a * x + x);
+  const double twice = once / (a - a * once + once);
+  const double d = a + x - x * a;
+  return 1.0 / (1.0 + std::exp(-weight * (twice - bias - 0.5))) * a / (d * d);
+}
+
+TrainerFamily sigmoidTable(bool flow, double fixedShift, bool dynamic) {
+  std::vector<TrainerParameter> parameters{param("noising_bias", 0.0, -0.5, 0.5),
+                                           param("noising_weight", 1.0, -40.0, 40.0)};
+  if (!dynamic) parameters.push_back(param("timestep_shift", 1.0, 0.02, 50.0, true));
+  auto shiftOf = [fixedShift, dynamic](const Params& p) { return dynamic ? fixedShift : p[2]; };
+  // The index i is trained at t = (i + 1)/1000 (flow models) or at DDPM timestep i.
+  auto value = [flow](int i) { return flow ? (i + 1) / 1000.0 : i / 1000.0; };
+  TrainerFamily f{
+      "SIGMOID", parameters,
+      // The outline: the weights at x = u, normalised by the trapezoid rule over the tool's 1000
+      // points.
+      [shiftOf](double u, const Params& p) {
+        if (!(u >= 0.0 && u <= 1.0)) return 0.0;
+        const double a = shiftOf(p);
+        double area = 0.0;
+        for (int i = 0; i < 1000; ++i)
+          area += sigmoidTableWeight(i / 999.0, p[0], p[1], a) * (i == 0 || i == 999 ? 0.5 : 1.0);
+        area /= 999.0;
+        return area > 0.0 ? sigmoidTableWeight(u, p[0], p[1], a) / area : 0.0;
+      },
+      noWeight,
+      [shiftOf, dynamic](const Params& p) {
+        return "\"timestep_distribution\": \"SIGMOID\",\n\"noising_bias\": " + num(p[0]) +
+               ",\n\"noising_weight\": " + num(p[1]) + shiftKeys(shiftOf(p), dynamic) + kRange;
+      },
+      std::string("weights ∝ sigmoid(weight·(y − bias − 0.5)) on the 1000 indices, y the index "
+                  "inverse-shifted twice (as the code does)") +
+          (dynamic ? "; shifted by e^μ = " + num(fixedShift) + " (dynamic_timestep_shifting)"
+                   : "")};
+  f.atoms = [shiftOf, value](const Params& p) {
+    const double a = shiftOf(p);
+    std::vector<std::pair<double, double>> atoms(1000);
+    double total = 0.0;
+    for (int i = 0; i < 1000; ++i) {
+      atoms[i] = {value(i), sigmoidTableWeight(i / 999.0, p[0], p[1], a)};
+      total += atoms[i].second;
+    }
+    for (auto& atom : atoms) atom.second /= total;
+    return atoms;
+  };
+  return f;
 }
 
 // ∫ max(0, 2 − w·(y − b)²) dy over [0, 1] (w ≤ 0: the parabola opens upwards, never clamped).
@@ -193,7 +235,7 @@ ModelDefinition ddpm(const std::string& model) {
   m.tool.modelNote = v ? "a v-prediction SD 2.x/SDXL checkpoint (or force_v_prediction)"
                        : "an ε-prediction SD 1.5/SDXL checkpoint";
   continuousFamilies(m.tool, 1.0, false);
-  m.tool.families.push_back(sigmoidTable());
+  m.tool.families.push_back(sigmoidTable(false, 1.0, false));
   tableFamilies(m.tool, 1.0, false);
   // ModelSetupDiffusionLossMixin: __min_snr_weight, __debiased_estimation_weight, __p2_loss_weight.
   m.weightings.push_back(strengthWeighting(
@@ -234,13 +276,14 @@ ModelDefinition flow(const TrainerSettings& settings, const std::string& model) 
         std::to_string(settings.width) + "×" + std::to_string(settings.height) +
         " px (μ = " + num(mu) + ")";
     continuousFamilies(m.tool, std::exp(mu), true);
+    m.tool.families.push_back(sigmoidTable(true, std::exp(mu), true));
     tableFamilies(m.tool, std::exp(mu), true);
   } else {
     m.tool.modelNote =
         "SD3/SD3.5, Chroma, Qwen-Image, Z-Image, HiDream, Hunyuan Video, …: the "
         "static timestep_shift only (SD3's own shift 3 is not applied)";
     continuousFamilies(m.tool, 1.0, false);
-    m.tool.families.push_back(sigmoidTable());
+    m.tool.families.push_back(sigmoidTable(true, 1.0, false));
     tableFamilies(m.tool, 1.0, false);
   }
   m.weightings.push_back(strengthWeighting(

@@ -241,10 +241,16 @@ std::vector<Case> cases() {
                  return ddpmLogSigma(static_cast<int>(1000.0 * 2.0 * ts / (1.0 * ts + 1000.0)));
                }});
   {
+    // SIGMOID with timestep_shift 2: the linspace inverse-shifted, inverse-shifted again inside
+    // the sigmoid, times the derivative of one inverse shift.
     std::vector<double> w;
-    for (int k = 0; k < 1000; ++k) w.push_back(sigmoid(6.0 * (k / 999.0 - (0.1 + 0.5))));
+    for (int k = 0; k < 1000; ++k) {
+      const double x = k / 999.0, once = x / (2.0 - 2.0 * x + x),
+                   twice = once / (2.0 - 2.0 * once + once);
+      w.push_back(sigmoid(6.0 * (twice - (0.1 + 0.5))) * 2.0 / std::pow(2.0 + x - 2.0 * x, 2.0));
+    }
     auto table = std::make_shared<std::discrete_distribution<int>>(w.begin(), w.end());
-    c.push_back({"onetrainer", "SIGMOID", {0.1, 6.0}, [table](auto& g) {
+    c.push_back({"onetrainer", "SIGMOID", {0.1, 6.0, 2.0}, [table](auto& g) {
                    return ddpmLogSigma((*table)(g));
                  }});
   }

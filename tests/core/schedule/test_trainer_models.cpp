@@ -611,6 +611,56 @@ std::vector<Case> cases() {
                  const double t = (table(g) + 1) / 1000.0;
                  return flowDraw(t, 1.0 / (t * t) * t);
                }});
+  // SIGMOID (_get_timestep_discrete's discrete branch): the linspace x = i/999 inverse-shifted
+  // (x/(a − a·x + x)), the sigmoid branch inverse-shifting that once more before
+  // sigmoid(weight·(y − bias − 0.5)), times a/(a + x − x·a)²; torch.multinomial over the 1000
+  // weights gives the index. The index is swept over all 1000 entries with its multinomial
+  // probability as a weight (the exact law of the draw): at random, the few draws at the table's
+  // lowest noise carry weights up to 10⁶ under the ε or velocity loss. (Had the inverse shift been
+  // applied once, as for COS_MAP, these knobs would realise a φ at TV 0.11, 0.43 and 0.16 away.)
+  auto oneTrainerSigmoid = [](double bias, double weight, double a,
+                              std::function<Draw(int)> trained) {
+    std::vector<double> weights(1000);
+    double total = 0.0;
+    for (int i = 0; i < 1000; ++i) {
+      const double x = i / 999.0, once = x / (a - a * x + x), twice = once / (a - a * once + once);
+      weights[i] = sigmoid(weight * (twice - bias - 0.5)) * a / std::pow(a + x - x * a, 2.0);
+      total += weights[i];
+    }
+    return [weights, total, trained, n = 0](std::mt19937_64&) mutable {
+      const int i = n++ % 1000;
+      Draw d = trained(i);
+      d.weight *= 1000.0 * weights[i] / total;
+      return d;
+    };
+  };
+  auto ddpmEpsilon = [](int k) {
+    const double s2 = ddpmSigma2(k);
+    return Draw{std::sqrt(s2), 1.0 / s2};
+  };
+  auto flowVelocity = [](int k) {  // ModelSetupFlowMatchingMixin: t = (k + 1)/1000
+    const double t = (k + 1) / 1000.0;
+    return flowDraw(t, 1.0 / (t * t));
+  };
+  c.push_back({"onetrainer",
+               "sdxl",
+               "",
+               "SIGMOID",
+               {0.1, 6.0, 2.5},
+               oneTrainerSigmoid(0.1, 6.0, 2.5, ddpmEpsilon)});
+  c.push_back({"onetrainer",
+               "chroma",
+               "",
+               "SIGMOID",
+               {0.3, 12.0, 4.0},
+               oneTrainerSigmoid(0.3, 12.0, 4.0, flowVelocity)});
+  // Under dynamic_timestep_shifting (Flux) the shift is e^μ of the first batch (1024 px: 1.15).
+  c.push_back({"onetrainer",
+               "flux",
+               "",
+               "SIGMOID",
+               {0.0, 10.0},
+               oneTrainerSigmoid(0.0, 10.0, std::exp(1.15), flowVelocity)});
   c.push_back({"onetrainer",
                "sdxl",
                "",
