@@ -6,6 +6,7 @@
 // extensions_built_in/sd_trainer/SDTrainer.py trains the velocity, times the fixed
 // default_weighing_scheme table for "weighted". Every grid is trained on the 0.001 steps of t.
 #include <cmath>
+#include <unordered_map>
 
 #include "schedule/trainers/tools.h"
 
@@ -74,15 +75,44 @@ struct ShiftGrid {
   double t(double x) const { return stretched(shifted(1.0 - x * (1.0 - sMin()) / 999.0)); }
 };
 
-// Density of the grid position x, entry i's probability spread over [i, i + 1): uniform on entries
-// 0 … 998 (randint(0, 999): the last, lowest-noise entry is never drawn), or ⌊1000·U³⌋ for
-// content, ⌊1000·(1 − U³)⌋ for style.
-double indexDensity(double x, const std::string& style) {
-  const double w = x / 1000.0;
-  if (!(w > 0.0 && w < 1.0)) return 0.0;
-  if (style == "content") return std::pow(w, -2.0 / 3.0) / 3000.0;
-  if (style == "style") return std::pow(1.0 - w, -2.0 / 3.0) / 3000.0;
-  return x < 999.0 ? 1.0 / 999.0 : 0.0;
+// The index into the grid (BaseSDTrainProcess.py, prepare_timesteps_indices), within
+// [lo, hi] = [min_denoising_steps, max_denoising_steps] (0 and 999 by default): balanced
+// randint(lo, hi), so hi itself is never drawn (the last, lowest-noise entry by default);
+// content 1000·U³ and style 1000·(1 − U³) mapped by value_map from [0, 999] onto [lo, hi],
+// truncated and clamped to [lo, hi]. lo == hi draws lo.
+struct IndexLaw {
+  std::string style = "balanced";
+  int lo = 0, hi = 999;
+
+  // P(the draw lands at or above the cube's share f of the range), f = (j − lo)·999/(1000·(hi −
+  // lo)), clamped to [0, 1].
+  double share(int j) const {
+    return std::clamp((j - lo) * 999.0 / (1000.0 * (hi - lo)), 0.0, 1.0);
+  }
+  double probability(int i) const {
+    if (i < lo || i > hi) return 0.0;
+    if (lo == hi) return 1.0;
+    if (style == "content")  // ⌊v⌋ = i for v = 1000·U³·(hi − lo)/999 + lo; the rest clamps to hi
+      return i == hi ? 1.0 - std::cbrt(share(hi)) : std::cbrt(share(i + 1)) - std::cbrt(share(i));
+    if (style == "style")  // v = 1000·(1 − U³)·(hi − lo)/999 + lo
+      return i == hi ? std::cbrt(1.0 - share(hi))
+                     : std::cbrt(1.0 - share(i)) - std::cbrt(1.0 - share(i + 1));
+    return i < hi ? 1.0 / (hi - lo) : 0.0;  // randint(lo, hi)
+  }
+  bool operator==(const IndexLaw& o) const { return style == o.style && lo == o.lo && hi == o.hi; }
+};
+
+IndexLaw windowOf(const std::string& style, const Params& p) {
+  IndexLaw law{style};
+  law.lo = std::clamp(static_cast<int>(std::floor(p[0])), 0, 999);  // the YAML's integers
+  law.hi = std::clamp(static_cast<int>(std::floor(p[1])), 0, 999);
+  return law;
+}
+
+// Density of the grid position x: entry i's probability spread over [i, i + 1).
+double indexDensity(double x, const IndexLaw& law) {
+  if (!(x >= 0.0 && x < 1000.0)) return 0.0;
+  return law.probability(static_cast<int>(x));
 }
 
 // The grid position x that gives t on the linear (and weighted) grid, and |dx/dt|: x ∈ [i, i + 1)
@@ -92,14 +122,25 @@ std::pair<double, double> gridIndex(double t) {
   return {1000.0 * (1.0 - t), 1000.0};
 }
 
-// Probability that the index draw picks grid index i (0 … 999) for content_or_style.
-double indexProbability(int i, const std::string& style) {
-  if (style == "content")  // ⌊1000·U³⌋
-    return std::cbrt((i + 1) / 1000.0) - std::cbrt(i / 1000.0);
-  if (style == "style")  // ⌊1000·(1 − U³)⌋, clamped to 999
-    return i == 999 ? std::cbrt(1.0 / 1000.0)
-                    : std::cbrt((1000.0 - i) / 1000.0) - std::cbrt((999.0 - i) / 1000.0);
-  return i < 999 ? 1.0 / 999.0 : 0.0;  // randint(0, 999)
+double indexProbability(int i, const IndexLaw& law) {
+  return law.probability(i);
+}
+
+// linear_timesteps / linear_timesteps2 (custom_flowmatch_sampler.py,
+// CustomFlowMatchEulerDiscreteScheduler.__init__; applied in SDTrainer.py's loss through
+// get_weights_for_timesteps): y_i = exp(−2((i − 500)/1000)²) over the 1000 indices, its minimum
+// subtracted, scaled to mean 1; the second version holds the indices from 500 on at the value of
+// index 500 (its maximum there).
+double bellWeight(double index, bool half) {
+  static const double scale = [] {
+    double sum = 0.0;
+    for (int i = 0; i < 1000; ++i)
+      sum += std::exp(-2.0 * std::pow((i - 500.0) / 1000.0, 2.0)) - std::exp(-0.5);
+    return 1000.0 / sum;
+  }();
+  const int i = std::clamp(static_cast<int>(std::round(index)), 0, 999);
+  const int at = half && i >= 500 ? 500 : i;
+  return (std::exp(-2.0 * std::pow((at - 500.0) / 1000.0, 2.0)) - std::exp(-0.5)) * scale;
 }
 
 // The sigmoid grid is 1000 fresh draws of 1 − sigmoid(z), sorted descending, and index i picks
@@ -107,43 +148,59 @@ double indexProbability(int i, const std::string& style) {
 // F the logit-normal(0, 1) density and CDF. Summed over the index law this is exact; in
 // particular the smallest draw is never trained (index 999 is not drawn), which removes the
 // lower tail that a velocity loss would weight most.
-double sigmoidGridDensity(double t, const std::string& style) {
+double sigmoidGridDensity(double t, const IndexLaw& law) {
   if (!(t > 0.0 && t < 1.0)) return 0.0;
-  const double z = std::log(t / (1.0 - t));
-  const double f = normalPdf(z) / (t * (1.0 - t));
-  const double above = 0.5 * std::erfc(z / std::sqrt(2.0));  // P(a draw lies above t)
-  constexpr int n = 1000;
-  const double mean = (n - 1) * above, spread = std::sqrt((n - 1) * above * (1.0 - above)) + 1.0;
-  const int first = std::max(0, static_cast<int>(mean - 12.0 * spread));
-  const int last = std::min(n - 1, static_cast<int>(mean + 12.0 * spread) + 1);
-  const double logAbove = std::log(std::max(above, 1e-300));
-  const double logBelow = std::log(std::max(1.0 - above, 1e-300));
-  double sum = 0.0;
-  for (int i = first; i <= last; ++i) {
-    const double logPmf = std::lgamma(n) - std::lgamma(i + 1.0) - std::lgamma(double(n - i)) +
-                          i * logAbove + (n - 1 - i) * logBelow;
-    sum += indexProbability(i, style) * std::exp(logPmf);
+  // n·f(t)·P(Bin(999, above) = i) per index i, kept per t and thread: a fit evaluates the same
+  // points (the table cells' nodes) for every window it tries.
+  struct Terms {
+    int first = 0;
+    std::vector<double> value;
+  };
+  thread_local std::unordered_map<double, Terms> cache;
+  if (cache.size() > 20000) cache.clear();
+  auto [it, inserted] = cache.try_emplace(t);
+  Terms& terms = it->second;
+  if (inserted) {
+    const double z = std::log(t / (1.0 - t));
+    const double f = normalPdf(z) / (t * (1.0 - t));
+    const double above = 0.5 * std::erfc(z / std::sqrt(2.0));  // P(a draw lies above t)
+    constexpr int n = 1000;
+    const double mean = (n - 1) * above, spread = std::sqrt((n - 1) * above * (1.0 - above)) + 1.0;
+    const int first = std::max(0, static_cast<int>(mean - 12.0 * spread));
+    const int last = std::min(n - 1, static_cast<int>(mean + 12.0 * spread) + 1);
+    const double logAbove = std::log(std::max(above, 1e-300));
+    const double logBelow = std::log(std::max(1.0 - above, 1e-300));
+    terms.first = first;
+    for (int i = first; i <= last; ++i) {
+      const double logPmf = std::lgamma(n) - std::lgamma(i + 1.0) - std::lgamma(double(n - i)) +
+                            i * logAbove + (n - 1 - i) * logBelow;
+      terms.value.push_back(n * f * std::exp(logPmf));
+    }
   }
-  return n * f * sum;
+  double sum = 0.0;
+  for (std::size_t j = 0; j < terms.value.size(); ++j)
+    sum += indexProbability(terms.first + static_cast<int>(j), law) * terms.value[j];
+  return sum;
 }
 
 // The shift grid's entries fall between the table's 0.001 steps: each entry's probability is put
 // in the step that holds it (so it is trained at most 0.001 above its own t), as a density per
 // unit t. The 1000 step masses are computed once per grid, index law and thread.
-double shiftGridDensity(double t, const std::string& style, const ShiftGrid& grid) {
+double shiftGridDensity(double t, const IndexLaw& law, const ShiftGrid& grid) {
   if (!(t > 0.0 && t < 1.0)) return 0.0;
   struct Steps {
-    std::string model, style;
+    std::string model;
+    IndexLaw law;
     double mu = 0.0;
     std::vector<double> mass;
   };
   thread_local Steps steps;
-  if (steps.mass.empty() || steps.model != grid.a.model || steps.style != style ||
+  if (steps.mass.empty() || steps.model != grid.a.model || !(steps.law == law) ||
       steps.mu != grid.mu) {
-    steps = {grid.a.model, style, grid.mu, std::vector<double>(1000, 0.0)};
+    steps = {grid.a.model, law, grid.mu, std::vector<double>(1000, 0.0)};
     for (int i = 0; i < 1000; ++i) {
       const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * grid.t(i))) - 1, 0, 999);
-      steps.mass[k] += indexProbability(i, style);
+      steps.mass[k] += indexProbability(i, law);
     }
   }
   const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)) - 1, 0, 999);
@@ -291,6 +348,15 @@ std::string yaml(const std::string& type, const std::string& style) {
   return "train:\n  timestep_type: " + type + "\n  content_or_style: " + style;
 }
 
+// Density per unit t of a timestep_type's grid under an index law.
+double gridDensity(const std::string& type, double u, const IndexLaw& law, const ShiftGrid& grid) {
+  if (!(u > 0.0 && u < 1.0)) return 0.0;
+  if (type == "sigmoid") return sigmoidGridDensity(u, law);
+  if (type == "shift") return shiftGridDensity(u, law, grid);
+  const auto [v, dvdt] = gridIndex(u);
+  return indexDensity(v, law) * dvdt;
+}
+
 void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& settings) {
   const double tokens = std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0);
   const double mu = 0.5 + (a.maxShift - 0.5) / (a.maxTokens - 256.0) * (tokens - 256.0);
@@ -304,11 +370,7 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       TrainerFamily f;
       f.name = style == "balanced" ? type : type + " + " + style;
       f.density = [=](double u, const Params&) {
-        if (!(u > 0.0 && u < 1.0)) return 0.0;
-        if (type == "sigmoid") return sigmoidGridDensity(u, style);
-        if (type == "shift") return shiftGridDensity(u, style, grid);
-        const auto [v, dvdt] = gridIndex(u);
-        return indexDensity(v, style) * dvdt;
+        return gridDensity(type, u, IndexLaw{style}, grid);
       };
       f.toolWeight =
           type == "weighted"
@@ -323,6 +385,58 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                : type == "weighted" ? "uniform t grid, loss × the fixed default_weighing_scheme"
                                     : "the architecture's shift, " + shiftText +
                                           " (also timestep_type flux_shift or lumina2_shift)";
+      if (style != "balanced")
+        f.note +=
+            "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+      t.families.push_back(f);
+    }
+  // min_denoising_steps and max_denoising_steps: the window of indices the balanced draw picks
+  // from, the job YAML's only integer knobs of the draw.
+  for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
+    TrainerFamily f{
+        type + " + window",
+        {param("min_denoising_steps", 0.0, 0.0, 998.0),
+         param("max_denoising_steps", 999.0, 1.0, 999.0)},
+        [=](double u, const Params& p) {
+          return gridDensity(type, u, windowOf("balanced", p), grid);
+        },
+        noWeight,
+        [type](const Params& p) {
+          return yaml(type, "balanced") +
+                 "\n  min_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[0]))) +
+                 "\n  max_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[1])));
+        },
+        "indices randint(min_denoising_steps, max_denoising_steps) of the " + type +
+            " grid (0 is the highest noise)"};
+    for (auto& q : f.parameters) q.quantum = 1.0;
+    if (type == "weighted") {
+      f.toolWeight = [](double sigma, const Params&) {
+        return weighingAt(1000.0 * (1.0 - flowT(sigma)));
+      };
+      f.weighting = "weighted";
+    }
+    t.families.push_back(f);
+  }
+  // linear_timesteps, linear_timesteps2: the linear grid (whatever timestep_type says, unless it
+  // is weighted) and the loss × a bell over the indices (the second flat on the low-noise half).
+  for (const std::string style : {"balanced", "content", "style"})
+    for (const bool half : {false, true}) {
+      const std::string key = half ? "linear_timesteps2" : "linear_timesteps";
+      TrainerFamily f{
+          style == "balanced" ? key : key + " + " + style,
+          {},
+          [=](double u, const Params&) { return gridDensity("linear", u, IndexLaw{style}, grid); },
+          [half](double sigma, const Params&) {
+            return bellWeight(1000.0 * (1.0 - flowT(sigma)), half);
+          },
+          [key, style](const Params&) {
+            return "train:\n  timestep_type: linear\n  " + key +
+                   ": true\n  content_or_style: " + style;
+          },
+          std::string("uniform t grid, loss × the ") +
+              (half ? "half bell (flat from index 500, the low-noise half)"
+                    : "bell exp(−2((i − 500)/1000)²) less its minimum") +
+              ", mean 1; no knob"};
       if (style != "balanced")
         f.note +=
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");

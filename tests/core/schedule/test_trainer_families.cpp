@@ -136,6 +136,9 @@ std::vector<Case> cases() {
                  return flowLogSigma(e / (e + (1.0 / t - 1.0)));
                }});
   c.push_back({"ai-toolkit", "linear", {}, [=](auto& g) { return flowLogSigma(pick(g)); }});
+  // linear_timesteps(2): the linear grid; their bell weights the loss, not the draw.
+  for (const std::string family : {"linear_timesteps", "linear_timesteps2"})
+    c.push_back({"ai-toolkit", family, {}, [=](auto& g) { return flowLogSigma(pick(g)); }});
   // weighted: the linear grid; its fixed table weights the loss, not the draw.
   c.push_back({"ai-toolkit", "weighted", {}, [=](auto& g) { return flowLogSigma(pick(g)); }});
   // lognorm_blend (toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps): 750

@@ -412,6 +412,71 @@ std::vector<Case> cases() {
                  const double t = (1000.0 - i) / 1000.0;
                  return flowDraw(t, aiToolkitWeighing(i) / (t * t));
                }});
+  // min_denoising_steps / max_denoising_steps (BaseSDTrainProcess.py, balanced: randint(min,
+  // max)) on the sigmoid grid (a fresh one per 100 draws here) and on Z-Image's static-shift grid.
+  c.push_back({"ai-toolkit",
+               "flux",
+               "",
+               "sigmoid + window",
+               {150, 700},
+               [grid = std::vector<double>(), n = 0](auto& g) mutable {
+                 if (n++ % 100 == 0) {
+                   std::normal_distribution<double> z(0.0, 1.0);
+                   grid.resize(1000);
+                   for (auto& t : grid) t = 1.0 - sigmoid(z(g));
+                   std::sort(grid.begin(), grid.end(), std::greater<>());
+                 }
+                 const double t = grid[std::uniform_int_distribution<int>(150, 699)(g)];
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"ai-toolkit", "zimage", "", "shift + window", {100, 600}, [=](auto& g) mutable {
+                 const double sMin = shift(0.001, 3.0);
+                 const int i = std::uniform_int_distribution<int>(100, 599)(g);
+                 const double t = shift(1.0 - i * (1.0 - sMin) / 999.0, 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // linear_timesteps / linear_timesteps2 (custom_flowmatch_sampler.py
+  // CustomFlowMatchEulerDiscreteScheduler.__init__ builds the weights, SDTrainer.py multiplies
+  // the loss by the entry of the drawn index): exp(−2((x − 500)/1000)²) for x = 0 … 999, less its
+  // minimum, times 1000/sum; version 2 sets the entries from 500 on to the largest of them. The
+  // grid is the linear one, t = (1000 − i)/1000. The index is swept over 0 … 999 with its
+  // probability as a weight (its exact law, as for lognorm_blend below).
+  auto bell = [](bool half) {
+    std::vector<double> y(1000);
+    for (int x = 0; x < 1000; ++x) y[x] = std::exp(-2.0 * std::pow((x - 500.0) / 1000.0, 2.0));
+    const double low = *std::min_element(y.begin(), y.end());
+    double sum = 0.0;
+    for (auto& v : y) sum += (v -= low);
+    for (auto& v : y) v *= 1000.0 / sum;
+    if (half) std::fill(y.begin() + 500, y.end(), *std::max_element(y.begin() + 500, y.end()));
+    return y;
+  };
+  auto linearSweep = [](std::vector<double> lossWeight, std::function<double(int)> probability) {
+    return [=, n = 0](std::mt19937_64&) mutable {
+      const int i = n++ % 1000;
+      const double t = (1000.0 - i) / 1000.0;
+      return flowDraw(t, 1000.0 * probability(i) * lossWeight[i] / (t * t));
+    };
+  };
+  c.push_back(
+      {"ai-toolkit", "flux", "", "linear_timesteps", {}, linearSweep(bell(false), [](int i) {
+         return i < 999 ? 1.0 / 999.0 : 0.0;
+       })});
+  c.push_back({"ai-toolkit",
+               "qwen",
+               "",
+               "linear_timesteps2 + content",
+               {},
+               linearSweep(bell(true), [](int i) {  // P(⌊1000·U³⌋ = i), 999 the clamped rest
+                 return i == 999 ? 1.0 - std::cbrt(0.999)
+                                 : std::cbrt((i + 1) / 1000.0) - std::cbrt(i / 1000.0);
+               })});
+  c.push_back(
+      {"ai-toolkit", "flux2", "weighted", "weighted + window", {50, 400}, [=](auto& g) mutable {
+         const int i = std::uniform_int_distribution<int>(50, 399)(g);
+         const double t = (1000.0 - i) / 1000.0;
+         return flowDraw(t, aiToolkitWeighing(i) / (t * t));
+       }});
   // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): a fresh grid per step of 750
   // LogNormal(0, 0.333) draws as (1 − x/max x)·1000 and linspace(1000, 1, 250), sorted
   // descending, .to(torch.int). The index (BaseSDTrainProcess.py: randint(0, 999), or ⌊1000·U³⌋
@@ -945,6 +1010,24 @@ class TestTrainerModels : public QObject {
     // The bias flags exist only in the full fine-tune script; the other models have no bias.
     s.model = "sd15";
     for (const auto& f : trainerTool("diffusers", s).families) QVERIFY(f.name != "later");
+  }
+
+  void aiToolkitWindowKnobsAreRecovered() {
+    // min_denoising_steps / max_denoising_steps are integers in the job YAML: a target made by one
+    // window is fitted back to it, and the snippet carries them as the YAML reads them.
+    TrainerSettings s;
+    s.model = "zimage";
+    const TrainerTool t = trainerTool("ai-toolkit", s);
+    const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
+    const TrainerFamily& f = familyOf(t, "linear + window");
+    const auto fit = fitTrainerFamily(t, f, grid, familyAllocationMasses(t, f, {120, 530}, grid));
+    qInfo("linear + window {120, 530}: fitted %.0f, %.0f, TV %.5f", fit.parameters[0].second,
+          fit.parameters[1].second, fit.tv);
+    QVERIFY2(fit.tv < 0.01, QByteArray::number(fit.tv));
+    QVERIFY(std::abs(fit.parameters[0].second - 120.0) <= 3.0);
+    QVERIFY(std::abs(fit.parameters[1].second - 530.0) <= 3.0);
+    QVERIFY2(QString::fromStdString(fit.snippet).contains("\n  min_denoising_steps: "),
+             fit.snippet.c_str());
   }
 
   void unknownModelAndWeightingNameTheirFlags() {
