@@ -24,7 +24,7 @@ const std::vector<ToolEntry>& toolEntries() {
       {"onetrainer",
        {"flux", "sd3", "chroma", "qwen", "sdxl", "sd15", "sd2-v", "sdxl-v"},
        trainers::oneTrainer},
-      {"simpletuner", {"flux"}, trainers::simpleTuner},
+      {"simpletuner", trainers::simpleTunerModels(), trainers::simpleTuner},
       {"ai-toolkit", trainers::aiToolkitModels(), trainers::aiToolkit},
       {"edm", {"edm"}, trainers::edm},
       {"edm2", {"edm2-img512"}, trainers::edm2},

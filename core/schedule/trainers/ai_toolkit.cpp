@@ -207,6 +207,19 @@ double shiftGridDensity(double t, const IndexLaw& law, const ShiftGrid& grid) {
   return 1000.0 * steps.mass[k];
 }
 
+// The shift grid's 1000 entries as they are trained: add_noise uses t = timestep/1000 of the
+// entry itself (not a 0.001 step), so φ is computed on the entries, each with its index
+// probability (the density above stays the family's outline).
+std::function<std::vector<std::pair<double, double>>(const Params&)> shiftGridAtoms(
+    const ShiftGrid& grid, std::function<IndexLaw(const Params&)> lawOf) {
+  return [grid, lawOf](const Params& p) {
+    const IndexLaw law = lawOf(p);
+    std::vector<std::pair<double, double>> atoms(1000);
+    for (int i = 0; i < 1000; ++i) atoms[i] = {grid.t(i), indexProbability(i, law)};
+    return atoms;
+  };
+}
+
 // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): each step a fresh grid of 750
 // draws X ~ LogNormal(0, 0.333) mapped to (1 − X/max X)·1000 and the 250 values of
 // linspace(1000, 1, 250), sorted descending and truncated to integer timesteps k (t = k/1000).
@@ -379,6 +392,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                 })
               : std::function<double(double, const Params&)>(noWeight);
       if (type == "weighted") f.weighting = "weighted";
+      if (type == "shift")
+        f.atoms = shiftGridAtoms(grid, [style](const Params&) { return IndexLaw{style}; });
       f.snippet = [=](const Params&) { return yaml(type, style); };
       f.note = type == "sigmoid"    ? "1 − sigmoid(z) grid, no knob"
                : type == "linear"   ? "uniform t grid, no knob"
@@ -409,6 +424,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
         "indices randint(min_denoising_steps, max_denoising_steps) of the " + type +
             " grid (0 is the highest noise)"};
     for (auto& q : f.parameters) q.quantum = 1.0;
+    if (type == "shift")
+      f.atoms = shiftGridAtoms(grid, [](const Params& p) { return windowOf("balanced", p); });
     if (type == "weighted") {
       f.toolWeight = [](double sigma, const Params&) {
         return weighingAt(1000.0 * (1.0 - flowT(sigma)));

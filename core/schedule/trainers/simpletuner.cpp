@@ -95,12 +95,52 @@ TrainerFamily cubicFamily() {
 // SimpleTuner (helpers/models/common.py, prepare_batch; helpers/training/custom_schedule.py,
 // apply_flow_schedule_shift): every draw — sigmoid, uniform, beta — goes through the same shift,
 // a static flow_schedule_shift when it is > 0, else Flux's μ rule when flow_schedule_auto_shift.
-ModelDefinition flowModels(const TrainerSettings& settings) {
+// What flow_schedule_auto_shift reads per model (helpers/training/custom_schedule.py
+// apply_flow_schedule_shift): μ = calculate_shift_flux(seq_len, base_image_seq_len,
+// max_image_seq_len, base_shift, max_shift) from the training scheduler's config, which
+// setup_training_noise_schedule loads from the model's own scheduler folder (the published
+// constants below, as ai-toolkit transcribes them: extensions_built_in/diffusion_models/*), and
+// seq_len = (h // 2)·(w // 2) of the noise tensor's last two axes (the scheduler configs set no
+// patch_size, so 2).
+struct AutoShiftModel {
+  std::string name, note;
+  double latentScale;  // pixels per latent cell of the noise tensor SimpleTuner shifts
+  double maxTokens, maxShift;
+};
+
+const std::vector<AutoShiftModel>& autoShiftModels() {
+  static const std::vector<AutoShiftModel> list = {
+      {"flux",
+       "Flux.1 and the flow models whose scheduler keeps diffusers' defaults (SD3.x, Chroma): "
+       "latents 1/8 of the pixels, μ from 0.5 at 256 to 1.15 at 4096 tokens",
+       8.0, 4096.0, 1.15},
+      {"flux2",
+       "Flux.2: the cached latents are pixel-shuffled to 128 channels at 1/16 of the pixels "
+       "(flux2/model.py post_vae_encode_transform_sample), so the auto shift counts a quarter of "
+       "Flux's tokens; μ from 0.5 at 256 to 1.15 at 4096",
+       16.0, 4096.0, 1.15},
+      {"qwen",
+       "Qwen-Image: latents 1/8 of the pixels, μ from 0.5 at 256 to 0.9 at 8192 tokens (its "
+       "scheduler config)",
+       8.0, 8192.0, 0.9},
+      {"krea2",
+       "Krea 2: latents 1/8 of the pixels (Qwen-Image's autoencoder), μ from 0.5 at 256 to 1.15 "
+       "at 6400 tokens (its scheduler config)",
+       8.0, 6400.0, 1.15},
+  };
+  return list;
+}
+
+ModelDefinition flowModels(const TrainerSettings& settings, const std::string& model) {
   ModelDefinition m;
   TrainerTool& t = m.tool;
   t = flowTool("simpletuner", "config.json keys (or the same flags on the command line)");
-  t.model = "flux";
-  t.modelNote = "the flow models (helpers/models/common.py prepare_batch): velocity loss";
+  const AutoShiftModel* shape = &autoShiftModels().front();
+  for (const auto& a : autoShiftModels())
+    if (a.name == model) shape = &a;
+  t.model = shape->name;
+  t.modelNote = shape->note + "; one draw for every flow model (helpers/models/common.py " +
+                "sample_flow_sigmas), velocity loss";
   t.families.push_back(
       {"sigmoid",
        {param("flow_sigmoid_scale", 1.0, 0.05, 5.0),
@@ -115,7 +155,9 @@ ModelDefinition flowModels(const TrainerSettings& settings) {
        "the default: sigmoid of a scaled normal, then the shift"});
   // flow_schedule_shift 0 and auto shift: σ × e^μ, μ from the latent's (H/8)(W/8)/4 tokens
   // between Flux's scheduler ends (256, 0.5) and (4096, 1.15).
-  const double mu = fluxShiftMu(settings);
+  const double tokens = std::floor(std::floor(settings.height / shape->latentScale) / 2.0) *
+                        std::floor(std::floor(settings.width / shape->latentScale) / 2.0);
+  const double mu = 0.5 + (shape->maxShift - 0.5) / (shape->maxTokens - 256.0) * (tokens - 256.0);
   const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
   t.families.push_back(
       {"auto_shift",
@@ -127,7 +169,8 @@ ModelDefinition flowModels(const TrainerSettings& settings) {
                 ",\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": true\n# at " + size +
                 " px the auto shift is e^" + num(mu) + " = " + num(std::exp(mu));
        },
-       "sigmoid, then Flux's resolution rule: μ = " + num(mu) + " at " + size + " px"});
+       "sigmoid, then the model's resolution rule: μ = " + num(mu) + " at " + size + " px (" +
+           num(tokens) + " tokens)"});
   t.families.push_back(
       {"beta",
        {param("flow_beta_schedule_alpha", 2.0, 0.1, 20.0, true),
@@ -156,8 +199,14 @@ ModelDefinition flowModels(const TrainerSettings& settings) {
 
 }  // namespace
 
-ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string&) {
-  return flowModels(settings);
+std::vector<std::string> simpleTunerModels() {
+  std::vector<std::string> names;
+  for (const auto& a : autoShiftModels()) names.push_back(a.name);
+  return names;
+}
+
+ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model) {
+  return flowModels(settings, model);
 }
 
 }  // namespace noisescope::schedule::trainers

@@ -29,6 +29,8 @@ ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& mo
 ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string& model);
 ModelDefinition oneTrainer(const TrainerSettings& settings, const std::string& model);
 ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model);
+// The flow models SimpleTuner is modelled for (their auto shift differs), Flux first.
+std::vector<std::string> simpleTunerModels();
 ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string& model);
 // The architectures ai-toolkit is modelled for, its web UI's first (Flux) first.
 std::vector<std::string> aiToolkitModels();

@@ -366,6 +366,45 @@ std::vector<Case> cases() {
                  const double t = draw(g);
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // SimpleTuner flow_schedule_auto_shift (helpers/models/common.py sample_flow_sigmas: sigmoid of
+  // flow_sigmoid_scale·z, then helpers/training/custom_schedule.py apply_flow_schedule_shift:
+  // seq_len = frames·(h // 2)·(w // 2) of the noise tensor, μ on the line from
+  // (base_image_seq_len, base_shift) to (max_image_seq_len, max_shift) of the model's scheduler
+  // config, σ·e^μ/(1 + (e^μ − 1)·σ)); velocity loss. At 1024 px: Flux.2's noise is the
+  // pixel-shuffled latent [B, 128, 64, 64]; Qwen-Image's [B, 16, 1, 128, 128] and Krea 2's
+  // [B, 16, 128, 128].
+  auto autoShift = [](double scale, double seqLen, double maxSeqLen, double maxShift) {
+    const double mu = 0.5 + (maxShift - 0.5) / (maxSeqLen - 256.0) * (seqLen - 256.0);
+    return [=](std::mt19937_64& g) {
+      const double t =
+          shift(sigmoid(scale * std::normal_distribution<double>(0.0, 1.0)(g)), std::exp(mu));
+      return flowDraw(t, 1.0 / (t * t));
+    };
+  };
+  c.push_back({"simpletuner",
+               "flux2",
+               "",
+               "auto_shift",
+               {0.9},
+               autoShift(0.9, (64 / 2) * (64 / 2), 4096.0, 1.15)});
+  c.push_back({"simpletuner",
+               "qwen",
+               "",
+               "auto_shift",
+               {1.1},
+               autoShift(1.1, 1 * (128 / 2) * (128 / 2), 8192.0, 0.9)});
+  c.push_back({"simpletuner",
+               "krea2",
+               "",
+               "auto_shift",
+               {0.8},
+               autoShift(0.8, (128 / 2) * (128 / 2), 6400.0, 1.15)});
+  c.push_back({"simpletuner",
+               "flux",
+               "",
+               "auto_shift",
+               {1.0},
+               autoShift(1.0, (128 / 2) * (128 / 2), 4096.0, 1.15)});
   // ai-toolkit (jobs/process/BaseSDTrainProcess.py: index randint(0, 999), or ⌊1000·U³⌋ for
   // content_or_style content; toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps
   // builds the grid; SDTrainer.py: velocity loss, × default_weighing_scheme for "weighted").
@@ -412,6 +451,29 @@ std::vector<Case> cases() {
                  const double t = (1000.0 - i) / 1000.0;
                  return flowDraw(t, aiToolkitWeighing(i) / (t * t));
                }});
+  // The other architectures' shift grids (each model class's get_train_scheduler config): Chroma
+  // shifts dynamically (μ = 1.15 at 4096 tokens, no terminal stretch); Wan 2.2 5B, Lumina 2 and
+  // SD3 statically by 5, 6 and 3, their grids running from the shifted table's ends and shifted
+  // again.
+  c.push_back({"ai-toolkit", "chroma", "", "shift", {}, [=](auto& g) mutable {
+                 const double t = shift(1.0 - aiIndex(g) * (1.0 - 0.001) / 999.0, std::exp(1.15));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  auto staticShiftGrid = [](double a, std::function<int(std::mt19937_64&)> index) {
+    return [=](std::mt19937_64& g) {
+      const double sMin = shift(0.001, a);
+      const double t = shift(1.0 - index(g) * (1.0 - sMin) / 999.0, a);
+      return flowDraw(t, 1.0 / (t * t));
+    };
+  };
+  auto contentIndex = [](std::mt19937_64& g) {  // ⌊1000·U³⌋, clamped to 999
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(g);
+    return std::min(static_cast<int>(std::pow(u, 3.0) * 1000.0), 999);
+  };
+  c.push_back(
+      {"ai-toolkit", "wan22-5b", "", "shift + content", {}, staticShiftGrid(5.0, contentIndex)});
+  c.push_back({"ai-toolkit", "lumina2", "", "shift", {}, staticShiftGrid(6.0, aiIndex)});
+  c.push_back({"ai-toolkit", "sd3", "", "shift", {}, staticShiftGrid(3.0, aiIndex)});
   // min_denoising_steps / max_denoising_steps (BaseSDTrainProcess.py, balanced: randint(min,
   // max)) on the sigmoid grid (a fresh one per 100 draws here) and on Z-Image's static-shift grid.
   c.push_back({"ai-toolkit",
@@ -892,7 +954,8 @@ class TestTrainerModels : public QObject {
   void everyModelIsCoveredAndNamed() {
     std::set<std::string> pairs;
     for (const auto& c : cases()) pairs.insert(c.tool + " " + c.model);
-    for (const std::string tool : {"diffusers", "sd-scripts", "onetrainer", "k-diffusion"})
+    for (const std::string tool :
+         {"diffusers", "sd-scripts", "onetrainer", "simpletuner", "ai-toolkit", "k-diffusion"})
       for (const auto& model : trainerModelNames(tool)) {
         TrainerSettings s;
         s.model = model;
