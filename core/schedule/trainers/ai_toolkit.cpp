@@ -4,7 +4,10 @@
 // toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps per timestep_type, with the
 // architecture's own scheduler config (static shift, or Flux's μ rule, Qwen's terminal stretch);
 // extensions_built_in/sd_trainer/SDTrainer.py trains the velocity, times the fixed
-// default_weighing_scheme table for "weighted". Every grid is trained on the 0.001 steps of t.
+// default_weighing_scheme table for "weighted" and a bell for linear_timesteps(2). The linear,
+// weighted and lognorm_blend grids lie on the 0.001 steps of t; the shift grid is trained at its
+// own entries (add_noise takes t = timestep/1000); the sigmoid grid's random entries are put on the
+// next 0.001 step.
 #include <cmath>
 #include <unordered_map>
 
@@ -507,10 +510,11 @@ ModelDefinition aiToolkit(const TrainerSettings& settings, const std::string& mo
       t.model = a.model;
       t.modelNote = a.note + "; velocity loss; the web UI's timestep_type for it: " + a.defaultType;
       t.discretisation =
-          "1000-entry grids per timestep_type, an entry of 0 … 998 drawn; trained on the 0.001 "
-          "steps of t";
-      // The linear and weighted grids are exactly t = k/1000; the shift and sigmoid grids'
-      // entries are placed on the same steps (at most 0.001 higher in t).
+          "1000-entry grids per timestep_type, an entry of 0 … 998 drawn; trained at the entry's "
+          "own t (linear, weighted, lognorm_blend: the 0.001 steps)";
+      // The linear, weighted and lognorm_blend grids are exactly t = k/1000; the shift families
+      // carry their entries as atoms; the sigmoid grid's are placed on the next step (at most
+      // 0.001 higher in t).
       t.tableEdges = tableEdges(1000);
       t.tableAtUpper = true;
       addFamilies(t, a, settings);
