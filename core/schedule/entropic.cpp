@@ -90,6 +90,8 @@ RateProfile rateProfileFrom(const Profile& profile, const std::string& source) {
     if (m < 0.0 && m > -1e-9 * (1.0 + std::abs(profile.primary().mean.back()))) m = 0.0;
   out.source = source;
   out.kind = profile.kind;
+  out.dim = profile.dim;
+  out.sigmaData = profile.sigmaData;
   out.validate();
   return out;
 }
@@ -135,7 +137,8 @@ double entropicDensity(EntropicLaw law, double gatedRateLogSigma, double logSigm
   const double rate = std::max(0.0, gatedRateLogSigma);
   if (law == EntropicLaw::InfoNoise) return rate;
   const double jac = logSigmaPerUnit(logSigma, coordinate);  // |dℓ/du|
-  // π_u = √(r_g per du) = √(r_g·|dℓ/du|); π_ℓ = π_u·|du/dℓ|. The gate is inside r_g: under the root.
+  // π_u = √(r_g per du) = √(r_g·|dℓ/du|); π_ℓ = π_u·|du/dℓ|. The gate is inside r_g: under the
+  // root.
   return std::sqrt(rate * jac) / jac;
 }
 
@@ -191,7 +194,8 @@ Schedule sqrtEntropySchedule(const RateProfile& raw, const LogSigmaGrid& grid,
   s.info.kind = "sqrt-entropy";
   s.info.label = std::string("√-entropy in ") + axisLabel(options.coordinate);
   s.info.setNote("coordinate", toString(options.coordinate));
-  s.info.setNote("formula", "π(u) ∝ √((MMSE/σ²)·σⁿ/(σⁿ+cⁿ) per du), moved to log σ with the Jacobian");
+  s.info.setNote("formula",
+                 "π(u) ∝ √((MMSE/σ²)·σⁿ/(σⁿ+cⁿ) per du), moved to log σ with the Jacobian");
   describeProfile(s, profile, options.smoothing);
   return s;
 }

@@ -2,6 +2,7 @@
 // Entropic schedules from an MMSE profile (THEORY §6): InfoNoise (allocation linear in the rate,
 // gated at low noise), the square-root-entropy schedule in an explicit coordinate, and the
 // entropic-time sampling grid.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct RateProfile {
   std::vector<double> mmse;   // summed over dimensions, ≥ 0
   std::string source;         // file or description, recorded in the schedule
   std::string kind;           // "empirical", "checkpoint", "analytic", "table"
+  int64_t dim = 0;            // D, when the source records it (0: unknown)
+  double sigmaData = 0.0;     // σ_data, when the source records it (0: unknown)
 
   // Throws InputError(source, ...) on mismatched sizes, fewer than 2 levels, bad values.
   void validate() const;

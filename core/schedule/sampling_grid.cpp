@@ -6,6 +6,7 @@
 
 #include "schedule/allocation.h"
 #include "schedule/engine_defaults.h"
+#include "schedule/sampling_rate.h"
 #include "util/error.h"
 #include "util/setting_names.h"
 #include "util/spec_string.h"
@@ -13,55 +14,6 @@
 namespace noisescope::schedule {
 
 namespace {
-
-struct FamilyName {
-  GridFamily family;
-  const char* name;
-};
-constexpr FamilyName kFamilyNames[] = {
-    {GridFamily::Karras, "karras"},      {GridFamily::UniformSigma, "uniform-sigma"},
-    {GridFamily::LogSigma, "log-sigma"}, {GridFamily::Ddpm, "ddpm"},
-    {GridFamily::Flow, "flow"},          {GridFamily::Entropic, "entropic"},
-    {GridFamily::Quantiles, "quantiles"}};
-
-const char* familyName(GridFamily family) {
-  for (const auto& f : kFamilyNames)
-    if (f.family == family) return f.name;
-  return "karras";
-}
-
-const char* spacingName(DdpmSpacing s) {
-  return s == DdpmSpacing::Linspace  ? "linspace"
-         : s == DdpmSpacing::Leading ? "leading"
-                                     : "trailing";
-}
-const char* betaName(BetaSchedule b) {
-  return b == BetaSchedule::Linear ? "linear" : "scaled-linear";
-}
-const char* incrementName(EntropicIncrement i) {
-  return i == EntropicIncrement::SqrtRate ? "sqrt-rate" : "rate";
-}
-
-// The keys each family takes beyond the common ones (guard, margin).
-std::vector<std::string> familyKeys(GridFamily family) {
-  switch (family) {
-    case GridFamily::Karras:
-      return {"sigma_min", "sigma_max", "rho"};
-    case GridFamily::UniformSigma:
-    case GridFamily::LogSigma:
-      return {"sigma_min", "sigma_max"};
-    case GridFamily::Ddpm:
-      return {"spacing",       "train_timesteps", "steps_offset",
-              "beta_schedule", "beta_start",      "beta_end"};
-    case GridFamily::Flow:
-      return {"sigma_min", "sigma_max", "shift", "train_timesteps"};
-    case GridFamily::Entropic:
-      return {"sigma_min", "sigma_max", "increment", "gate_c", "gate_n", "profile"};
-    case GridFamily::Quantiles:
-      return {"of", "run", "schedule"};
-  }
-  return {};
-}
 
 std::string number(double v) {
   char buffer[32];
@@ -119,10 +71,23 @@ std::vector<double> entropicGrid(const SamplingGridSpec& spec, const RateProfile
   const double lo = std::log(spec.sigmaMin), hi = std::log(spec.sigmaMax);
   const RateGate gate{spec.gateC, spec.gateN};
   std::vector<double> ell(kFine + 1), cum(kFine + 1, 0.0);
+  if (spec.increment == EntropicIncrement::Rescaled && !(profile.dim > 0 && profile.sigmaData > 0))
+    throw InputError(profile.source,
+                     "the rescaled increment needs the profile's D and σ_data (not recorded)");
   auto density = [&](double l) {
-    const double r = gatedRate(profile.rateLogSigma(l), std::exp(l), gate);
-    return spec.increment == EntropicIncrement::SqrtRate ? std::sqrt(std::max(r, 0.0))
-                                                         : std::max(r, 0.0);
+    const double r = std::max(gatedRate(profile.rateLogSigma(l), std::exp(l), gate), 0.0);
+    switch (spec.increment) {
+      case EntropicIncrement::SqrtRate:
+        return std::sqrt(r);
+      case EntropicIncrement::Rescaled: {
+        // Relative to Gaussian data of the same σ_data: r_G = D·σ_d²/(σ_d² + σ²) (THEORY §6).
+        const double d2 = profile.sigmaData * profile.sigmaData, s2 = std::exp(2.0 * l);
+        return r / (double(profile.dim) * d2 / (d2 + s2));
+      }
+      case EntropicIncrement::Rate:
+        break;
+    }
+    return r;
   };
   double previous = density(lo);
   ell[0] = lo;
@@ -132,10 +97,15 @@ std::vector<double> entropicGrid(const SamplingGridSpec& spec, const RateProfile
     cum[j] = cum[j - 1] + 0.5 * (previous + f) * (ell[j] - ell[j - 1]);
     previous = f;
   }
-  const double total = cum.back();
+  double total = cum.back();
   if (!(total > 0.0) || !std::isfinite(total))
     throw InputError(profile.source, "the profile's rate integrates to " + number(total) +
                                          " on [σ_min, σ_max]: no entropic grid there");
+  if (spec.balanced) {
+    // Each unit of the budget: the increment's share plus log σ's share (THEORY §6).
+    for (int j = 0; j <= kFine; ++j) cum[j] = cum[j] / total + (ell[j] - lo) / (hi - lo);
+    total = cum.back();
+  }
   std::vector<double> s(n);
   for (int i = 0; i < n; ++i) {
     const double target = total * (1.0 - double(i) / double(n - 1));
@@ -161,305 +131,7 @@ std::vector<double> quantileGrid(const SamplingGridSpec& spec, const Schedule& p
   return s;
 }
 
-void checkRange(const SamplingGridSpec& spec, const std::string& source) {
-  if (!(spec.sigmaMin > 0.0) || !(spec.sigmaMax > spec.sigmaMin) || !std::isfinite(spec.sigmaMax))
-    throw InputError(source, "needs 0 < sigma_min < sigma_max, not [" + number(spec.sigmaMin) +
-                                 ", " + number(spec.sigmaMax) + "]");
-}
-
 }  // namespace
-
-const std::vector<GridFamilyInfo>& samplingGridFamilies() {
-  const GridParameterInfo lowestLevel{"sigma_min", number(defaults::kSigmaMin), "lowest level"};
-  const GridParameterInfo highestLevel{"sigma_max", number(defaults::kSigmaMax), "highest level"};
-  static const std::vector<GridFamilyInfo> list = {
-      {"karras",
-       "Karras ρ",
-       "σ_i = (σ_max^(1/ρ) + i/(N−1)·(σ_min^(1/ρ) − σ_max^(1/ρ)))^ρ (EDM)",
-       {{"rho", "7", "ρ > 0; 7 is EDM's"}, lowestLevel, highestLevel}},
-      {"uniform-sigma", "Uniform σ", "σ_i linear from σ_max to σ_min", {lowestLevel, highestLevel}},
-      {"log-sigma",
-       "Uniform log σ",
-       "log σ_i linear from log σ_max to log σ_min",
-       {lowestLevel, highestLevel}},
-      {"ddpm",
-       "DDPM/DDIM t",
-       "diffusers' timestep_spacing over T training steps; σ_t = √((1 − ᾱ_t)/ᾱ_t)",
-       {{"spacing", "trailing", "linspace, leading or trailing"},
-        {"train_timesteps", "1000", "T"},
-        {"steps_offset", "0", "added to leading timesteps (Stable Diffusion's configs: 1)"},
-        {"beta_schedule", "scaled-linear", "scaled-linear (Stable Diffusion) or linear (DDPM)"},
-        {"beta_start", "0.00085", "β_0 (linear's default: 0.0001)"},
-        {"beta_end", "0.012", "β_(T−1) (linear's default: 0.02)"}}},
-      {"flow",
-       "Flow t, shifted",
-       "t uniform, s = k·t/(1 + (k−1)·t) (SD3/Flux), σ = s/(1 − s)",
-       {{"shift", "3", "k; SD3's is 3, Flux's e^μ"},
-        {"train_timesteps", "1000", "scale of the exported timesteps (s·T)"},
-        lowestLevel,
-        highestLevel}},
-      {"entropic",
-       "Entropic (profile)",
-       "equal increments of ∫ r dℓ or ∫ √r dℓ, r = MMSE/σ² of a profile",
-       {{"increment", "rate", "rate (entropic time) or sqrt-rate"},
-        {"profile", "", "profile file (default: the one the command or tab holds)"},
-        {"gate_c", "0", "low-noise gate c of the rate (0: none)"},
-        {"gate_n", number(defaults::kGateN), "gate exponent n"},
-        lowestLevel,
-        highestLevel}},
-      {"quantiles",
-       "Quantiles of π",
-       "σ_i at equal quantiles of a run's final training π (or its φ = π·w)",
-       {{"run", "", "run directory: its final training π"},
-        {"schedule", "", "or a schedule file (default: the schedule the command or tab holds)"},
-        {"of", "pi", "pi (sampling density) or phi (effective allocation π·w)"}}},
-  };
-  return list;
-}
-
-SamplingGridSpec parseSamplingGridSpec(const std::string& text, const std::string& source) {
-  const SpecString parsed = parseSpecString(text);
-  const std::string where = source + " '" + text + "'";
-  SamplingGridSpec spec;
-  spec.text = text;
-  bool known = false;
-  for (const auto& f : kFamilyNames)
-    if (parsed.head == f.name) {
-      spec.family = f.family;
-      known = true;
-    }
-  if (!known) {
-    std::string names;
-    for (const auto& f : kFamilyNames) names += std::string(names.empty() ? "" : ", ") + f.name;
-    throw InputError(where, "unknown sampling grid '" + parsed.head + "' (one of " + names + ")");
-  }
-  std::vector<std::string> keys = familyKeys(spec.family);
-  keys.push_back("guard");
-  keys.push_back("margin");
-  const bool linear = [&] {
-    for (const auto& [k, v] : parsed.pairs)
-      if (k == "beta_schedule" && v == "linear") return true;
-    return false;
-  }();
-  if (linear) {
-    spec.betaStart = 0.0001;
-    spec.betaEnd = 0.02;
-  }
-  for (const auto& pair : parsed.pairs) {
-    // Named references, not a structured binding: clang 14 cannot capture bindings in lambdas.
-    const std::string& key = pair.first;
-    const std::string& value = pair.second;
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-      std::string list;
-      for (const auto& k : keys) list += std::string(list.empty() ? "" : ", ") + k;
-      throw InputError(
-          where, "the " + parsed.head + " grid takes no '" + key + "' (it takes " + list + ")");
-    }
-    auto positive = [&](double& field) {
-      field = specNumber(where, key, value);
-      if (!(field > 0.0)) throw InputError(where, key + "=" + value + " must be > 0");
-    };
-    auto choice = [&](std::initializer_list<const char*> options) {
-      for (const char* o : options)
-        if (value == o) return;
-      std::string list;
-      for (const char* o : options) list += std::string(list.empty() ? "" : ", ") + o;
-      throw InputError(where, key + "=" + value + " is not one of " + list);
-    };
-    if (key == "sigma_min") {
-      positive(spec.sigmaMin);
-    } else if (key == "sigma_max") {
-      positive(spec.sigmaMax);
-    } else if (key == "rho") {
-      positive(spec.rho);
-    } else if (key == "spacing") {
-      choice({"linspace", "leading", "trailing"});
-      spec.spacing = value == "linspace"  ? DdpmSpacing::Linspace
-                     : value == "leading" ? DdpmSpacing::Leading
-                                          : DdpmSpacing::Trailing;
-    } else if (key == "train_timesteps") {
-      spec.trainTimesteps = static_cast<int>(specInteger(where, key, value, 2, 1000000));
-    } else if (key == "steps_offset") {
-      spec.stepsOffset = static_cast<int>(specInteger(where, key, value, 0, 1000000));
-    } else if (key == "beta_schedule") {
-      choice({"scaled-linear", "linear"});
-      spec.betaSchedule = linear ? BetaSchedule::Linear : BetaSchedule::ScaledLinear;
-    } else if (key == "beta_start") {
-      positive(spec.betaStart);
-    } else if (key == "beta_end") {
-      positive(spec.betaEnd);
-    } else if (key == "shift") {
-      positive(spec.shift);
-    } else if (key == "increment") {
-      choice({"rate", "sqrt-rate"});
-      spec.increment = value == "rate" ? EntropicIncrement::Rate : EntropicIncrement::SqrtRate;
-    } else if (key == "gate_c") {
-      spec.gateC = specNumber(where, key, value);
-    } else if (key == "gate_n") {
-      positive(spec.gateN);
-    } else if (key == "profile") {
-      spec.profile = value;
-    } else if (key == "of") {
-      choice({"pi", "phi"});
-      spec.of = value == "phi" ? QuantilesOf::Phi : QuantilesOf::Pi;
-    } else if (key == "run") {
-      spec.run = value;
-    } else if (key == "schedule") {
-      spec.schedule = value;
-    } else if (key == "guard") {
-      choice({"warn", "cap"});
-      spec.guard = value == "cap" ? RatioGuard::Cap : RatioGuard::Warn;
-    } else if (key == "margin") {
-      spec.margin = specNumber(where, key, value);
-      if (!(spec.margin >= 1.0)) throw InputError(where, "margin=" + value + " must be ≥ 1");
-    }
-  }
-  if (spec.family != GridFamily::Ddpm && spec.family != GridFamily::Quantiles)
-    checkRange(spec, where);
-  if (spec.family == GridFamily::Ddpm && !(spec.betaEnd > spec.betaStart && spec.betaEnd < 1.0))
-    throw InputError(where, "needs 0 < beta_start < beta_end < 1");
-  if (spec.family == GridFamily::Entropic) RateGate{spec.gateC, spec.gateN}.validate(where);
-  if (!spec.run.empty() && !spec.schedule.empty())
-    throw InputError(where, "give run= or schedule=, not both");
-  return spec;
-}
-
-std::string canonicalSpec(const SamplingGridSpec& spec) {
-  std::string out = familyName(spec.family);
-  std::vector<std::pair<std::string, std::string>> pairs;
-  auto range = [&] {
-    pairs.push_back({"sigma_min", number(spec.sigmaMin)});
-    pairs.push_back({"sigma_max", number(spec.sigmaMax)});
-  };
-  switch (spec.family) {
-    case GridFamily::Karras:
-      pairs.push_back({"rho", number(spec.rho)});
-      range();
-      break;
-    case GridFamily::UniformSigma:
-    case GridFamily::LogSigma:
-      range();
-      break;
-    case GridFamily::Ddpm:
-      pairs.push_back({"spacing", spacingName(spec.spacing)});
-      pairs.push_back({"train_timesteps", std::to_string(spec.trainTimesteps)});
-      if (spec.spacing == DdpmSpacing::Leading)
-        pairs.push_back({"steps_offset", std::to_string(spec.stepsOffset)});
-      pairs.push_back({"beta_schedule", betaName(spec.betaSchedule)});
-      pairs.push_back({"beta_start", number(spec.betaStart)});
-      pairs.push_back({"beta_end", number(spec.betaEnd)});
-      break;
-    case GridFamily::Flow:
-      pairs.push_back({"shift", number(spec.shift)});
-      range();
-      break;
-    case GridFamily::Entropic:
-      pairs.push_back({"increment", incrementName(spec.increment)});
-      if (spec.gateC > 0.0) {
-        pairs.push_back({"gate_c", number(spec.gateC)});
-        pairs.push_back({"gate_n", number(spec.gateN)});
-      }
-      range();
-      if (!spec.profile.empty()) pairs.push_back({"profile", spec.profile});
-      break;
-    case GridFamily::Quantiles:
-      pairs.push_back({"of", spec.of == QuantilesOf::Phi ? "phi" : "pi"});
-      if (!spec.run.empty()) pairs.push_back({"run", spec.run});
-      if (!spec.schedule.empty()) pairs.push_back({"schedule", spec.schedule});
-      break;
-  }
-  if (spec.guard == RatioGuard::Cap) pairs.push_back({"guard", "cap"});
-  if (spec.margin != 2.0) pairs.push_back({"margin", number(spec.margin)});
-  for (size_t i = 0; i < pairs.size(); ++i)
-    out += (i == 0 ? "?" : "&") + pairs[i].first + "=" + pairs[i].second;
-  return out;
-}
-
-std::string gridLabel(const SamplingGridSpec& spec) {
-  std::string label;
-  switch (spec.family) {
-    case GridFamily::Karras:
-      label = "Karras ρ=" + number(spec.rho);
-      break;
-    case GridFamily::UniformSigma:
-      label = "uniform σ";
-      break;
-    case GridFamily::LogSigma:
-      label = "uniform log σ";
-      break;
-    case GridFamily::Ddpm:
-      label = std::string("DDPM ") + spacingName(spec.spacing) +
-              " (T=" + std::to_string(spec.trainTimesteps) + ", " + betaName(spec.betaSchedule) +
-              ")";
-      break;
-    case GridFamily::Flow:
-      label = "flow t, shift " + number(spec.shift);
-      break;
-    case GridFamily::Entropic:
-      label =
-          spec.increment == EntropicIncrement::Rate ? "entropic (∫ rate)" : "entropic (∫ √rate)";
-      break;
-    case GridFamily::Quantiles:
-      label = spec.of == QuantilesOf::Phi ? "quantiles of φ" : "quantiles of π";
-      break;
-  }
-  if (spec.guard == RatioGuard::Cap) label += ", ratio-capped";
-  return label;
-}
-
-std::string gridRule(const SamplingGridSpec& spec) {
-  const std::string range =
-      " from σ_max = " + number(spec.sigmaMax) + " to σ_min = " + number(spec.sigmaMin);
-  std::string rule;
-  switch (spec.family) {
-    case GridFamily::Karras:
-      rule =
-          "sigma_i = (sigma_max^(1/rho) + i/(N-1) (sigma_min^(1/rho) - sigma_max^(1/rho)))^rho, "
-          "rho = " +
-          number(spec.rho) + range;
-      break;
-    case GridFamily::UniformSigma:
-      rule = "sigma_i linear in i" + range;
-      break;
-    case GridFamily::LogSigma:
-      rule = "log sigma_i linear in i" + range;
-      break;
-    case GridFamily::Ddpm:
-      rule = std::string("diffusers timestep_spacing=\"") + spacingName(spec.spacing) +
-             "\" over T = " + std::to_string(spec.trainTimesteps) +
-             (spec.spacing == DdpmSpacing::Leading
-                  ? " (steps_offset " + std::to_string(spec.stepsOffset) + ")"
-                  : std::string()) +
-             ", sigma_t = sqrt((1 - alphabar_t)/alphabar_t) of the " + betaName(spec.betaSchedule) +
-             " betas " + number(spec.betaStart) + " .. " + number(spec.betaEnd);
-      break;
-    case GridFamily::Flow:
-      rule = "flow time t uniform, s = k t/(1 + (k-1) t) with shift k = " + number(spec.shift) +
-             ", sigma = s/(1 - s)" + range;
-      break;
-    case GridFamily::Entropic:
-      rule =
-          std::string("equal increments of the integral of ") +
-          (spec.increment == EntropicIncrement::Rate ? "r" : "sqrt(r)") +
-          " d log sigma, r = MMSE/sigma^2 of the profile" +
-          (spec.gateC > 0.0 ? " times the gate sigma^n/(sigma^n + c^n), c = " + number(spec.gateC) +
-                                  ", n = " + number(spec.gateN)
-                            : std::string()) +
-          range;
-      break;
-    case GridFamily::Quantiles:
-      rule = std::string("sigma_i at quantile 1 - i/(N-1) of ") +
-             (spec.of == QuantilesOf::Phi ? "the effective allocation phi = pi w"
-                                          : "the sampling density pi") +
-             " of " + (!spec.run.empty() ? "the run's final training schedule" : "the schedule");
-      break;
-  }
-  rule += "; then 0";
-  if (spec.guard == RatioGuard::Cap)
-    rule += "; steps capped at sigma_i/sigma_(i+1) <= " + number(spec.margin) +
-            " x the largest step of Karras rho=7 with the same N and ends";
-  return rule;
-}
 
 std::vector<int> ddpmTimesteps(const SamplingGridSpec& spec, int steps) {
   requireSteps(spec, steps);
@@ -527,9 +199,74 @@ double ddpmTimestepOfSigma(const std::vector<double>& table, double sigma) {
   return double(i) + std::clamp((l - a) / (b - a), 0.0, 1.0);
 }
 
-std::vector<double> buildSamplingGrid(const SamplingGridSpec& spec, int steps,
+ResolvedGrid resolveSamplingGrid(const SamplingGridSpec& given, const SamplingGridInputs& inputs) {
+  ResolvedGrid out;
+  out.spec = given;
+  SamplingGridSpec& spec = out.spec;
+  const std::string source = given.text.empty() ? canonicalSpec(given) : given.text;
+  const SamplingRate* rate = inputs.rate;
+  if (spec.family == GridFamily::Auto) {
+    if (!rate) {
+      SamplingGridSpec karras;
+      karras.sigmaMin = spec.sigmaMin;
+      karras.sigmaMax = spec.sigmaMax;
+      karras.guard = spec.guard;
+      karras.margin = spec.margin;
+      karras.text = given.text;
+      spec = karras;
+      out.notes.push_back("auto: no profile, so Karras rho=7 (the default without data)");
+      return out;
+    }
+    const AutoGridChoice choice = chooseAutoGrid(*rate, spec.sigmaMin, spec.sigmaMax);
+    SamplingGridSpec entropic;
+    entropic.family = GridFamily::Entropic;
+    entropic.rate = EntropicRate::Sampling;
+    entropic.increment = choice.increment;
+    entropic.sigmaMin = choice.sigmaMin;
+    entropic.sigmaMax = choice.sigmaMax;
+    entropic.gateC = choice.gateC;
+    entropic.balanced = true;
+    entropic.gateN = defaults::kGateN;
+    entropic.guard = spec.guard;
+    entropic.margin = spec.margin;
+    entropic.profile = spec.profile;
+    entropic.text = given.text;
+    spec = entropic;
+    out.notes.push_back("auto: " + choice.rule + ", " + canonicalSpec(spec) + "; " + choice.why);
+  }
+  const bool needsRate =
+      spec.sigmaMinFromRate || spec.gateAuto ||
+      (spec.family == GridFamily::Entropic && spec.rate == EntropicRate::Sampling);
+  if (needsRate && !rate)
+    throw InputError(source,
+                     "needs the sampling rate of a profile (sigma_min=profile, "
+                     "gate_c=auto and rate=sampling read it)");
+  if (spec.sigmaMinFromRate) {
+    const double v = rate->vanishingSigma(spec.sigmaMin, spec.sigmaMax);
+    spec.sigmaMinFromRate = false;
+    if (v > 0.0) {
+      spec.sigmaMin = std::min(v, 0.5 * spec.sigmaMax);
+      out.notes.push_back("sigma_min=profile: " + number(spec.sigmaMin) + ", where " +
+                          number(kResidualEntropy) +
+                          " nats of the sampling rate's entropy are left below");
+    } else {
+      out.notes.push_back("sigma_min=profile: the sampling rate does not vanish above " +
+                          number(spec.sigmaMin) + ", so sigma_min stays " + number(spec.sigmaMin));
+    }
+  }
+  if (spec.gateAuto) {
+    spec.gateAuto = false;
+    spec.gateC = defaults::autoGateC(rate->plusMinusOne);
+    out.notes.push_back(std::string("gate_c=auto: c = ") + number(spec.gateC) +
+                        (rate->plusMinusOne ? " (±1 data)" : " (continuous data)"));
+  }
+  return out;
+}
+
+std::vector<double> buildSamplingGrid(const SamplingGridSpec& given, int steps,
                                       const SamplingGridInputs& inputs) {
-  requireSteps(spec, steps);
+  requireSteps(given, steps);
+  const SamplingGridSpec spec = resolveSamplingGrid(given, inputs).spec;
   const std::string source = spec.text.empty() ? canonicalSpec(spec) : spec.text;
   std::vector<double> levels;
   switch (spec.family) {
@@ -561,9 +298,16 @@ std::vector<double> buildSamplingGrid(const SamplingGridSpec& spec, int steps,
       levels = flowGrid(spec, steps);
       break;
     case GridFamily::Entropic:
+      if (spec.rate == EntropicRate::Sampling) {
+        levels =
+            entropicGrid(spec, inputs.rate->asRateProfile(spec.sigmaMin, spec.sigmaMax), steps);
+        break;
+      }
       if (!inputs.profile)
         throw InputError(source, "the entropic grid needs a profile (profile=FILE)");
       levels = entropicGrid(spec, *inputs.profile, steps);
+      break;
+    case GridFamily::Auto:  // resolved above
       break;
     case GridFamily::Quantiles:
       if (!inputs.schedule || inputs.schedule->empty())
@@ -648,8 +392,9 @@ GridExports gridExports(const SamplingGridSpec& spec, const std::vector<double>&
   e.diffusersSigmas = sigma;
   const auto table =
       ddpmSigmaTable(spec.betaSchedule, spec.trainTimesteps, spec.betaStart, spec.betaEnd);
-  e.timestepsTable = std::string(betaName(spec.betaSchedule)) + " betas " + number(spec.betaStart) +
-                     " .. " + number(spec.betaEnd) + ", T = " + std::to_string(spec.trainTimesteps);
+  e.timestepsTable = std::string(betaScheduleName(spec.betaSchedule)) + " betas " +
+                     number(spec.betaStart) + " .. " + number(spec.betaEnd) +
+                     ", T = " + std::to_string(spec.trainTimesteps);
   std::vector<double> levels(sigma);
   if (!levels.empty() && levels.back() == 0.0) levels.pop_back();
   const bool exactDdpm = spec.family == GridFamily::Ddpm && spec.guard == RatioGuard::Warn;

@@ -18,86 +18,44 @@
 //   entropic      equal increments of ∫ r dℓ (increment=rate) or ∫ √r dℓ (sqrt-rate) from
 //                 σ_max down to σ_min, r = MMSE/σ² the profile's rate (optionally gated)
 //   quantiles     equal quantiles of a schedule's π (a run's final training π) or its φ = π·w
+//   auto          resolved first (resolveSamplingGrid) into one of the above from the sampling
+//                 rate (schedule/sampling_rate.h); Karras ρ = 7 without one
+//
+// The spec strings themselves (parsing, canonical spelling, labels, rules) are
+// schedule/sampling_grid_spec.h.
 //
 // Plain C++ (no torch, no JSON, no files): the files a family needs (a profile, a run) are read by
-// core/pipeline/sampling_grids.h, which hands their contents in through SamplingGridInputs.
+// core/pipeline/sampling/sampling_grids.h, which hands their contents in through
+// SamplingGridInputs.
 #include <string>
 #include <vector>
 
 #include "schedule/engine_defaults.h"
 #include "schedule/entropic.h"
+#include "schedule/sampling_grid_spec.h"
+#include "schedule/sampling_rate.h"
 #include "schedule/schedule.h"
 #include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
-enum class GridFamily { Karras, UniformSigma, LogSigma, Ddpm, Flow, Entropic, Quantiles };
-enum class DdpmSpacing { Linspace, Leading, Trailing };
-enum class BetaSchedule { ScaledLinear, Linear };
-enum class EntropicIncrement { Rate, SqrtRate };
-enum class QuantilesOf { Pi, Phi };
-// What a step whose ratio σ_i/σ_{i+1} exceeds the limit (ratioLimit) gets: a warning, or the grid
-// is reshaped so that none does (capRatios).
-enum class RatioGuard { Warn, Cap };
-
-struct SamplingGridSpec {
-  GridFamily family = GridFamily::Karras;
-  // karras, uniform-sigma, log-sigma, flow, entropic: the range the levels span.
-  double sigmaMin = defaults::kSigmaMin, sigmaMax = defaults::kSigmaMax;
-  double rho = 7.0;  // karras (any ρ > 0)
-  // ddpm
-  DdpmSpacing spacing = DdpmSpacing::Trailing;
-  int trainTimesteps = 1000;  // T (also the scale of flow timesteps: t·T)
-  int stepsOffset = 0;        // diffusers' steps_offset (leading only; SD's configs use 1)
-  BetaSchedule betaSchedule = BetaSchedule::ScaledLinear;
-  double betaStart = 0.00085, betaEnd = 0.012;  // defaults of the beta schedule chosen
-  // flow
-  double shift = 3.0;  // SD3's default; Flux's dynamic μ gives shift = e^μ
-  // entropic
-  EntropicIncrement increment = EntropicIncrement::Rate;
-  double gateC = 0.0, gateN = defaults::kGateN;  // the rate's low-noise gate (c = 0: none)
-  std::string profile;                           // path of the profile (read by core/pipeline)
-  // quantiles
-  QuantilesOf of = QuantilesOf::Pi;
-  std::string run;       // a run directory: its final training π (read by core/pipeline)
-  std::string schedule;  // or a schedule file
-  // Every family
-  RatioGuard guard = RatioGuard::Warn;
-  double margin = 2.0;  // of ratioLimit
-
-  std::string text;  // the spec string it was parsed from (canonicalSpec if built in code)
-};
-
-struct GridParameterInfo {
-  std::string name;          // key in the spec string
-  std::string defaultValue;  // as text ("" = required or optional path)
-  std::string help;
-};
-struct GridFamilyInfo {
-  std::string name;  // head of the spec string
-  std::string label;
-  std::string rule;  // one line: how the levels are chosen
-  std::vector<GridParameterInfo> parameters;
-};
-// The seven families, in the order above.
-const std::vector<GridFamilyInfo>& samplingGridFamilies();
-
-// "karras?rho=7&sigma_min=0.002"; InputError(source, …) for an unknown family or key, a value out
-// of range or a key another family owns.
-SamplingGridSpec parseSamplingGridSpec(const std::string& text,
-                                       const std::string& source = settings::kSamplingGrid);
-// Every parameter the family uses, defaults included, as a spec string (parses back the same).
-std::string canonicalSpec(const SamplingGridSpec& spec);
-// "Karras ρ=7", "DDPM trailing (T=1000, scaled-linear)", …
-std::string gridLabel(const SamplingGridSpec& spec);
-// One sentence: the formula with its parameter values (what a file's "rule" says).
-std::string gridRule(const SamplingGridSpec& spec);
-
 // What the data-driven families need; the pointers must outlive the call.
 struct SamplingGridInputs {
-  const RateProfile* profile = nullptr;  // entropic
+  const RateProfile* profile = nullptr;  // entropic with rate=profile
   const Schedule* schedule = nullptr;    // quantiles: the π (φ is taken from it when of=phi)
+  // entropic with rate=sampling, auto, sigma_min=profile, gate_c=auto
+  const SamplingRate* rate = nullptr;
 };
+
+// A spec with nothing left to decide: auto replaced by the grid chooseAutoGrid picks,
+// sigma_min=profile and gate_c=auto by their values from inputs.rate, and the reasons, one line
+// each, for the file's provenance. InputError(spec.text, …) when a choice needs inputs.rate and
+// there is none (auto without one resolves to Karras ρ = 7 and says so).
+struct ResolvedGrid {
+  SamplingGridSpec spec;
+  std::vector<std::string> notes;
+};
+ResolvedGrid resolveSamplingGrid(const SamplingGridSpec& spec, const SamplingGridInputs& inputs);
 
 // N ≥ 2 levels, descending, then 0 (size N + 1). InputError("--grid" / spec.text, …) for N < 2,
 // a missing input, or (ddpm) N > T. The guard is applied (capRatios with ratioLimit) when

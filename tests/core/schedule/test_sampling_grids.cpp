@@ -248,7 +248,11 @@ void TestSamplingGrids::specParsing() {
         std::string("ddpm?spacing=leading&steps_offset=1&beta_schedule=linear"),
         std::string("flow?shift=3.16&train_timesteps=1000"),
         std::string("entropic?increment=sqrt-rate&gate_c=0.2&profile=p.json&guard=cap"),
-        std::string("quantiles?of=phi&run=runs/first&margin=3")}) {
+        std::string("quantiles?of=phi&run=runs/first&margin=3"), std::string("auto"),
+        std::string("auto?sigma_min=0.01&profile=p.json"), std::string("gated"),
+        std::string("rescaled"), std::string("balanced"), std::string("karras-profile"),
+        std::string("entropic?increment=rescaled&rate=sampling&balance=log-sigma&gate_c=auto"),
+        std::string("log-sigma?sigma_min=profile")}) {
     const SamplingGridSpec spec = parseSamplingGridSpec(text);
     const std::string canonical = canonicalSpec(spec);
     QCOMPARE(canonicalSpec(parseSamplingGridSpec(canonical)), canonical);
@@ -261,9 +265,25 @@ void TestSamplingGrids::specParsing() {
         std::string("karras?sigma_min=10&sigma_max=1"), std::string("flow?shift=-1"),
         std::string("entropic?increment=log"), std::string("quantiles?run=a&schedule=b"),
         std::string("karras?guard=clip"), std::string("karras?margin=0.5"),
-        std::string("karras?rho"), std::string("ddpm?train_timesteps=1.5")})
+        std::string("karras?rho"), std::string("ddpm?train_timesteps=1.5"),
+        std::string("flow?sigma_min=profile"), std::string("entropic?balance=sqrt"),
+        std::string("entropic?rate=model"), std::string("auto?rho=7")})
     QVERIFY_THROWS_EXCEPTION(InputError, parseSamplingGridSpec(bad));
-  QCOMPARE(samplingGridFamilies().size(), size_t(7));
+  QCOMPARE(samplingGridFamilies().size(), size_t(8));
+  // A named spec is its expansion; spec.text keeps the name.
+  for (const auto& [name, full] : namedGridSpecs()) {
+    const SamplingGridSpec named = parseSamplingGridSpec(name);
+    QCOMPARE(named.text, name);
+    QCOMPARE(canonicalSpec(named), canonicalSpec(parseSamplingGridSpec(full)));
+  }
+  QVERIFY(parseSamplingGridSpec("karras-profile").sigmaMinFromRate);
+  QVERIFY(parseSamplingGridSpec("gated").gateAuto);
+  // Specs that read the sampling rate say so when there is none; auto falls back to Karras.
+  QVERIFY_THROWS_EXCEPTION(InputError, buildSamplingGrid(parseSamplingGridSpec("gated"), 8));
+  QVERIFY_THROWS_EXCEPTION(InputError,
+                           buildSamplingGrid(parseSamplingGridSpec("karras-profile"), 8));
+  QCOMPARE(buildSamplingGrid(parseSamplingGridSpec("auto?sigma_min=0.01"), 8),
+           buildSamplingGrid(parseSamplingGridSpec("karras?rho=7&sigma_min=0.01"), 8));
 }
 
 void TestSamplingGrids::exports() {
