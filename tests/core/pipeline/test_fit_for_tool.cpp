@@ -51,7 +51,14 @@ class TestFitForTool : public QObject {
     const ToolFit fit = fitForTool({effectiveAllocation(s), "log-uniform"}, "onetrainer", sdxl);
     QCOMPARE(QString::fromStdString(fit.model), QString("sdxl"));
     QVERIFY(fit.targetMassReachable > 0.5 && fit.targetMassReachable < 0.75);
-    for (const auto& f : fit.fits) QVERIFY(f.tv > 1.0 - fit.targetMassReachable - 1e-9);
+    // Every family misses at least the unreachable mass, up to the two bins that hold the table's
+    // ends: their centres lie outside [σ_min, σ_max], so they count as unreachable, yet the end
+    // values fall in them (OneTrainer's SIGMOID under a fitted timestep_shift follows the
+    // reachable part closely enough to show it).
+    const double endBins = 2.0 / 256.0;  // the target's mass in two of its 256 equal bins
+    for (const auto& f : fit.fits)
+      QVERIFY2(f.tv > 1.0 - fit.targetMassReachable - endBins,
+               qPrintable(QString::fromStdString(f.family) + " TV " + QString::number(f.tv)));
   }
 
   void badInputNamesTheFlag() {
