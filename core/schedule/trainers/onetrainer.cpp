@@ -82,18 +82,24 @@ void continuousFamilies(TrainerTool& t, double fixedShift, bool dynamic) {
                           },
                           "uniform x, then the shift"});
   }
+  // BETA: a static model fits timestep_shift as its third knob (the shift is applied to the beta
+  // draw like to every continuous distribution); under dynamic shifting it is e^μ.
+  std::vector<TrainerParameter> beta{param("noising_weight", 2.0, 0.1, 20.0, true),
+                                     param("noising_bias", 2.0, 0.1, 20.0, true)};
+  if (!dynamic) beta.push_back(param("timestep_shift", 1.0, 0.02, 50.0, true));
+  auto betaShift = [fixedShift, dynamic](const Params& p) { return dynamic ? fixedShift : p[2]; };
   t.families.push_back(
-      {"BETA",
-       {param("noising_weight", 2.0, 0.1, 20.0, true), param("noising_bias", 2.0, 0.1, 20.0, true)},
-       [fixedShift](double u, const Params& p) {
-         return shiftedDensity(u, fixedShift, [&](double x) { return betaPdf(x, p[0], p[1]); });
+      {"BETA", beta,
+       [betaShift](double u, const Params& p) {
+         return shiftedDensity(u, betaShift(p), [&](double x) { return betaPdf(x, p[0], p[1]); });
        },
        noWeight,
-       [dynamic](const Params& p) {
+       [dynamic, betaShift](const Params& p) {
          return "\"timestep_distribution\": \"BETA\",\n\"noising_weight\": " + num(p[0]) +
-                ",\n\"noising_bias\": " + num(p[1]) + shiftKeys(1.0, dynamic) + kRange;
+                ",\n\"noising_bias\": " + num(p[1]) + shiftKeys(betaShift(p), dynamic) + kRange;
        },
-       "x ~ Beta(α = noising_weight, β = noising_bias)" + shiftNote});
+       "x ~ Beta(α = noising_weight, β = noising_bias)" +
+           (dynamic ? shiftNote : std::string(", then the shift"))});
 }
 
 // SIGMOID (_get_timestep_discrete, its discrete branch): weights over the 1000 indices i at x =

@@ -257,10 +257,11 @@ std::vector<Case> cases() {
                    return ddpmLogSigma((*table)(g));
                  }});
   }
-  c.push_back({"onetrainer", "BETA", {3.0, 1.5}, [=](auto& g) {
+  // BETA under timestep_shift 2: 1000·x shifted to 1000·a·ts/((a − 1)·ts + 1000), truncated.
+  c.push_back({"onetrainer", "BETA", {3.0, 1.5, 2.0}, [=](auto& g) {
                  std::gamma_distribution<double> a(3.0, 1.0), b(1.5, 1.0);
-                 const double x = a(g), y = b(g);
-                 return step(x / (x + y));
+                 const double x = a(g), y = b(g), ts = 1000.0 * x / (x + y);
+                 return ddpmLogSigma(static_cast<int>(1000.0 * 2.0 * ts / (1.0 * ts + 1000.0)));
                }});
   // COS_MAP and INVERTED_PARABOLA (_get_timestep_discrete): torch.multinomial over weights
   // g(x′)·dx′ at x = i/999, x′ = x/(a − a·x + x), dx′ = a/(a + x − x·a)².

@@ -698,10 +698,17 @@ std::vector<Case> cases() {
          const double t = oneTrainerFlow(sigmoid(0.4 + 0.7 * normal(g)), 1.0);
          return flowDraw(t, 1.0 / (t * t) * t);
        }});
-  c.push_back({"onetrainer", "sd3", "", "BETA", {3.0, 1.5}, [](auto& g) {
+  c.push_back({"onetrainer", "sd3", "", "BETA", {3.0, 1.5, 1.0}, [](auto& g) {
                  std::gamma_distribution<double> a(3.0, 1.0), b(1.5, 1.0);
                  const double x = a(g), y = b(g);
                  const double t = (static_cast<int>(1000.0 * x / (x + y)) + 1) / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // BETA under timestep_shift 0.4 (the continuous branch shifts the beta draw like the others).
+  c.push_back({"onetrainer", "chroma", "", "BETA", {2.0, 4.0, 0.4}, [=](auto& g) {
+                 std::gamma_distribution<double> a(2.0, 1.0), b(4.0, 1.0);
+                 const double x = a(g), y = b(g);
+                 const double t = oneTrainerFlow(x / (x + y), 0.4);
                  return flowDraw(t, 1.0 / (t * t));
                }});
   // COS_MAP and INVERTED_PARABOLA: weight tables over the 1000 indices k (flow: t = (k + 1)/1000).
