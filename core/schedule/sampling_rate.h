@@ -107,14 +107,18 @@ SamplingRateInputs samplingRateInputs(const Profile* empirical, const Profile* h
 //
 // Given the sampling rate r̂ and the range [σ_lo, σ_hi] the grid may use:
 //  1. σ_v = vanishingSigma(σ_lo, σ_hi). If the rate vanishes (σ_v > 0), the grid ends at
-//     σ_min = max(σ_lo, σ_v): below it the posterior is all but one point and the denoiser is
-//     constant, so the ODE needs no level there.
-//  2. Vanishing and trusted: at most half of ∫ r̂ dℓ on [σ_min, σ_hi] lies on levels whose source
-//     is "bracket" or "gate" → entropic time (equal increments of ∫ r̂ dℓ).
-//  3. Vanishing but not trusted → ∫ √r̂ dℓ: a factor κ of error in r̂ moves the square-root
-//     grid's density by √κ only.
-//  4. Not vanishing (continuous data at that scale) → entropic time on the gated rate, c the data
-//     kind's gate (defaults::autoGateC), on [σ_lo, σ_hi].
+//     σ_min = max(σ_lo, σ_v): below it the posterior is all but one point (kResidualEntropy), the
+//     denoiser is constant, and the ODE needs no level there.
+//  2. The steps are spent half on the information and half on log σ: equal increments of
+//     ∫ (f/∫f + 1/(ℓ_hi − ℓ_lo)) dℓ, so no step covers more than 2/(N−1) of either. The
+//     information term resolves the posterior's change; the log-σ term bounds the step ratio,
+//     which sets the sampler's error on the part of the trajectory that only contracts (large σ,
+//     where the data look Gaussian and the rate is small).
+//  3. f = r̂ (entropic time) where the estimate is trusted: at most half of ∫ r̂ dℓ on
+//     [σ_min, σ_hi] lies on levels whose source is "bracket" or "gate"; f = √r̂ otherwise (a factor
+//     κ of error in r̂ moves the square-root density by √κ only).
+//  4. Not vanishing (continuous data at that scale): f = r̂ times the data kind's gate
+//     (defaults::autoGateC), on [σ_lo, σ_hi].
 struct AutoGridChoice {
   EntropicIncrement increment = EntropicIncrement::Rate;
   double sigmaMin = 0.0, sigmaMax = 0.0;
