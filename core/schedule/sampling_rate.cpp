@@ -254,6 +254,47 @@ SamplingRateInputs samplingRateInputs(const Profile* empirical, const Profile* h
   return in;
 }
 
+bool plusMinusOneData(const Profile& profile) {
+  const auto& provenance = profile.provenance;
+  if (!provenance.is_object() || !provenance.contains("dataset")) return false;
+  const auto& dataset = provenance["dataset"];
+  if (!dataset.is_object() || !dataset.contains("scaling") || !dataset["scaling"].is_string())
+    return false;
+  const std::string scaling = dataset["scaling"].get<std::string>();
+  return scaling == "{-1,+1}" || scaling == "one-hot ±1";
+}
+
+SamplingRate samplingRateFromProfiles(const std::vector<const Profile*>& profiles,
+                                      std::vector<std::string>* ignored) {
+  const Profile *empirical = nullptr, *heldOut = nullptr, *bound = nullptr;
+  bool plusMinusOne = false;
+  auto leaveOut = [&](const Profile& p, const std::string& why) {
+    if (ignored) ignored->push_back("a '" + p.kind + "' profile: " + why);
+  };
+  for (const char* kind : {"bound", "checkpoint", "held-out-wiener", "held-out-patch"})
+    for (const Profile* p : profiles)
+      if (p && !bound && p->kind == kind) bound = p;
+  for (const Profile* p : profiles) {
+    if (!p) continue;
+    plusMinusOne = plusMinusOne || plusMinusOneData(*p);
+    if (p == bound) continue;
+    if (p->kind == "empirical" && !empirical) {
+      empirical = p;
+    } else if (p->kind == "held-out" && !heldOut) {
+      heldOut = p;
+    } else if (p->kind == "gaussian" || p->kind == "table") {
+      leaveOut(*p, "not a bound on the population's MMSE");
+    } else {
+      leaveOut(*p, "another curve of a kind already used");
+    }
+  }
+  if (!bound && !heldOut)
+    throw InputError(
+        "sampling rate",
+        "needs an upper end: a bound, held-out, checkpoint or held-out Wiener profile");
+  return estimateSamplingRate(samplingRateInputs(empirical, heldOut, bound, plusMinusOne));
+}
+
 AutoGridChoice chooseAutoGrid(const SamplingRate& rate, double sigmaLo, double sigmaHi) {
   AutoGridChoice c;
   c.sigmaMax = sigmaHi;

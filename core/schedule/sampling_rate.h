@@ -103,6 +103,20 @@ SamplingRate estimateSamplingRate(const SamplingRateInputs& inputs);
 SamplingRateInputs samplingRateInputs(const Profile* empirical, const Profile* heldOut,
                                       const Profile* bound, bool plusMinusOne);
 
+// Whether the profile's data have every entry in {−1, +1}: its provenance names the dataset's
+// scaling "{-1,+1}" (binarised images) or "one-hot ±1" (DNA).
+bool plusMinusOneData(const Profile& profile);
+
+// The sampling rate from whatever profiles a face holds, by kind: "empirical" is the lower curve,
+// "held-out" the held-out posterior's risk, and the upper end is the "bound" when there is one,
+// else the first "checkpoint", "held-out-wiener" or "held-out-patch" profile (one curve, not the
+// smallest of several: a minimum over noisy means is biased low, THEORY §10). "gaussian" and
+// "table" curves are not bounds and are left out; `ignored` gets one line per profile left out.
+// ±1 data when any profile's provenance says so. InputError("sampling rate", …) when no profile
+// gives an upper end.
+SamplingRate samplingRateFromProfiles(const std::vector<const Profile*>& profiles,
+                                      std::vector<std::string>* ignored = nullptr);
+
 // ---- The auto grid (THEORY §6, "The auto grid") ----
 //
 // Given the sampling rate r̂ and the range [σ_lo, σ_hi] the grid may use:

@@ -32,11 +32,13 @@
 #include "diagnostic/bracket.h"
 #include "diagnostic/empirical_diagnostic.h"
 #include "profile/profile.h"
+#include "schedule/engine_defaults.h"
 #include "schedule/entropic.h"
 #include "schedule/ode_sampler.h"
 #include "schedule/sampling_grid.h"
 #include "schedule/sampling_rate.h"
 #include "train/evaluation.h"
+#include "util/error.h"
 
 using namespace noisescope;
 using namespace noisescope::schedule;
@@ -188,6 +190,7 @@ class TestExactDenoiserGrids : public QObject {
  private Q_SLOTS:
   void initTestCase() { at::set_num_threads(1); }
   void rateSourcesAndExtension();
+  void rateFromProfilesByKind();
   void gridsAgainstTheTrueLaw();
 };
 
@@ -238,6 +241,45 @@ void TestExactDenoiserGrids::rateSourcesAndExtension() {
   // Without a rate, auto is Karras ρ = 7 on the default range.
   QCOMPARE(buildSamplingGrid(parseSamplingGridSpec("auto"), 4),
            buildSamplingGrid(parseSamplingGridSpec("karras?rho=7"), 4));
+}
+
+// The faces hold profiles by kind: the bound (or a checkpoint) is the upper end, the empirical
+// profile the lower curve, a plug-in Gaussian curve is left out; ±1 data are known from the
+// dataset's scaling in the provenance. With only an upper end, continuous data get the gate and
+// ±1 data the coordinate bound at small σ.
+void TestExactDenoiserGrids::rateFromProfilesByKind() {
+  const Population& p = populations()[0];
+  const auto patterns = makePatterns(p);
+  std::vector<float> prior(patterns.begin(), patterns.begin() + 8 * p.dim);
+  std::vector<float> held(patterns.begin() + 8 * p.dim, patterns.end());
+  Dataset priorSet = rowsDataset(prior, p.dim, "prior"), heldSet = rowsDataset(held, p.dim, "held");
+  priorSet.scaling = heldSet.scaling = "{-1,+1}";
+  BracketOptions bo;
+  bo.withPatch = false;
+  const Bracket b = computeBracket(priorSet, heldSet, options(16, 0.01, 128, 5), bo);
+  QVERIFY(plusMinusOneData(b.bound));
+  Profile plugIn = b.empirical;
+  plugIn.kind = "gaussian";
+  std::vector<std::string> ignored;
+  const SamplingRate both = samplingRateFromProfiles({&b.empirical, &b.bound, &plugIn}, &ignored);
+  QCOMPARE(ignored.size(), size_t(1));
+  QVERIFY(both.plusMinusOne);
+  QVERIFY(!both.lower.empty());
+  // Half the patterns are unseen by the prior: the bracket is open somewhere.
+  QVERIFY(std::count(both.source.begin(), both.source.end(), RateSource::Bracket) > 0);
+  Profile checkpoint = b.bound;
+  checkpoint.kind = "checkpoint";
+  const SamplingRate onlyUpper = samplingRateFromProfiles({&checkpoint});
+  QVERIFY(onlyUpper.lower.empty());
+  QVERIFY(onlyUpper.source.front() == RateSource::Vanished ||
+          onlyUpper.source.front() == RateSource::Coordinate);
+  checkpoint.provenance["dataset"]["scaling"] = "[-1,1]";
+  const SamplingRate continuous = samplingRateFromProfiles({&checkpoint});
+  QVERIFY(!continuous.plusMinusOne);
+  QCOMPARE(continuous.gateC, defaults::autoGateC(false));
+  QVERIFY(continuous.source.front() == RateSource::Gate);
+  QVERIFY(continuous.mmse.front() < continuous.upper.front());
+  QVERIFY_THROWS_EXCEPTION(InputError, samplingRateFromProfiles({&b.empirical, &plugIn}));
 }
 
 void TestExactDenoiserGrids::gridsAgainstTheTrueLaw() {
