@@ -99,30 +99,51 @@ json sigmaStepsToJson(const SigmaSteps& steps, const json& provenance) {
   const schedule::GridExports& e = steps.exports;
   const std::vector<double> kdiffusion =
       e.kdiffusionSigmas.empty() ? descendingWithZero(steps.sigma) : e.kdiffusionSigmas;
-  return {{"format", kSigmaStepsFormat},
-          {"grid", steps.grid},
-          {"label", steps.label},
-          {"rule", steps.rule},
-          {"source", steps.source},
-          {"schedule", steps.schedule},
-          {"steps", n},
-          {"sigma", steps.sigma},
-          {"step_ratio",
-           {{"largest", steps.largestRatio},
-            {"limit", steps.ratioLimit},
-            {"margin", steps.ratioMargin},
-            {"rule",
-             "limit = margin x the largest sigma_i/sigma_(i+1) of Karras rho=7 with the same N "
-             "and ends"}}},
-          {"warnings", steps.warnings},
-          {"k_diffusion", {{"sigmas", kdiffusion}}},
-          {"diffusers",
-           {{"sigmas", e.diffusersSigmas.empty() ? kdiffusion : e.diffusersSigmas},
-            {"timesteps", e.diffusersTimesteps},
-            {"timesteps_table", e.timestepsTable},
-            {"flow_sigmas", e.flowSigmas},
-            {"flow_timesteps", e.flowTimesteps}}},
-          {"provenance", provenance}};
+  json out = {{"format", kSigmaStepsFormat},
+              {"grid", steps.grid},
+              {"label", steps.label},
+              {"rule", steps.rule},
+              {"source", steps.source},
+              {"schedule", steps.schedule},
+              {"steps", n},
+              {"sigma", steps.sigma},
+              {"step_ratio",
+               {{"largest", steps.largestRatio},
+                {"limit", steps.ratioLimit},
+                {"margin", steps.ratioMargin},
+                {"rule",
+                 "limit = margin x the largest sigma_i/sigma_(i+1) of Karras rho=7 with the same N "
+                 "and ends"}}},
+              {"warnings", steps.warnings},
+              {"k_diffusion", {{"sigmas", kdiffusion}}},
+              {"diffusers",
+               {{"sigmas", e.diffusersSigmas.empty() ? kdiffusion : e.diffusersSigmas},
+                {"timesteps", e.diffusersTimesteps},
+                {"timesteps_table", e.timestepsTable},
+                {"flow_sigmas", e.flowSigmas},
+                {"flow_timesteps", e.flowTimesteps}}},
+              {"provenance", provenance}};
+  if (!steps.notes.empty()) out["notes"] = steps.notes;
+  if (!steps.samplingRate.is_null()) out["sampling_rate"] = steps.samplingRate;
+  return out;
+}
+
+json samplingRateJson(const schedule::SamplingRate& rate) {
+  json levels = json::array();
+  for (size_t i = 0; i < rate.sigma.size(); ++i)
+    levels.push_back({{"sigma", rate.sigma[i]},
+                      {"mmse", rate.mmse[i]},
+                      {"upper", rate.upper[i]},
+                      {"lower", rate.lower.empty() ? json(nullptr) : json(rate.lower[i])},
+                      {"source", schedule::toString(rate.source[i])},
+                      {"why", rate.why[i]}});
+  return {{"rule", "THEORY §6, a rate fit for sampling"},
+          {"dimension", rate.dim},
+          {"plus_minus_one", rate.plusMinusOne},
+          {"gate_c", rate.gateC},
+          {"extension_below", rate.extensionBelow()},
+          {"extension_above", rate.extensionAbove()},
+          {"levels", levels}};
 }
 
 SigmaSteps sigmaStepsFromJson(const json& j, const std::string& source) {
@@ -181,6 +202,18 @@ SigmaSteps sigmaStepsFromJson(const json& j, const std::string& source) {
   requireSize(e.flowSigmas, n, "diffusers.flow_sigmas", source);
   requireSize(e.flowTimesteps, n, "diffusers.flow_timesteps", source);
   e.timestepsTable = textField(d, "timesteps_table", source);
+  if (j.contains("notes")) {
+    if (!j.at("notes").is_array()) throw InputError(source, "field 'notes' is not an array");
+    for (const json& note : j.at("notes")) {
+      if (!note.is_string()) throw InputError(source, "field 'notes' holds a non-string");
+      out.notes.push_back(note.get<std::string>());
+    }
+  }
+  if (j.contains("sampling_rate")) {
+    if (!j.at("sampling_rate").is_object())
+      throw InputError(source, "field 'sampling_rate' is not an object");
+    out.samplingRate = j.at("sampling_rate");
+  }
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "schedule/sampling_grid.h"
+#include "schedule/sampling_rate.h"
 
 namespace noisescope {
 
@@ -31,7 +32,16 @@ struct SigmaSteps {
   double largestRatio = 0.0, ratioLimit = 0.0, ratioMargin = 0.0;
   std::vector<std::string> warnings;
   schedule::GridExports exports;
+  // Optional in /2 (absent in files of earlier builds): how a data-driven grid was chosen (the
+  // auto grid's rule and reason, σ_min from the profile, the profiles left out), and the sampling
+  // rate it followed, per level (samplingRateJson). Empty / null when the grid read no rate.
+  std::vector<std::string> notes;
+  nlohmann::json samplingRate;
 };
+
+// The sampling rate as the σ-steps file records it: per level σ, the estimate, the upper end U,
+// the empirical curve L (null without one), the source and why, and the two extension rules.
+nlohmann::json samplingRateJson(const schedule::SamplingRate& rate);
 
 nlohmann::json sigmaStepsToJson(const SigmaSteps& steps,
                                 const nlohmann::json& provenance = nlohmann::json::object());

@@ -31,6 +31,7 @@
 #include "data/dataset.h"
 #include "diagnostic/bracket.h"
 #include "diagnostic/empirical_diagnostic.h"
+#include "io/sigma_steps_io.h"
 #include "profile/profile.h"
 #include "schedule/engine_defaults.h"
 #include "schedule/entropic.h"
@@ -238,6 +239,23 @@ void TestExactDenoiserGrids::rateSourcesAndExtension() {
   const auto grid = buildSamplingGrid(parseSamplingGridSpec("auto"), 4, inputsWith(nullptr, &rate));
   QCOMPARE(grid[3], choice.sigmaMin);
   QCOMPARE(grid[0], 80.0);
+  // The σ-steps file records how the grid was chosen and the rate per level, and reads them back.
+  SigmaSteps steps;
+  steps.sigma.assign(grid.rbegin() + 1, grid.rend());
+  steps.grid = "auto";
+  steps.exports = gridExports(parseSamplingGridSpec("auto"), grid);
+  steps.notes =
+      resolveSamplingGrid(parseSamplingGridSpec("auto"), inputsWith(nullptr, &rate)).notes;
+  steps.samplingRate = samplingRateJson(rate);
+  QCOMPARE(steps.notes.size(), size_t(1));
+  QVERIFY(steps.notes.front().find("the rate vanishes") != std::string::npos);
+  const SigmaSteps back = sigmaStepsFromJson(sigmaStepsToJson(steps), "round trip");
+  QCOMPARE(back.notes, steps.notes);
+  QCOMPARE(back.samplingRate["levels"].size(), rate.sigma.size());
+  QCOMPARE(back.samplingRate["levels"][0]["source"].get<std::string>(),
+           std::string(toString(rate.source.front())));
+  QVERIFY(back.samplingRate["extension_below"].get<std::string>().find("coordinate bound") !=
+          std::string::npos);
   // Without a rate, auto is Karras ρ = 7 on the default range.
   QCOMPARE(buildSamplingGrid(parseSamplingGridSpec("auto"), 4),
            buildSamplingGrid(parseSamplingGridSpec("karras?rho=7"), 4));
