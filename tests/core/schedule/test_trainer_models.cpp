@@ -835,6 +835,12 @@ std::vector<Case> cases() {
                               snr = 1.0 / s2;
                  return Draw{std::sqrt(s2), (snr + 1.0) / std::sqrt(snr + 1.0)};
                }});
+  // EDM (NVlabs/edm training/loss.py EDMLoss.__call__): σ = exp(P_mean + P_std·z), the loss
+  // weight (σ² + σ_d²)/(σ·σ_d)² on the x0 error, σ_d = 0.5.
+  c.push_back({"edm", "edm", "", "lognormal", {-1.2, 1.2}, [=](auto& g) mutable {
+                 const double s = std::exp(-1.2 + 1.2 * normal(g));
+                 return Draw{s, (s * s + 0.25) / (s * s * 0.25)};
+               }});
   // EDM2 (training/training_loop.py EDM2Loss): σ = exp(P_mean + P_std·z); with the learned
   // log-variance at equilibrium the x0 weight is 1/E‖D − y‖²(σ). The error here is a Gaussian's
   // MMSE (σ_d = 0.5), given to fit as 121 (σ, error) pairs.
@@ -961,8 +967,8 @@ class TestTrainerModels : public QObject {
   void everyModelIsCoveredAndNamed() {
     std::set<std::string> pairs;
     for (const auto& c : cases()) pairs.insert(c.tool + " " + c.model);
-    for (const std::string tool :
-         {"diffusers", "sd-scripts", "onetrainer", "simpletuner", "ai-toolkit", "k-diffusion"})
+    for (const std::string tool : {"diffusers", "sd-scripts", "musubi-tuner", "onetrainer",
+                                   "simpletuner", "ai-toolkit", "edm", "edm2", "k-diffusion"})
       for (const auto& model : trainerModelNames(tool)) {
         TrainerSettings s;
         s.model = model;
