@@ -248,7 +248,8 @@ ResolvedGrid resolveSamplingGrid(const SamplingGridSpec& given, const SamplingGr
       spec.sigmaMin = std::min(v, 0.5 * spec.sigmaMax);
       out.notes.push_back("sigma_min=profile: " + number(spec.sigmaMin) + ", where " +
                           number(kResidualEntropy) +
-                          " nats of the sampling rate's entropy are left below");
+                          " nats of H[x0|x_σ] at most (the sampling rate's upper end) are left "
+                          "below");
     } else {
       out.notes.push_back("sigma_min=profile: the sampling rate does not vanish above " +
                           number(spec.sigmaMin) + ", so sigma_min stays " + number(spec.sigmaMin));

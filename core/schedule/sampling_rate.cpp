@@ -181,12 +181,13 @@ double SamplingRate::rateLogSigma(double logSigma) const {
 double SamplingRate::vanishingSigma(double lo, double hi, double residual) const {
   if (!(lo > 0.0) || !(hi > lo)) throw InputError("sampling rate", "needs 0 < σ_lo < σ_hi");
   const double l0 = std::log(lo), l1 = std::log(hi);
-  if (rateLogSigma(l0) * (l1 - l0) > residual) return 0.0;
+  auto upperRate = [&](double l) { return upperAt(std::exp(l)) * std::exp(-2.0 * l); };
+  if (upperRate(l0) * (l1 - l0) > residual) return 0.0;
   constexpr int kFine = 4096;
-  double cumulative = 0.0, previous = rateLogSigma(l0);
+  double cumulative = 0.0, previous = upperRate(l0);
   for (int j = 1; j <= kFine; ++j) {
     const double l = l0 + (l1 - l0) * double(j) / kFine;
-    const double f = rateLogSigma(l);
+    const double f = upperRate(l);
     const double next = cumulative + 0.5 * (previous + f) * (l1 - l0) / kFine;
     if (next > residual) return std::exp(l - (l1 - l0) / kFine);
     cumulative = next;
@@ -303,10 +304,10 @@ AutoGridChoice chooseAutoGrid(const SamplingRate& rate, double sigmaLo, double s
     c.sigmaMin = sigmaLo;
     c.gateC = defaults::autoGateC(rate.plusMinusOne);
     c.rule = "gated";
-    c.why = "the rate does not vanish at σ = " + number(sigmaLo) + " (" +
-            number(rate.rateLogSigma(std::log(sigmaLo))) +
-            " nats per log σ): information keeps arriving down to σ_min, as for continuous "
-            "data, so entropic time on the gated rate (c = " +
+    c.why = "no upper end of the rate vanishes above σ = " + number(sigmaLo) + " (" +
+            number(rate.upperAt(sigmaLo) / (sigmaLo * sigmaLo)) +
+            " nats per log σ there): information may keep arriving down to σ_min, as for "
+            "continuous data, so entropic time on the gated rate (c = " +
             number(c.gateC) + ") balanced with log σ, over the whole range";
     return c;
   }
@@ -334,7 +335,7 @@ AutoGridChoice chooseAutoGrid(const SamplingRate& rate, double sigmaLo, double s
     c.increment = EntropicIncrement::SqrtRate;
     c.rule = "sqrt-rate";
   }
-  c.why = "the rate vanishes: " + number(kResidualEntropy) +
+  c.why = "the rate vanishes (its upper end): at most " + number(kResidualEntropy) +
           " nats of H[x0|x_σ] are left below σ = " + number(c.sigmaMin) +
           ", so the grid ends there; " + number(100.0 * c.untrustedShare) +
           " % of the information above it rests on bracket midpoints or gates, so " +

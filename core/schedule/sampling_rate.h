@@ -81,8 +81,12 @@ struct SamplingRate {
   double mmseAt(double sigma) const;
   double upperAt(double sigma) const;
   double rateLogSigma(double logSigma) const;  // mmseAt(σ)/σ² at σ = e^ℓ
-  // The largest σ in [lo, hi] with ∫_lo^σ r dℓ ≤ residual, when the rate vanishes at lo (held
-  // over [lo, hi] it would add at most `residual`); 0 when it does not. r is the estimate.
+  // The largest σ in [lo, hi] with ∫_lo^σ r_U dℓ ≤ residual, r_U = upperAt(σ)/σ² the upper end's
+  // rate, when that rate vanishes at lo (held over [lo, hi] it would add at most `residual`); 0
+  // when it does not. σ_min rests on the upper end, not on the estimate: a rate can only be said
+  // to vanish where a bound on it does, and the estimate's bracket midpoint vanishes early where
+  // the empirical curve memorises (a sample of distinct points has MMSE ≈ 0 below its
+  // nearest-neighbour scale, whatever the population does there).
   double vanishingSigma(double lo, double hi, double residual = kResidualEntropy) const;
   // The estimate as a dense RateProfile on [lo, hi] (`points` levels, log-spaced), for the
   // entropic grid builders.
@@ -120,9 +124,9 @@ SamplingRate samplingRateFromProfiles(const std::vector<const Profile*>& profile
 // ---- The auto grid (THEORY §6, "The auto grid") ----
 //
 // Given the sampling rate r̂ and the range [σ_lo, σ_hi] the grid may use:
-//  1. σ_v = vanishingSigma(σ_lo, σ_hi). If the rate vanishes (σ_v > 0), the grid ends at
-//     σ_min = max(σ_lo, σ_v): below it the posterior is all but one point (kResidualEntropy), the
-//     denoiser is constant, and the ODE needs no level there.
+//  1. σ_v = vanishingSigma(σ_lo, σ_hi), on the upper end. If it vanishes (σ_v > 0), the grid
+//     ends at σ_min = max(σ_lo, σ_v): below it the posterior is all but one point
+//     (kResidualEntropy), the denoiser is constant, and the ODE needs no level there.
 //  2. The steps are spent half on the information and half on log σ: equal increments of
 //     ∫ (f/∫f + 1/(ℓ_hi − ℓ_lo)) dℓ, so no step covers more than 2/(N−1) of either. The
 //     information term resolves the posterior's change; the log-σ term bounds the step ratio,
@@ -131,8 +135,8 @@ SamplingRate samplingRateFromProfiles(const std::vector<const Profile*>& profile
 //  3. f = r̂ (entropic time) where the estimate is trusted: at most half of ∫ r̂ dℓ on
 //     [σ_min, σ_hi] lies on levels whose source is "bracket" or "gate"; f = √r̂ otherwise (a factor
 //     κ of error in r̂ moves the square-root density by √κ only).
-//  4. Not vanishing (continuous data at that scale): f = r̂ times the data kind's gate
-//     (defaults::autoGateC), on [σ_lo, σ_hi].
+//  4. No upper end vanishes (continuous data at that scale, or a bound loose there): f = r̂
+//     times the data kind's gate (defaults::autoGateC), on [σ_lo, σ_hi].
 struct AutoGridChoice {
   EntropicIncrement increment = EntropicIncrement::Rate;
   double sigmaMin = 0.0, sigmaMax = 0.0;
