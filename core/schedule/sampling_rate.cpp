@@ -104,7 +104,12 @@ SamplingRate estimateSamplingRate(const SamplingRateInputs& in) {
   for (size_t k = n - 1; k-- > 0;)
     if (r.upper[k + 1] < r.upper[k]) {
       r.upper[k] = r.upper[k + 1];
-      upperName[k] = upperName[k + 1] + " at a larger σ";
+      const std::string suffix = " at a larger σ";
+      const std::string& above = upperName[k + 1];
+      upperName[k] = above.size() >= suffix.size() &&
+                             above.compare(above.size() - suffix.size(), suffix.size(), suffix) == 0
+                         ? above
+                         : above + suffix;
     }
   const bool haveLower = !in.empirical.empty();
   if (haveLower) r.lower = in.empirical;
