@@ -449,6 +449,65 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
     if (weighting) f.weighting = scheme.name;
     m.tool.families.push_back(f);
   }
+  // --min_timestep / --max_timestep (integers, 0 … 1000; Wan 2.2's two experts train 0 … 875 and
+  // 875 … 1000): the non-sigma modes squeeze the draw into [min, max]/1000, t·(b − a) + a, or
+  // with --preserve_distribution_shape keep the draws that fall inside (rejection); the sigma
+  // mode indexes ⌊u·(max − min) + min⌋ into the table. Shown for the shift mode and the default.
+  auto windowOf = [](const Params& p, std::size_t i) {
+    return std::pair<double, double>{std::floor(p[i]) / 1000.0, std::floor(p[i + 1]) / 1000.0};
+  };
+  auto windowParameters = [](std::vector<TrainerParameter> q) {
+    q.push_back(param("min_timestep", 0.0, 0.0, 999.0));
+    q.push_back(param("max_timestep", 1000.0, 1.0, 1000.0));
+    q[q.size() - 2].quantum = q.back().quantum = 1.0;
+    return q;
+  };
+  auto windowFlags = [](const Params& p, std::size_t i) {
+    return " --min_timestep " + std::to_string(static_cast<int>(std::floor(p[i]))) +
+           " --max_timestep " + std::to_string(static_cast<int>(std::floor(p[i + 1])));
+  };
+  const std::vector<TrainerParameter> shiftKnobs{
+      param("sigmoid_scale", 1.0, 0.05, 5.0), param("discrete_flow_shift", 3.0, 0.02, 50.0, true)};
+  for (const bool preserve : {false, true})
+    m.tool.families.push_back(
+        {preserve ? "shift + window, preserve_distribution_shape" : "shift + window",
+         windowParameters(shiftKnobs),
+         [windowOf, preserve](double u, const Params& p) {
+           const auto [a, b] = windowOf(p, 2);
+           if (!(b > a) || u < a || u > b) return 0.0;
+           const double m = std::log(p[1]), scale = p[0];
+           if (!preserve) return logitNormal((u - a) / (b - a), m, scale) / (b - a);
+           const double inside = logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale);
+           return inside > 0.0 ? logitNormal(u, m, scale) / inside : 0.0;
+         },
+         noWeight,
+         [windowFlags, preserve](const Params& p) {
+           return "--timestep_sampling shift --sigmoid_scale " + num(p[0]) +
+                  " --discrete_flow_shift " + num(p[1]) + windowFlags(p, 2) +
+                  (preserve ? " --preserve_distribution_shape" : "");
+         },
+         preserve ? "the shift draw kept where it falls in [min_timestep, max_timestep]/1000"
+                  : "the shift draw squeezed into [min_timestep, max_timestep]/1000"});
+  TrainerFamily sigmaWindow{
+      "sigma + window",
+      windowParameters({}),
+      [windowOf](double u, const Params& p) {
+        const auto [a, b] = windowOf(p, 0);
+        return b > a && u >= 1.0 - b && u <= 1.0 - a ? 1.0 / (b - a) : 0.0;
+      },
+      noWeight,
+      [windowFlags](const Params& p) {
+        return "--timestep_sampling sigma --weighting_scheme none" + windowFlags(p, 0);
+      },
+      "uniform u indexed as ⌊u·(max − min) + min⌋ into the unshifted table: t = 1 − j/1000"};
+  sigmaWindow.atoms = [](const Params& p) {
+    const int lo = static_cast<int>(std::floor(p[0])), hi = static_cast<int>(std::floor(p[1]));
+    std::vector<std::pair<double, double>> atoms;
+    for (int j = std::max(lo, 0); j < std::min(hi, 1000); ++j)
+      atoms.emplace_back(1.0 - j / 1000.0, 1.0 / (hi - lo));
+    return atoms;
+  };
+  m.tool.families.push_back(sigmaWindow);
   m.defaultDraw = "sigma";  // --timestep_sampling sigma with --weighting_scheme none: the default
   return m;
 }

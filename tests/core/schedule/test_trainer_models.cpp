@@ -354,6 +354,30 @@ std::vector<Case> cases() {
                  const double t = musubiTable(uniform(g));
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // --min_timestep / --max_timestep (same function, after compute_sampling_timesteps): t_min,
+  // t_max = min/1000, max/1000; without --preserve_distribution_shape t·(t_max − t_min) + t_min,
+  // with it the draws outside [t_min, t_max] are thrown away and drawn again; in the sigma branch
+  // indices = (u·(max − min) + min).long(). Wan 2.2's experts: 875 … 1000 and 0 … 875.
+  c.push_back(
+      {"musubi-tuner", "flux", "", "shift + window", {1.0, 5.0, 875, 1000}, [=](auto& g) mutable {
+         const double t = shift(sigmoid(normal(g)), 5.0) * (1.0 - 0.875) + 0.875;
+         return flowDraw(t, 1.0 / (t * t));
+       }});
+  c.push_back({"musubi-tuner",
+               "flux",
+               "",
+               "shift + window, preserve_distribution_shape",
+               {0.9, 3.0, 0, 875},
+               [=](auto& g) mutable {
+                 double t = 1.0;
+                 while (!(t >= 0.0 && t <= 0.875)) t = shift(sigmoid(0.9 * normal(g)), 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "sigma + window", {0, 875}, [=](auto& g) mutable {
+                 const int j = static_cast<int>(uniform(g) * (875.0 - 0.0) + 0.0);
+                 const double t = 1.0 - j / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   // SimpleTuner flow_cubic_schedule_weights (common.py sample_flow_sigmas: the cubic draw, then
   // apply_flow_schedule_shift, off with shift 0 and auto shift false); velocity loss.
   // (Zero below t = 1/16: near t = 0 the velocity loss's weight 1/t² would give the weighted Monte
