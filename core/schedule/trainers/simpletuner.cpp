@@ -97,11 +97,12 @@ TrainerFamily cubicFamily() {
 // a static flow_schedule_shift when it is > 0, else Flux's μ rule when flow_schedule_auto_shift.
 // What flow_schedule_auto_shift reads per model (helpers/training/custom_schedule.py
 // apply_flow_schedule_shift): μ = calculate_shift_flux(seq_len, base_image_seq_len,
-// max_image_seq_len, base_shift, max_shift) from the training scheduler's config, which
-// setup_training_noise_schedule loads from the model's own scheduler folder (the published
-// constants below, as ai-toolkit transcribes them: extensions_built_in/diffusion_models/*), and
-// seq_len = (h // 2)·(w // 2) of the noise tensor's last two axes (the scheduler configs set no
-// patch_size, so 2).
+// max_image_seq_len, base_shift, max_shift) from the training scheduler's config and seq_len =
+// (h // 2)·(w // 2) of the noise tensor's last two axes (no scheduler config sets patch_size, so
+// 2). The config: Qwen-Image's is written in SimpleTuner (qwen_image/model.py
+// setup_training_noise_schedule); the others are loaded from the checkpoint's scheduler folder
+// (common.py setup_training_noise_schedule): Flux.2's numbers as flux2/model.py SCHEDULER_CONFIG
+// copies them, Krea 2's as krea2/pipeline.py documents them, Flux's and SD3's diffusers' defaults.
 struct AutoShiftModel {
   std::string name, note;
   double latentScale;  // pixels per latent cell of the noise tensor SimpleTuner shifts
