@@ -18,7 +18,9 @@ using trainers::ToolEntry;
 // The default model of each tool first: its most common case today (docs/trainers.md).
 const std::vector<ToolEntry>& toolEntries() {
   static const std::vector<ToolEntry> entries = {
-      {"diffusers", {"flux", "sd3", "sdxl", "sd15", "sd2-v"}, trainers::diffusers},
+      {"diffusers",
+       {"flux", "sd3", "hidream", "zimage", "lumina2", "sdxl", "sd15", "sd2-v"},
+       trainers::diffusers},
       {"sd-scripts", {"flux", "sd3", "sdxl", "sd15", "sd2-v", "sdxl-v"}, trainers::sdScripts},
       {"musubi-tuner", {"flux"}, trainers::musubiTuner},
       {"onetrainer",

@@ -111,6 +111,99 @@ ModelDefinition sd3() {
   return m;
 }
 
+// HiDream (train_dreambooth_lora_hidream.py: the scheduler loaded with shift=3.0) and Z-Image
+// (train_dreambooth_lora_z_image.py: the checkpoint's static shift 3, Z-Image-Turbo's config as
+// ai-toolkit's extensions_built_in/diffusion_models/z_image/z_image.py copies it): the Flux
+// families on a table shifted by 3, t = shift₃(1 − u); both negate the model's output against
+// noise − x0, the same velocity error.
+ModelDefinition staticShift(const std::string& model, const std::string& script,
+                            const std::string& note) {
+  ModelDefinition m;
+  m.tool = flowTool("diffusers", "command-line flags of examples/dreambooth/" + script);
+  m.tool.model = model;
+  m.tool.modelNote = note;
+  m.tool.discretisation = "1000 table values t = shift₃(1), …, shift₃(0.001)";
+  m.tool.tableEdges = tableEdges(1000, 3.0);
+  m.tool.tableAtUpper = true;
+  flowFamilies(m.tool, 3.0, true, "");
+  m.defaultDraw = "none";
+  return m;
+}
+
+// Lumina 2 (train_dreambooth_lora_lumina2.py, main's loop): the same draw of u and index j =
+// ⌊1000·u⌋ into the checkpoint's table shifted by 6 (Lumina-Image-2.0's static config, as
+// ai-toolkit's toolkit/sampler.py lumina2_config copies it), but that table's σ is the *data*
+// fraction: the input is (1 − σ)·noise + σ·x0 against x0 − noise. So the noise fraction is t =
+// 1 − shift₆(1 − u): a positive --logit_mean trains at *high* noise here, the opposite of the
+// Flux scripts, and sigma_sqrt weights by (1 − t)⁻² (cosmap is symmetric).
+ModelDefinition lumina2() {
+  constexpr double a = 6.0;
+  ModelDefinition m;
+  m.tool = flowTool("diffusers",
+                    "command-line flags of examples/dreambooth/train_dreambooth_lora_lumina2.py");
+  m.tool.model = "lumina2";
+  m.tool.modelNote =
+      "Lumina 2 script: velocity loss; the scheduler's σ (static shift 6) is the data fraction, "
+      "so t = 1 − shift₆(1 − u) and --logit_mean's sign is reversed against the Flux scripts";
+  m.tool.discretisation = "1000 table values t = 1 − shift₆(1), …, 1 − shift₆(0.001)";
+  m.tool.tableEdges.resize(1001);
+  for (int j = 0; j <= 1000; ++j) m.tool.tableEdges[j] = 1.0 - shiftFlowTime(1.0 - j / 1000.0, a);
+  m.tool.tableAtUpper = false;  // u ∈ [j, j + 1)/1000 trains at t_j, the cell's lower end in t
+  const std::string table = "t = 1 − shift₆(1 − u) (the table's σ is the data fraction)";
+  auto tableSide = [](double u) { return 1.0 - u; };  // σ of the table at noise fraction u
+  auto& f = m.tool.families;
+  f.push_back({"logit_normal",
+               {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0)},
+               [](double u, const Params& p) { return logitNormal(u, p[0] - std::log(a), p[1]); },
+               noWeight,
+               [](const Params& p) {
+                 return "--weighting_scheme logit_normal --logit_mean " + num(p[0]) +
+                        " --logit_std " + num(p[1]);
+               },
+               table});
+  f.push_back({"mode",
+               {param("mode_scale", 1.29, -0.95, 1.7)},
+               [tableSide](double u, const Params& p) {
+                 return shiftedDensity(tableSide(u), a,
+                                       [&](double x) { return modeDensity(x, p[0]); });
+               },
+               noWeight,
+               [](const Params& p) { return "--weighting_scheme mode --mode_scale " + num(p[0]); },
+               table});
+  auto uniformU = [tableSide](double u, const Params&) { return shiftedUniform(tableSide(u), a); };
+  TrainerFamily cosmap{"cosmap",
+                       {},
+                       uniformU,
+                       fixedWeight([](double sigma) {
+                         const double x = flowT(sigma);
+                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+                       }),
+                       [](const Params&) { return std::string("--weighting_scheme cosmap"); },
+                       "uniform u, loss weighted 2/(π(1 − 2σ + 2σ²)); " + table};
+  cosmap.weighting = "cosmap";
+  f.push_back(cosmap);
+  TrainerFamily sigmaSqrt{
+      "sigma_sqrt",
+      {},
+      uniformU,
+      fixedWeight([](double sigma) {
+        const double data = 1.0 - flowT(sigma);
+        return 1.0 / (data * data);
+      }),
+      [](const Params&) { return std::string("--weighting_scheme sigma_sqrt"); },
+      "uniform u, loss weighted by the table's σ⁻² = (1 − t)⁻²; " + table};
+  sigmaSqrt.weighting = "sigma_sqrt";
+  f.push_back(sigmaSqrt);
+  f.push_back({"none",
+               {},
+               uniformU,
+               noWeight,
+               [](const Params&) { return std::string("--weighting_scheme none"); },
+               "uniform u; " + table});
+  m.defaultDraw = "none";
+  return m;
+}
+
 // train_text_to_image_sdxl.py generate_timestep_weights: weight 1 on every timestep, times
 // --timestep_bias_multiplier on [begin, end) (indices count from the lowest noise), then
 // normalised; main's loop draws torch.multinomial over these weights.
@@ -232,6 +325,13 @@ ModelDefinition ddpm(const std::string& model) {
 ModelDefinition diffusers(const TrainerSettings&, const std::string& model) {
   if (model == "flux") return flux();
   if (model == "sd3") return sd3();
+  if (model == "hidream")
+    return staticShift("hidream", "train_dreambooth_lora_hidream.py",
+                       "HiDream script: velocity loss on the scheduler loaded with shift=3.0");
+  if (model == "zimage")
+    return staticShift("zimage", "train_dreambooth_lora_z_image.py",
+                       "Z-Image script: velocity loss on the checkpoint's table, static shift 3");
+  if (model == "lumina2") return lumina2();
   return ddpm(model);
 }
 

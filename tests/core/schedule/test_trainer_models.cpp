@@ -195,6 +195,33 @@ std::vector<Case> cases() {
                  const double t = sd3Table(uniform(g));
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // diffusers HiDream (train_dreambooth_lora_hidream.py, main's loop: the scheduler loaded with
+  // shift=3.0) and Z-Image (train_dreambooth_lora_z_image.py: the checkpoint's static shift 3):
+  // the same index into the shifted table, velocity target noise − x0 against the negated output.
+  c.push_back({"diffusers", "hidream", "", "logit_normal", {0.3, 1.0}, [=](auto& g) mutable {
+                 const double t = sd3Table(sigmoid(0.3 + 1.0 * normal(g)));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"diffusers", "zimage", "", "mode", {1.29}, [=](auto& g) mutable {
+                 const double t = sd3Table(modeDraw(uniform(g), 1.29));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // diffusers Lumina 2 (train_dreambooth_lora_lumina2.py, main's loop): the same index into the
+  // checkpoint's table shifted by 6, but the input is (1 − σ)·noise + σ·x0 against x0 − noise,
+  // so the noise fraction is 1 − σ; sigma_sqrt weights by σ⁻² of the table. (sigma_sqrt sweeps
+  // the 1000 indices, each with probability 1/1000: at random the weights at both ends of the
+  // table leave too few effective draws.)
+  auto luminaTable = [](int j) { return 1.0 - shift((1000.0 - j) / 1000.0, 6.0); };
+  c.push_back({"diffusers", "lumina2", "", "logit_normal", {0.5, 1.0}, [=](auto& g) mutable {
+                 const double u = sigmoid(0.5 + 1.0 * normal(g));
+                 const double t = luminaTable(std::min(static_cast<int>(u * 1000.0), 999));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"diffusers", "lumina2", "sigma_sqrt", "sigma_sqrt", {}, [=, n = 0](auto&) mutable {
+                 const int j = n++ % 1000;
+                 const double t = luminaTable(j), tableSigma = 1.0 - t;
+                 return flowDraw(t, 1.0 / (tableSigma * tableSigma) / (t * t));
+               }});
   // diffusers Flux (train_dreambooth_lora_flux.py): the same indexing into an unshifted table,
   // velocity target noise − x0 (x0 factor 1/t²).
   auto fluxTable = [](double u) {
