@@ -10,8 +10,8 @@
 
 #include <exception>
 
-#include "pipeline/file_output.h"
 #include "ui/warning_box.h"
+#include "util/atomic_file.h"
 
 namespace noisescope::ui {
 
@@ -41,7 +41,7 @@ QString exportWidgetImage(QWidget* widget, const QString& path) {
   }
   if (bytes.isEmpty()) return QObject::tr("%1: the image is empty").arg(path);
   try {
-    pipeline::writeFileBytes(path.toStdString(), bytes.toStdString());
+    writeFileAtomically(path.toStdString(), bytes.toStdString());
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());

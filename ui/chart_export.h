@@ -1,6 +1,6 @@
 #pragma once
 // Saves what a widget shows (a chart, a strip of images) as PNG or SVG; the format follows the
-// file name's suffix, and the file is written atomically (pipeline/file_output.h). Returns an
+// file name's suffix, and the file is written atomically (util/atomic_file.h). Returns an
 // empty string on success, else a message naming the file (and the system error).
 #include <QString>
 

@@ -22,10 +22,10 @@
 
 #include <cmath>
 
+#include "io/profile_io.h"
 #include "pipeline/defaults.h"
-#include "pipeline/diagnose_job.h"
+#include "pipeline/diagnose/diagnose_job.h"
 #include "pipeline/environment.h"
-#include "pipeline/profile_files.h"
 #include "ui/curve_chart.h"
 #include "ui/hidden_redraw.h"
 #include "ui/posterior_strip.h"
@@ -423,7 +423,7 @@ void DiagnosticPanel::runRunCheckpoint(const QString& runDirectory) {
 
 QString DiagnosticPanel::loadProfile(const QString& path) {
   try {
-    auto profile = std::make_shared<Profile>(pipeline::openProfileFile(path.toStdString()));
+    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
     workbench_->addProfile(QFileInfo(path).completeBaseName() + QStringLiteral(" · ") +
                                QString::fromStdString(profile->kind),
                            profile);
@@ -458,9 +458,9 @@ QString DiagnosticPanel::saveSelectedTo(const QString& path, bool csv) {
   if (!profile) return tr("Select a profile in the list first.");
   try {
     if (csv)
-      pipeline::saveProfileCsvFile(path.toStdString(), *profile);
+      writeProfileCsv(path.toStdString(), *profile);
     else
-      pipeline::saveProfileFile(path.toStdString(), *profile);
+      writeProfile(path.toStdString(), *profile);
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());

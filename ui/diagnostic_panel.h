@@ -15,7 +15,7 @@
 #include <utility>
 
 #include "diagnostic/diagnostic_options.h"
-#include "pipeline/diagnose_job.h"  // DiagnoseRequest, LevelObserver (torch-free)
+#include "pipeline/diagnose/diagnose_job.h"  // DiagnoseRequest, LevelObserver (torch-free)
 #include "profile/profile.h"
 #include "util/progress.h"
 
@@ -41,14 +41,14 @@ class DiagnosticPanel : public QWidget {
 
   // Starts the diagnostic with the current settings on the loaded dataset.
   void runDiagnostic();
-  // The bracket (THEORY §10, pipeline/bracket_job.h): the empirical curve, the held-out
+  // The bracket (THEORY §10, pipeline/diagnose/bracket_job.h): the empirical curve, the held-out
   // members and the population bound on the loaded dataset, added as profiles drawn together. The
   // held-out queries come from the test split beside the file, else a seeded 10 % share.
   void runBracket();
   // Profiles a TorchScript denoiser on the loaded dataset (its unweighted x0 error per σ).
   void runCheckpoint(const QString& path);
   // Profiles a training run's newest exported denoiser on the run's own held-out data
-  // (pipeline/run_profile.h), whatever dataset is loaded.
+  // (pipeline/diagnose/run_profile.h), whatever dataset is loaded.
   void runRunCheckpoint(const QString& runDirectory);
   // Reads a profile file; returns an error message (empty on success).
   QString loadProfile(const QString& path);
@@ -89,8 +89,9 @@ class DiagnosticPanel : public QWidget {
   void drawLiveLevels();
   // The empirical engine's settings (levels, memory), validated; nullopt after telling the user.
   std::optional<DiagnosticOptions> engineOptions();
-  // The Diagnostic action's request of `kind` from the panel's controls (pipeline/diagnose_job.h:
-  // the CLI's `diagnose` fills the same one); nullopt after telling the user what is wrong.
+  // The Diagnostic action's request of `kind` from the panel's controls
+  // (pipeline/diagnose/diagnose_job.h: the CLI's `diagnose` fills the same one); nullopt after
+  // telling the user what is wrong.
   std::optional<pipeline::DiagnoseRequest> diagnoseRequest(const std::string& kind);
   void redrawCharts();
   void rebuildList();

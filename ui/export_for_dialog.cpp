@@ -22,7 +22,8 @@
 #include <cmath>
 
 #include "pipeline/defaults.h"
-#include "pipeline/fit_current.h"
+#include "pipeline/schedules/fit_current.h"
+#include "schedule/trainer_families.h"
 #include "ui/curve_chart.h"
 #include "ui/job_runner.h"
 #include "ui/warning_box.h"
@@ -56,7 +57,7 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   setWindowTitle(tr("Export for a trainer — %1").arg(QString::fromStdString(target_.source)));
 
   tool_ = new QComboBox(this);
-  for (const std::string& name : pipeline::fitToolNames())
+  for (const std::string& name : schedule::trainerToolNames())
     tool_->addItem(QString::fromStdString(name));
   tool_->setAccessibleName(tr("Trainer"));
   model_ = new QComboBox(this);
@@ -67,7 +68,7 @@ ExportForDialog::ExportForDialog(pipeline::FitTarget target, JobRunner* jobs, QW
   auto fillModels = [this] {
     const QSignalBlocker quiet(model_);
     model_->clear();
-    for (const std::string& name : pipeline::fitModelNames(tool_->currentText().toStdString()))
+    for (const std::string& name : schedule::trainerModelNames(tool_->currentText().toStdString()))
       model_->addItem(QString::fromStdString(name));
   };
   fillModels();

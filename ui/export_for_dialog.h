@@ -9,7 +9,7 @@
 
 #include <memory>
 
-#include "pipeline/fit_for_tool.h"
+#include "pipeline/schedules/fit_for_tool.h"
 
 class QComboBox;
 class QSpinBox;

@@ -5,7 +5,7 @@
 #include <QFileInfo>
 #include <QObject>
 
-#include "pipeline/sample_quality_job.h"
+#include "pipeline/quality/sample_quality_job.h"
 #include "util/error.h"
 
 namespace noisescope::ui {

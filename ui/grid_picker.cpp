@@ -8,7 +8,7 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-#include "pipeline/sampling_grids.h"
+#include "pipeline/sampling/sampling_grids.h"
 
 namespace noisescope::ui {
 

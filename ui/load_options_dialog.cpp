@@ -11,7 +11,8 @@
 #include <QSpinBox>
 #include <QStringList>
 
-#include "pipeline/dataset_loading.h"
+#include "data/load.h"
+#include "data/synthetic.h"
 
 namespace noisescope::ui {
 
@@ -92,7 +93,7 @@ bool askImageFolderOptions(QWidget* parent, const QString& path, LoadOptions& op
 }
 
 bool askHdf5Dataset(QWidget* parent, const QString& path, LoadOptions& options) {
-  const std::vector<Hdf5DatasetInfo> found = pipeline::hdf5Datasets(path.toStdString());
+  const std::vector<Hdf5DatasetInfo> found = listHdf5Datasets(path.toStdString());
   if (found.size() == 1) {
     options.hdf5Dataset = found.front().path;
     return true;
@@ -147,7 +148,7 @@ QString askSyntheticSpec(QWidget* parent) {
   spec.scale = scale->value();
   spec.noise = noise->value();
   spec.seed = static_cast<uint64_t>(seed->value());
-  return QString::fromStdString(pipeline::syntheticSpecText(spec));
+  return QString::fromStdString(formatSyntheticSpec(spec));
 }
 
 }  // namespace noisescope::ui

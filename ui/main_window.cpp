@@ -19,8 +19,8 @@
 
 #include <memory>
 
-#include "pipeline/dataset_info.h"
-#include "pipeline/dataset_loading.h"
+#include "data/load.h"
+#include "pipeline/dataset/dataset_info.h"
 #include "pipeline/report.h"
 #include "ui/dataset_panel.h"
 #include "ui/diagnostic_panel.h"
@@ -150,7 +150,7 @@ void MainWindow::openSyntheticDialog() {
 }
 
 bool MainWindow::askOptions(const QString& path, LoadOptions& options) {
-  switch (pipeline::datasetFormat(path.toStdString())) {
+  switch (detectFormat(path.toStdString())) {
     case FileFormat::Fasta:
       return askFastaOptions(this, path, options);
     case FileFormat::ImageFolder:
@@ -173,10 +173,10 @@ void MainWindow::openPath(const QString& path, bool ask) {
       Q_EMIT loadFailed(path, QString::fromStdString(e.what()));
       return;
     }
-  } else if (pipeline::datasetFormat(path.toStdString()) == FileFormat::Hdf5) {
+  } else if (detectFormat(path.toStdString()) == FileFormat::Hdf5) {
     // Without asking, a single-dataset file still loads; several datasets give a clear error.
     try {
-      const auto found = pipeline::hdf5Datasets(path.toStdString());
+      const auto found = listHdf5Datasets(path.toStdString());
       if (found.size() == 1) options.hdf5Dataset = found.front().path;
     } catch (const std::exception&) {
       // loadDataset reports the same problem with the file name.
@@ -193,7 +193,7 @@ void MainWindow::startLoad(const QString& path, const LoadOptions& options) {
       [loaded, file, options](const Progress& progress) {
         LoadOptions withProgress = options;
         withProgress.progress = progress;
-        *loaded = pipeline::openDataset(file, withProgress);
+        *loaded = loadDataset(file, withProgress);
       },
       [this, loaded, path, options] {
         std::shared_ptr<const Dataset> dataset = loaded;

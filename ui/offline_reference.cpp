@@ -2,7 +2,7 @@
 
 #include <QObject>
 
-#include "pipeline/offline_reference.h"
+#include "pipeline/training/offline_reference.h"
 #include "profile/profile.h"
 #include "train/train_config.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // The InfoNoise paper's Figure 4 picture, for the Training tab: the offline reference schedule of
-// a run (pipeline/offline_reference.h) drawn beside its online π, with a legend that says what
-// the profile is and which of the run's settings built it.
+// a run (pipeline/training/offline_reference.h) drawn beside its online π, with a legend that says
+// what the profile is and which of the run's settings built it.
 #include <QString>
 
 #include <vector>

@@ -10,7 +10,7 @@
 
 #include <cmath>
 
-#include "pipeline/diagnose_job.h"
+#include "pipeline/diagnose/diagnose_job.h"
 #include "render/sample_image.h"
 #include "ui/chart_export.h"
 #include "ui/image_view.h"

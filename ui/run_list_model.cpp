@@ -1,6 +1,6 @@
 #include "ui/run_list_model.h"
 
-#include "pipeline/run_watch.h"
+#include "pipeline/training/run_watch.h"
 #include "ui/run_monitor.h"
 
 namespace noisescope::ui {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <vector>
 
+#include "pipeline/training/schedule_race.h"
+
 namespace noisescope::train {
 struct TrainConfig;
 }
@@ -17,13 +19,7 @@ namespace noisescope::ui {
 
 class RunMonitor;
 
-// What a run is in its race: the three samplers the race compares on one budget.
-enum class RaceRole {
-  None,         // started alone, or followed from a folder
-  Baseline,     // static EDM: the race's reference, whose frozen checkpoint the others overlay
-  InfoNoise,    // InfoNoise online
-  SqrtEntropy,  // √-entropy online
-};
+using pipeline::RaceRole;  // what a run is in its race (pipeline/training/schedule_race.h)
 
 struct RunEntry {
   RunMonitor* monitor = nullptr;  // owned by the panel (a child QObject)

@@ -1,13 +1,13 @@
 #pragma once
 // Follows one training run: optionally starts it as a child process (`noisescope-cli train`), and
-// polls its events.jsonl on a timer through the pipeline's run watch (pipeline/run_watch.h), which
-// folds the events into the record the charts draw. The run lives in its own process, so a crash
-// there never takes the workbench down.
+// polls its events.jsonl on a timer through the pipeline's run watch
+// (pipeline/training/run_watch.h), which folds the events into the record the charts draw. The run
+// lives in its own process, so a crash there never takes the workbench down.
 #include <QObject>
 #include <QString>
 #include <QTimer>
 
-#include "pipeline/run_watch.h"
+#include "pipeline/training/run_watch.h"
 
 namespace noisescope::ui {
 

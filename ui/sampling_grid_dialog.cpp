@@ -1,6 +1,6 @@
 #include "ui/sampling_grid_dialog.h"
 
-#include "pipeline/sampling_grids.h"
+#include "pipeline/sampling/sampling_grids.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

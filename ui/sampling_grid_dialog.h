@@ -1,8 +1,9 @@
 #pragma once
-// The Schedules tab's "Sampling grid…" dialog: which grid family (pipeline/sampling_grids.h), its
-// parameters as a spec string, N, and a live preview of the levels with the step-ratio check —
-// the rule the file will name and every step over the limit, in red, before anything is written.
-// It starts on the default grid (defaults::kSamplingGrid, Karras ρ = 7).
+// The Schedules tab's "Sampling grid…" dialog: which grid family
+// (pipeline/sampling/sampling_grids.h), its parameters as a spec string, N, and a live preview of
+// the levels with the step-ratio check — the rule the file will name and every step over the limit,
+// in red, before anything is written. It starts on the default grid (defaults::kSamplingGrid,
+// Karras ρ = 7).
 #include <QDialog>
 
 #include <functional>

@@ -22,7 +22,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "pipeline/sample_race.h"
+#include "pipeline/sampling/sample_race.h"
 #include "ui/curve_chart.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "pipeline/progress_eta.h"
-#include "pipeline/sample_race.h"
-#include "pipeline/sample_race_plan.h"
+#include "pipeline/sampling/sample_race.h"
+#include "pipeline/sampling/sample_race_plan.h"
 
 class QCheckBox;
 class QComboBox;

@@ -5,7 +5,7 @@
 #include <QStyle>
 
 #include "data/dataset.h"
-#include "pipeline/sigma_steps.h"
+#include "pipeline/sampling/sigma_steps.h"
 #include "render/palette.h"
 #include "ui/workbench.h"
 #include "util/error.h"

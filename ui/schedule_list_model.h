@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "io/sigma_steps_io.h"
-#include "pipeline/compare_job.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/compare_job.h"
+#include "pipeline/schedules/schedule_recipe.h"
 
 namespace noisescope {
 struct Dataset;
@@ -73,8 +73,8 @@ class ScheduleListModel : public QAbstractListModel {
   // Every usable schedule, labelled by its name, on the model's grid, measured against
   // `referenceRow` (the first usable one when that row is not); no profile.
   pipeline::ComparisonRequest comparisonRequest(int referenceRow) const;
-  // N inference σ-steps of `grid` for `row` (pipeline/sigma_steps.h), with the row's own profile
-  // for an entropic grid; throws InputError for a row that did not build.
+  // N inference σ-steps of `grid` for `row` (pipeline/sampling/sigma_steps.h), with the row's own
+  // profile for an entropic grid; throws InputError for a row that did not build.
   SigmaSteps sigmaSteps(int row, int steps, const std::string& grid) const;
 
  Q_SIGNALS:

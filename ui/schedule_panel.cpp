@@ -25,13 +25,13 @@
 #include <cmath>
 #include <tuple>
 
+#include "io/profile_io.h"
 #include "io/sigma_steps_io.h"
-#include "pipeline/atomic_design.h"
-#include "pipeline/compare_job.h"
 #include "pipeline/defaults.h"
-#include "pipeline/fit_for_tool.h"
-#include "pipeline/profile_files.h"
-#include "pipeline/schedule_files.h"
+#include "pipeline/schedules/atomic_design.h"
+#include "pipeline/schedules/compare_job.h"
+#include "pipeline/schedules/fit_for_tool.h"
+#include "pipeline/schedules/schedule_files.h"
 #include "schedule/allocation.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
@@ -496,7 +496,8 @@ void SchedulePanel::showEditor() {
       for (const auto& named : workbench_->profiles()) profile->addItem(named.name);
       profile->setCurrentText(QString::fromStdString(recipe.profileName));
       form->addRow(tr("Pro&file:"), profile);
-      // Where the schedule is made, what its profile's kind means for it (pipeline/caveats.h).
+      // Where the schedule is made, what its profile's kind means for it
+      // (pipeline/schedules/caveats.h).
       auto* caveat = new QLabel(editor);
       caveat->setObjectName(QStringLiteral("scheduleCaveat"));
       caveat->setWordWrap(true);
@@ -691,7 +692,7 @@ QString SchedulePanel::loadScheduleFile(const QString& path) {
 
 QString SchedulePanel::loadProfileFile(const QString& path) {
   try {
-    auto profile = std::make_shared<Profile>(openProfileFile(path.toStdString()));
+    auto profile = std::make_shared<Profile>(readProfile(path.toStdString()));
     const QString name = workbench_->addProfile(QFileInfo(path).completeBaseName(), profile);
     model_->setProfileFile(name, path.toStdString());
     rebuildAll();

@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "io/sigma_steps_io.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "ui/schedule_list_view.h"
 
 class QComboBox;
@@ -50,8 +50,8 @@ class SchedulePanel : public QWidget {
                     const QString& prediction = QStringLiteral("x0"));
   // Reads a schedule file (JSON, CSV, HDF5); returns an error message (empty on success).
   QString loadScheduleFile(const QString& path);
-  // Reads a profile (JSON or CSV, pipeline/profile_files.h) into the workbench under the file's
-  // base name; entropic schedules built from it record the path. Returns an error message.
+  // Reads a profile (JSON or CSV, io/profile_io.h) into the workbench under the
+  // file's base name; entropic schedules built from it record the path. Returns an error message.
   QString loadProfileFile(const QString& path);
   // Writes the current schedule with the pipeline's provenance; the extension picks the format.
   // Returns an error message.
@@ -59,8 +59,8 @@ class SchedulePanel : public QWidget {
   // What Export… does after its dialog: exportCurrent, and on failure a warning naming the file
   // and the system error (ui/warning_box.h, which does not block). True when written.
   bool exportCurrentAs(const QString& path);
-  // Writes N inference σ-steps of the sampling grid `grid` (pipeline/sigma_steps.h) beside the
-  // current schedule: its π for "quantiles", its profile for "entropic". Error message.
+  // Writes N inference σ-steps of the sampling grid `grid` (pipeline/sampling/sigma_steps.h) beside
+  // the current schedule: its π for "quantiles", its profile for "entropic". Error message.
   QString exportSigmaSteps(
       const QString& path, int steps,
       const QString& grid = QString::fromUtf8(pipeline::defaults::kSamplingGrid));

@@ -34,10 +34,10 @@
 #include "data/dataset.h"
 #include "pipeline/defaults.h"
 #include "pipeline/environment.h"
-#include "pipeline/race_measures.h"
-#include "pipeline/run_watch.h"
-#include "pipeline/schedule_recipe.h"
-#include "pipeline/train_config_file.h"
+#include "pipeline/schedules/schedule_recipe.h"
+#include "pipeline/training/run_watch.h"
+#include "pipeline/training/schedule_race.h"
+#include "pipeline/training/train_config_file.h"
 #include "profile/profile.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
@@ -76,15 +76,6 @@ QString absoluteIfFile(const QString& path) {
   const QFileInfo info(path);
   return !path.isEmpty() && info.isRelative() && info.exists() ? info.absoluteFilePath() : path;
 }
-
-// The race's runs: the static EDM baseline and the two online samplers, on one budget.
-struct RaceRun {
-  const char* sampler;
-  RaceRole role;
-};
-constexpr RaceRun kRaceRuns[] = {{"static", RaceRole::Baseline},
-                                 {"infonoise", RaceRole::InfoNoise},
-                                 {"sqrt-entropy", RaceRole::SqrtEntropy}};
 
 QString samplerLabel(const QString& sampler) {
   if (sampler == "infonoise") return QObject::tr("InfoNoise online");
@@ -267,7 +258,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   // Sample quality first: the ELBO-like error ranks the race's samplers in the opposite order
   // (docs/schedule-race.md), so it is only ever the second measure.
   raceMeasure_ = new QComboBox(this);
-  // The measures and their order are the pipeline's (pipeline/race_measures.h).
+  // The measures and their order are the pipeline's (pipeline/training/schedule_race.h).
   QStringList sampleQuality;
   for (const auto& m : pipeline::raceMeasures())
     if (m.sampleQuality) sampleQuality << QString::fromStdString(m.name);
@@ -496,10 +487,11 @@ bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& sam
 
 void TrainingPanel::startRace() {
   // The three run at once: each gets a third of the cores (with any runs already going).
-  const int threads = threadShare(runningCount() + static_cast<int>(std::size(kRaceRuns)));
+  const auto& entrants = pipeline::scheduleRaceEntrants();
+  const int threads = threadShare(runningCount() + static_cast<int>(entrants.size()));
   const int race = races_++;
-  for (const RaceRun& r : kRaceRuns) {
-    if (launch(QString::fromLatin1(r.sampler), threads, race, r.role).isEmpty()) return;
+  for (const pipeline::RaceEntrant& r : entrants) {
+    if (launch(QString::fromStdString(r.sampler), threads, race, r.role).isEmpty()) return;
   }
 }
 
@@ -600,7 +592,7 @@ void TrainingPanel::drawQuality() {
   if (hidden_->defer()) return;  // behind another tab: drawn when shown
   // The race is judged by sample quality (THEORY §11) when every charted run's evaluations carry
   // the same measure; the held-out error integral only when asked for, or when they carry none.
-  // Which measure that is, is the pipeline's choice (pipeline/race_measures.h).
+  // Which measure that is, is the pipeline's choice (pipeline/training/schedule_race.h).
   using pipeline::RaceMeasureId;
   std::vector<int> charted;
   std::vector<const pipeline::RunRecord*> records;

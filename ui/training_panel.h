@@ -4,6 +4,8 @@
 // estimate against the offline profile, and the schedule race (quality against steps).
 #include <QWidget>
 
+#include "pipeline/training/schedule_race.h"
+
 class QLineEdit;
 class QCheckBox;
 class QComboBox;
@@ -25,7 +27,6 @@ class RunMonitor;
 class ProfileChoice;
 class HiddenRedraw;
 class RunListModel;
-enum class RaceRole;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -99,8 +100,8 @@ class TrainingPanel : public QWidget {
 
  private:
   void redraw();
-  QString launch(const QString& sampler, int threads, int race, RaceRole role);
-  void addMonitor(RunMonitor* monitor, const QString& label, int race, RaceRole role);
+  QString launch(const QString& sampler, int threads, int race, pipeline::RaceRole role);
+  void addMonitor(RunMonitor* monitor, const QString& label, int race, pipeline::RaceRole role);
   void drawQuality();
   // The checkpoint profile the overlay uses for `run`: the race's baseline's, else the newest.
   int referenceProfileIndex(int run);

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "data/dataset.h"
-#include "pipeline/dataset_info.h"
+#include "pipeline/dataset/dataset_info.h"
 #include "profile/profile.h"
 #include "ui/job_runner.h"
 

@@ -6,10 +6,11 @@
 #include <optional>
 
 #include "command.h"
-#include "pipeline/compare_job.h"
+#include "io/profile_io.h"
 #include "pipeline/defaults.h"
-#include "pipeline/profile_files.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/compare_job.h"
+#include "pipeline/schedules/schedule_recipe.h"
+#include "schedule/compare.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -41,7 +42,7 @@ int run(const CompareArgs& a) {
   Profile profileData;
   const bool haveProfile = !a.profile.empty();
   if (haveProfile) {
-    profileData = pipeline::openProfileFile(a.profile);
+    profileData = readProfile(a.profile);
     context.profile = &profileData;
     context.profileSource = a.profile;
     context.datasetSigmaData = profileSigmaData(profileData, a.profile);
@@ -71,7 +72,7 @@ int run(const CompareArgs& a) {
     request.bandGateC = a.gateC;  // unset: the pipeline's rule for the profile's kind
   }
   const Comparison comparison = pipeline::compareSchedules(request);
-  std::cout << comparisonTable(comparison);
+  std::cout << schedule::formatComparisonTable(comparison);
   if (!a.csv.empty()) {
     writeComparisonCsv(a.csv, comparison);
     std::fprintf(stderr, "wrote %s\n", a.csv.c_str());

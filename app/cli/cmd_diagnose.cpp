@@ -10,11 +10,10 @@
 #include "command.h"
 #include "data/dataset.h"
 #include "dataset_options.h"
+#include "io/profile_io.h"
 #include "pipeline/defaults.h"
-#include "pipeline/diagnose_job.h"
-#include "pipeline/held_out_queries.h"
-#include "pipeline/profile_files.h"
-#include "pipeline/scaled_prior.h"
+#include "pipeline/diagnose/diagnose_job.h"
+#include "pipeline/diagnose/held_out_queries.h"
 #include "progress_bar.h"
 #include "util/error.h"
 
@@ -43,8 +42,9 @@ struct DiagnoseArgs {
   int timeout = 300;
 };
 
-// The held-out query set of --kind held-out / bracket (pipeline/held_out_queries): --queries-from,
-// else the test split beside the file (unless --holdout was given), else a seeded --holdout share.
+// The held-out query set of --kind held-out / bracket (pipeline/diagnose/held_out_queries):
+// --queries-from, else the test split beside the file (unless --holdout was given), else a seeded
+// --holdout share.
 pipeline::HeldOutRequest heldOutRequest(const DiagnoseArgs& args) {
   pipeline::HeldOutRequest request;
   request.queriesFrom = args.queriesFrom;
@@ -112,7 +112,8 @@ void printSummary(const Profile& profile) {
   }
 }
 
-// The Diagnostic action's request (pipeline/diagnose_job.h), as the Diagnostic tab fills it.
+// The Diagnostic action's request (pipeline/diagnose/diagnose_job.h), as the Diagnostic tab fills
+// it.
 pipeline::DiagnoseRequest diagnoseRequest(const DiagnoseArgs& a, Prediction prediction) {
   pipeline::DiagnoseRequest request;
   request.kind = a.checkpoint.empty() ? a.kind : "checkpoint";
@@ -134,9 +135,6 @@ pipeline::DiagnoseRequest diagnoseRequest(const DiagnoseArgs& a, Prediction pred
   return request;
 }
 
-// --kind empirical / held-out on a prior streamed from disk or sharded across ranks (torchrun's
-// variables). Rank 0 writes the files; every rank ends with the same profile or the same kind of
-// error.
 // A profile's warnings (provenance "warnings": e.g. float32 past its proven bound), on stderr.
 void printWarnings(const Profile& profile) {
   const auto found = profile.provenance.find("warnings");
@@ -145,25 +143,6 @@ void printWarnings(const Profile& profile) {
     if (w.is_string())
       std::fprintf(stderr, "warning: %s profile: %s\n", profile.kind.c_str(),
                    w.get<std::string>().c_str());
-}
-
-int diagnoseScaled(const DiagnoseArgs& a, Prediction prediction, pipeline::ScaledPrior& prior) {
-  const bool lead = prior.rank() == 0;
-  if (lead) std::fprintf(stderr, "prior: %s\n", prior.describe().c_str());
-  pipeline::DiagnoseRequest request = diagnoseRequest(a, prediction);
-  if (!lead) request.heldOut.load.progress = {};  // one progress bar, rank 0's
-  const pipeline::DiagnoseResult result = pipeline::runScaledDiagnosis(
-      prior, a.dataset.path, request, lead ? stderrProgress("diagnose") : Progress{});
-  if (!lead) return 0;
-  const Profile& profile = result.profiles.front();
-  printWarnings(profile);
-  pipeline::saveProfileFile(a.out, profile);
-  if (!a.csv.empty()) pipeline::saveProfileCsvFile(a.csv, profile);
-  if (!result.querySet.empty()) std::printf("held-out queries: %s\n", result.querySet.c_str());
-  printSummary(profile);
-  std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
-              a.csv.c_str());
-  return 0;
 }
 
 std::function<int()> setup(CLI::App& app) {
@@ -248,41 +227,25 @@ std::function<int()> setup(CLI::App& app) {
     a.options.distancePrecision = distancePrecisionFromString(a.precision);
     const Prediction prediction = predictionFromString(a.prediction);
     a.options.validate();
-    const DistributedEnvironment env = distributedEnvironmentFromEnv();
-    const bool scalable = a.checkpoint.empty() && (a.kind == "empirical" || a.kind == "held-out");
-    if (env.worldSize > 1 && !scalable)
-      throw InputError("WORLD_SIZE", "is " + std::to_string(env.worldSize) +
-                                         ": only --kind empirical and held-out run sharded; "
-                                         "run --kind " +
-                                         a.kind + (a.checkpoint.empty() ? "" : " --checkpoint") +
-                                         " as one process");
-    Dataset data;
-    if (scalable) {
-      if (env.worldSize > 1) a.options.device = deviceForLocalRank(a.options.device, env);
-      LoadOptions load = toLoadOptions(a.dataset);
-      if (env.rank == 0) load.progress = stderrProgress("loading");
-      pipeline::ScaledPrior prior =
-          pipeline::openScaledPrior(a.dataset.path, load, pipeline::streamingFromString(a.stream),
-                                    a.options.memoryBytes, env, a.timeout);
-      if (prior.streamed() || prior.communicator) return diagnoseScaled(a, prediction, prior);
-      prior.whole.reset();
-      data = std::move(*prior.loaded);
-    } else {
-      data = loadWithProgress(a.dataset);
-    }
-
     if (!a.checkpoint.empty() && a.kind != "empirical")
       throw InputError("--kind",
                        "does not apply to --checkpoint (a checkpoint profile is its own "
                        "kind)");
     pipeline::DiagnoseRequest request = diagnoseRequest(a, prediction);
-    pipeline::DiagnoseResult result = pipeline::runDiagnosis(std::move(data), a.dataset.path,
-                                                             request, stderrProgress("diagnose"));
+    request.streaming = pipeline::streamingFromString(a.stream);
+    request.shardTimeoutSeconds = a.timeout;
+    LoadOptions load = toLoadOptions(a.dataset);
+    load.progress = stderrProgress("loading");
+    const pipeline::FileDiagnosis run =
+        pipeline::runDiagnosisOfFile(a.dataset.path, load, request, stderrProgress("diagnose"));
+    if (!run.lead) return 0;  // rank 0 writes the files
+    if (!run.prior.empty()) std::fprintf(stderr, "prior: %s\n", run.prior.c_str());
+    const pipeline::DiagnoseResult& result = run.result;
     if (request.kind == "bracket") {
       for (const Profile& p : result.profiles) {
         printWarnings(p);
-        pipeline::saveProfileFile(withKind(a.out, p.kind), p);
-        if (!a.csv.empty()) pipeline::saveProfileCsvFile(withKind(a.csv, p.kind), p);
+        writeProfile(withKind(a.out, p.kind), p);
+        if (!a.csv.empty()) writeProfileCsv(withKind(a.csv, p.kind), p);
       }
       printBracket(result.profiles);
       std::printf("held-out queries: %s\n", result.querySet.c_str());
@@ -298,8 +261,8 @@ std::function<int()> setup(CLI::App& app) {
     if (std::filesystem::is_directory(a.checkpoint))
       std::printf("checkpoint: %s (newest export of run %s)\n", result.model.c_str(),
                   a.checkpoint.c_str());
-    pipeline::saveProfileFile(a.out, profile);
-    if (!a.csv.empty()) pipeline::saveProfileCsvFile(a.csv, profile);
+    writeProfile(a.out, profile);
+    if (!a.csv.empty()) writeProfileCsv(a.csv, profile);
     printSummary(profile);
     std::printf("profile written to %s%s%s\n", a.out.c_str(), a.csv.empty() ? "" : " and ",
                 a.csv.c_str());

@@ -4,9 +4,10 @@
 #include <memory>
 
 #include "command.h"
+#include "io/schedule_io.h"
 #include "pipeline/defaults.h"
-#include "pipeline/schedule_files.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_files.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "schedule/allocation.h"
 #include "util/error.h"
 
@@ -36,7 +37,7 @@ int run(const ExportArgs& a) {
   if (!a.curves.empty()) {
     const CurveTable t =
         evaluateCurves(s, grid, coordinateFromString(a.coordinate, "--coordinate"));
-    pipeline::saveCurvesCsvFile(a.curves, t);
+    writeCurvesCsv(a.curves, t);
     std::fprintf(stderr, "wrote %s\n", a.curves.c_str());
   }
   return 0;

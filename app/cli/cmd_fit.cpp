@@ -1,16 +1,17 @@
 // noisescope-cli fit: a target effective allocation (a schedule file, or a profile + entropic
 // method) → the fitted knobs of another trainer's own sampling families, with their mismatch on
-// φ and a paste-ready snippet. The fitting is core/pipeline/fit_for_tool; this only formats.
+// φ and a paste-ready snippet. The fitting is core/pipeline/schedules/fit_for_tool; this only
+// formats.
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <regex>
 
 #include "command.h"
+#include "io/profile_io.h"
 #include "pipeline/defaults.h"
-#include "pipeline/fit_current.h"
-#include "pipeline/fit_for_tool.h"
-#include "pipeline/profile_files.h"
+#include "pipeline/schedules/fit_current.h"
+#include "pipeline/schedules/fit_for_tool.h"
 #include "profile/profile.h"
 #include "util/error.h"
 
@@ -52,9 +53,9 @@ int run(const FitArgs& a) {
   pipeline::FitTarget target;
   if (!a.errorProfile.empty())
     settings.modelError =
-        pipeline::modelErrorFromProfile(pipeline::openProfileFile(a.errorProfile), a.errorProfile);
+        pipeline::modelErrorFromProfile(readProfile(a.errorProfile), a.errorProfile);
   if (!a.profile.empty()) {
-    const Profile profile = pipeline::openProfileFile(a.profile);
+    const Profile profile = readProfile(a.profile);
     target = pipeline::fitTargetFromProfile(profile, a.profile, a.method);
   } else {
     target = pipeline::fitTargetFromScheduleFile(a.target);

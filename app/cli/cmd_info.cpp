@@ -5,9 +5,9 @@
 #include <iostream>
 
 #include "command.h"
+#include "data/load.h"
 #include "dataset_options.h"
-#include "pipeline/dataset_info.h"
-#include "pipeline/dataset_loading.h"
+#include "pipeline/dataset/dataset_info.h"
 
 namespace noisescope::cli {
 namespace {
@@ -19,7 +19,7 @@ struct InfoArgs {
 };
 
 int listHdf5(const InfoArgs& args) {
-  const auto found = pipeline::hdf5Datasets(args.dataset.path);
+  const auto found = listHdf5Datasets(args.dataset.path);
   if (args.json) {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& info : found)
@@ -39,8 +39,7 @@ int listHdf5(const InfoArgs& args) {
 }
 
 int runInfo(const InfoArgs& args) {
-  if (args.dataset.hdf5Dataset.empty() &&
-      pipeline::datasetFormat(args.dataset.path) == FileFormat::Hdf5)
+  if (args.dataset.hdf5Dataset.empty() && detectFormat(args.dataset.path) == FileFormat::Hdf5)
     return listHdf5(args);
   const Dataset dataset = loadWithProgress(args.dataset);
   const DatasetStatistics stats = pipeline::datasetStatistics(dataset, {args.nnQueries});

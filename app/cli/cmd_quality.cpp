@@ -17,9 +17,10 @@
 #include <optional>
 
 #include "command.h"
+#include "data/transforms.h"
 #include "dataset_options.h"
 #include "pipeline/defaults.h"
-#include "pipeline/sample_quality_job.h"
+#include "pipeline/quality/sample_quality_job.h"
 #include "util/error.h"
 
 namespace noisescope::cli {
@@ -38,7 +39,7 @@ struct QualityArgs {
 
 Dataset loadPrepared(const DatasetArgs& args, bool binarize) {
   const Dataset d = loadWithProgress(args);
-  return binarize ? pipeline::binarizedSamples(d) : d;
+  return binarize ? noisescope::binarize(d) : d;
 }
 
 Dataset loadSibling(const DatasetArgs& like, const std::string& path, bool binarize) {

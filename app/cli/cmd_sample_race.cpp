@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "command.h"
-#include "pipeline/sample_race.h"
+#include "pipeline/sampling/sample_race.h"
 #include "progress_bar.h"
 #include "util/error.h"
 
@@ -32,7 +32,8 @@ int runSampleRace(SampleRaceArgs& a) {
   auto& o = a.options;
   o.elbo = !a.noElbo;
   const auto result = pipeline::runSampleRace(o, stderrProgress("sample-race"));
-  std::cout << "model " << result.model << " (" << result.test << ")\n" << pipeline::sampleRaceText(result);
+  std::cout << "model " << result.model << " (" << result.test << ")\n"
+            << pipeline::sampleRaceText(result);
   if (!a.json.empty()) {
     pipeline::writeSampleRaceJson(a.json, result);
     std::cerr << "wrote " << a.json << "\n";

@@ -10,16 +10,16 @@
 #include <optional>
 
 #include "command.h"
+#include "data/load.h"
+#include "io/profile_io.h"
 #include "io/sigma_steps_io.h"
-#include "pipeline/atomic_design.h"
-#include "pipeline/dataset_loading.h"
 #include "pipeline/defaults.h"
-#include "pipeline/diagnose_job.h"
-#include "pipeline/profile_files.h"
-#include "pipeline/sampling_grids.h"
-#include "pipeline/schedule_files.h"
-#include "pipeline/schedule_recipe.h"
-#include "pipeline/sigma_steps.h"
+#include "pipeline/diagnose/diagnose_job.h"
+#include "pipeline/sampling/sampling_grids.h"
+#include "pipeline/sampling/sigma_steps.h"
+#include "pipeline/schedules/atomic_design.h"
+#include "pipeline/schedules/schedule_files.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "progress_bar.h"
 #include "util/error.h"
 
@@ -93,14 +93,14 @@ void listFamilies() {
 Dataset load(const std::string& spec) {
   LoadOptions load;
   load.progress = stderrProgress("loading");
-  return pipeline::openDataset(spec, load);
+  return loadDataset(spec, load);
 }
 
 // The entropic recipes' profile: read from --profile, or computed from --profile-dataset.
 Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
   if (!a.profile.empty()) {
     context.profileSource = a.profile;
-    return openProfileFile(a.profile);
+    return readProfile(a.profile);
   }
   const Dataset data = load(a.profileDataset);
   pipeline::DiagnoseRequest request;  // the Diagnostic action, kind empirical
@@ -114,7 +114,7 @@ Profile loadProfile(const ScheduleArgs& a, RecipeContext& context) {
       std::move(pipeline::runDiagnosis(data, a.profileDataset, request, stderrProgress("profile"))
                     .profiles.front());
   if (!a.saveProfile.empty()) {
-    saveProfileFile(a.saveProfile, p);
+    writeProfile(a.saveProfile, p);
     std::fprintf(stderr, "wrote %s\n", a.saveProfile.c_str());
   }
   context.profileSource = "empirical profile of " + a.profileDataset;
@@ -187,10 +187,10 @@ AtomicDesign runAtomic(const ScheduleArgs& a, const Dataset& data, const RecipeC
   request.gamma = a.gamma;
   request.sigmaData = a.sigmaData;
   AtomicDesign design = designAtomic(request, data, stderrProgress("atomic design"));
-  const DesignResult& r = design.result.design;
+  const DesignResult& r = design.solution;
   for (const auto& spec : a.compareRisk) {
     const Schedule proxy = buildSchedule(recipeFromSpec(spec), grid, context).schedule;
-    const double ratio = riskOfSchedule(design.result, proxy) / r.criterion;
+    const double ratio = riskRatio(design, proxy);
     std::printf("R(%s) / R(optimum) = %.4f\n", spec.c_str(), ratio);
     design.built.schedule.info.setParameter("risk_ratio:" + spec, ratio);
   }
@@ -216,7 +216,9 @@ int run(const ScheduleArgs& a) {
     throw InputError("--profile", "give --profile or --profile-dataset, not both");
   if (a.atomic && a.dataset.empty())
     throw InputError("--atomic", "needs --dataset (and optionally --checkpoint)");
-  const int levels = a.steps > 0 ? a.steps : a.stepsOutput.empty() ? 0 : pipeline::defaults::kSamplingSteps;
+  const int levels = a.steps > 0             ? a.steps
+                     : a.stepsOutput.empty() ? 0
+                                             : pipeline::defaults::kSamplingSteps;
   if (levels == 0 && a.grid != pipeline::defaults::kSamplingGrid)
     throw InputError("--grid", "a sampling grid needs --steps N or --steps-output FILE");
   const LogSigmaGrid grid = LogSigmaGrid::uniform(a.sigmaMin, a.sigmaMax, a.bins);
@@ -308,7 +310,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
       ->capture_default_str();
   app.add_option("--gate-c", a->gateC,
                  "Low-noise gate c (InfoNoise default " +
-                     pipeline::defaults::formatDefault(pipeline::defaults::kGateC) + "; √-entropy default 0 = off)");
+                     pipeline::defaults::formatDefault(pipeline::defaults::kGateC) +
+                     "; √-entropy default 0 = off)");
   app.add_option("--gate-n", a->gateN, "Gate exponent n")->capture_default_str();
   app.add_option("--sqrt-coordinate", a->sqrtCoordinate,
                  "u of π(u) ∝ √(dH/du): sigma, log-sigma, lambda")
@@ -326,7 +329,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--parameter", a->atomicRequest.parameter,
                  "Output-layer weight to use (default: the one linear/conv layer the output "
                  "depends on affinely)");
-  app.add_option("--prediction", a->atomicRequest.prediction, "What the checkpoint predicts: x0, eps or v")
+  app.add_option("--prediction", a->atomicRequest.prediction,
+                 "What the checkpoint predicts: x0, eps or v")
       ->capture_default_str()
       ->check(CLI::IsMember({"x0", "eps", "epsilon", "v"}));
   // The design's settings (pipeline AtomicSettings::full() by default), shown with their defaults.
@@ -342,7 +346,8 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   setting("--merge-spacing", settings.mergeSpacing,
           "Merge neighbouring atoms closer than this in log σ");
   setting("--criterion", a->atomicRequest.criterion, "A (excess risk tr(A M⁻¹)) or D (−log det M)");
-  setting("--target-weight", a->atomicRequest.targetWeight, "ν of the target A = Σ ν_g H_g, per d log σ");
+  setting("--target-weight", a->atomicRequest.targetWeight,
+          "ν of the target A = Σ ν_g H_g, per d log σ");
   app.add_option("--seed", a->seed, "Random seed")->capture_default_str();
   app.add_option("--device", a->device, "auto, cpu, cuda[:N]")->capture_default_str();
   app.add_option("--sigma-min", a->sigmaMin, "Grid lower end")->capture_default_str();

@@ -10,8 +10,8 @@
 #include <string>
 
 #include "command.h"
-#include "pipeline/train_config_file.h"
-#include "pipeline/train_job.h"
+#include "pipeline/training/train_config_file.h"
+#include "pipeline/training/train_job.h"
 #include "progress_bar.h"
 #include "train/train_config.h"
 #include "util/error.h"

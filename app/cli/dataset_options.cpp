@@ -1,4 +1,5 @@
 #include "dataset_options.h"
+#include "data/load.h"
 
 #include "progress_bar.h"
 #include "util/error.h"
@@ -52,7 +53,7 @@ LoadOptions toLoadOptions(const DatasetArgs& args) {
 Dataset loadWithProgress(const DatasetArgs& args) {
   LoadOptions options = toLoadOptions(args);
   options.progress = stderrProgress("loading");
-  return pipeline::openDataset(args.path, options);
+  return loadDataset(args.path, options);
 }
 
 }  // namespace noisescope::cli

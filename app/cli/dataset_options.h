@@ -6,7 +6,7 @@
 #include <string>
 
 #include "data/dataset.h"
-#include "pipeline/dataset_loading.h"
+#include "data/load.h"
 
 namespace noisescope::cli {
 

@@ -27,9 +27,13 @@ repo=$(cd "$here/../.." && pwd)
 cli="$build/app/noisescope-cli"
 mkdir -p "$out"
 
-# Samplers to race (SAMPLERS overrides): "static" is EDM log-normal; "infonoise-mix" is InfoNoise
-# with 10 % of π spread uniformly over log σ (noise.uniform_mix = 0.1).
-samplers=${SAMPLERS:-static infonoise sqrt-entropy infonoise-mix}
+# Samplers to race (SAMPLERS overrides): the workbench's race, as the engine lists it
+# (pipeline/training/schedule_race.h: "static" is EDM log-normal, then the online samplers), and
+# "infonoise-mix", InfoNoise with 10 % of π spread uniformly over log σ (noise.uniform_mix = 0.1).
+race_samplers=$("$cli" defaults --json |
+  /usr/bin/python3 -c 'import json, sys; print(" ".join(json.load(sys.stdin)["schedule_race"]["samplers"]))') ||
+  { echo "schedule_race.sh: $cli defaults --json did not list the race's samplers" >&2; exit 2; }
+samplers=${SAMPLERS:-$race_samplers infonoise-mix}
 if [ "${QUICK:-0}" = 1 ]; then
   seeds=${SEEDS:-1}
   steps_fashion=${STEPS_FASHION:-400} steps_dna=${STEPS_DNA:-600}

@@ -1,5 +1,5 @@
 #pragma once
-// The result of a sampling-grid race (pipeline/sample_race.h) and its one JSON form,
+// The result of a sampling-grid race (pipeline/sampling/sample_race.h) and its one JSON form,
 // "noisescope.sample-race/1": per grid × NFE the per-seed values of each measure, the σ steps, the
 // real-against-real floor of each sample-quality measure, and the provenance. Also the text table
 // both faces print (mean ± 95 % Student t half-width over seeds). Torch-free.

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "pipeline/training/schedule_race.h"
 #include "schedule/families.h"
 #include "train/train_config.h"
 
@@ -28,6 +29,8 @@ nlohmann::json defaultsJson() {
                        {"parameters", schedule::completeParameters(schedule::family(p.family),
                                                                    p.parameters, p.name)},
                        {"loss_weight", schedule::presetLossWeight(p.name).name()}});
+  json raceSamplers = json::array();
+  for (const RaceEntrant& entrant : scheduleRaceEntrants()) raceSamplers.push_back(entrant.sampler);
   return {
       {"format", "noisescope.defaults/1"},
       {"grid", {{"sigma_min", kSigmaMin}, {"sigma_max", kSigmaMax}, {"bins", kBins}}},
@@ -48,6 +51,7 @@ nlohmann::json defaultsJson() {
         {"ratio_margin", kSamplingRatioMargin}}},
       {"trainer_resolution", {{"width", kTrainerWidth}, {"height", kTrainerHeight}}},
       {"presets", presets},
+      {"schedule_race", {{"samplers", raceSamplers}}},
       // The trainer's noise section as a config without one gets it, and the exact bins of its
       // base schedule: the online samplers' defaults (the Python OnlineSampler reads them here).
       {"training",

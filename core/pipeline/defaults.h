@@ -36,9 +36,9 @@ inline constexpr double kHeldOutShare = 0.1;
 // fifth of its training data, by the same split.
 inline constexpr double kFeatureTestShare = 0.2;
 
-// Inference σ steps (pipeline/sampling_grids.h): the grid every exported σ-steps file and the
-// Schedules tab's Sampling grid… dialog start from — Karras ρ = 7, the grid EDM's Heun sampler was
-// tuned on, until `sample-race` finds a grid that beats it — its number of levels N, and the
+// Inference σ steps (pipeline/sampling/sampling_grids.h): the grid every exported σ-steps file and
+// the Schedules tab's Sampling grid… dialog start from — Karras ρ = 7, the grid EDM's Heun sampler
+// was tuned on, until `sample-race` finds a grid that beats it — its number of levels N, and the
 // margin of the step-ratio limit (margin × Karras ρ = 7's largest step at the same N and ends).
 inline constexpr const char* kSamplingGrid = "karras?rho=7";
 inline constexpr int kSamplingSteps = 18;

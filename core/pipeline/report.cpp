@@ -14,19 +14,20 @@
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
-#include "pipeline/bracket_job.h"
-#include "pipeline/caveats.h"
-#include "pipeline/dataset_info.h"
+#include "pipeline/dataset/dataset_info.h"
 #include "pipeline/defaults.h"
-#include "pipeline/fit_for_tool.h"
-#include "pipeline/held_out_queries.h"
-#include "pipeline/schedule_recipe.h"
-#include "pipeline/sigma_steps.h"
+#include "pipeline/diagnose/bracket_job.h"
+#include "pipeline/diagnose/held_out_queries.h"
+#include "pipeline/sampling/sigma_steps.h"
+#include "pipeline/schedules/caveats.h"
+#include "pipeline/schedules/fit_for_tool.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "render/chart.h"
 #include "render/png_writer.h"
 #include "render/sample_image.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
+#include "schedule/trainer_families.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
@@ -175,7 +176,8 @@ json trainerSection(const Schedule& exported, double sigmaData, const std::strin
   schedule::TrainerSettings settings;
   settings.sigmaData = sigmaData;  // the data's, for the tools that read it (k-diffusion)
   std::vector<ToolFit> fits;
-  for (const std::string& tool : fitToolNames()) fits.push_back(fitForTool(target, tool, settings));
+  for (const std::string& tool : schedule::trainerToolNames())
+    fits.push_back(fitForTool(target, tool, settings));
   json all = json::array();
   for (const auto& f : fits) all.push_back(toJson(f));
   writeFileAtomically((folder / (stem + "-trainers.json")).string(), all.dump(2) + "\n");
@@ -350,7 +352,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
     const json provenance = scheduleProvenance(exported, request.producer);
     writeSchedule((folder / (stem + "-infonoise.schedule.json")).string(), exported.schedule,
                   provenance);
-    // The default sampling grid, not the schedule's quantiles (pipeline/sigma_steps.h).
+    // The default sampling grid, not the schedule's quantiles (pipeline/sampling/sigma_steps.h).
     const SigmaSteps steps = sigmaSteps(exported, request.sigmaSteps);
     writeSigmaSteps((folder / (stem + "-infonoise.sigma-steps.json")).string(), steps, provenance);
     out.files.push_back(stem + "-infonoise.schedule.json");

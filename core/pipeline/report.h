@@ -2,7 +2,8 @@
 // The headless report: the workbench's main job, dataset by dataset, written to a folder that a
 // machine without a display can show. For every dataset it writes
 //   - a sample ladder across σ (what the Dataset tab shows),
-//   - the diagnostic bracket (pipeline/bracket_job.h: the empirical profile, the held-out members
+//   - the diagnostic bracket (pipeline/diagnose/bracket_job.h: the empirical profile, the held-out
+//   members
 //     and the population bound; JSON + CSV each) and the MMSE and rate charts with 95 % bands
 //     (the Diagnostic tab's default run); a set too small to hold out four points gets the
 //     empirical profile alone,
@@ -10,7 +11,8 @@
 //     the effective allocation φ ∝ π·w, and their comparison table (the Schedules tab),
 //   - one exported schedule file and its inference σ-steps (the Schedules tab's exports),
 //   - "use it in your trainer": that schedule's φ fitted with each trainer's own families
-//     (pipeline/fit_for_tool.h, as the Export for… dialog), with charts, a table and snippets.
+//     (pipeline/schedules/fit_for_tool.h, as the Export for… dialog), with charts, a table and
+//     snippets.
 // Every number comes from the same core functions the GUI calls (pipeline::runBracket,
 // pipeline::buildSchedule, compareSchedules, the io writers).
 #include <string>

@@ -13,6 +13,8 @@
 // exact line search) plus G·p² for the sensitivities — comfortable up to p of a few hundred.
 #include <Eigen/Dense>
 
+#include "schedule/design_result.h"
+
 #include <limits>
 #include <string>
 #include <vector>
@@ -46,19 +48,6 @@ struct DesignOptions {
   double pruneWeight = 1e-7;        // atoms lighter than this are dropped after solving
   std::vector<double> start;        // starting design (default: uniform over all levels)
   Progress progress;
-};
-
-struct DesignResult {
-  std::vector<double> weights;  // π_g after pruning (sums to 1)
-  double criterion = 0.0;       // R(π) (A) or −log det M (D)
-  double sensitivityMax = 0.0;  // max_g of the sensitivity w_g·tr(M⁻¹AM⁻¹H_g) (or w_g·tr(M⁻¹H_g))
-  double sensitivityMean = 0.0;  // Σ π_g·sensitivity_g = tr(AM⁻¹) (A) or tr(M⁻¹(M − ridge·I)) (D)
-  double gap = 0.0;              // sensitivityMax − sensitivityMean: the certificate, ≥ 0
-  double relativeGap = 0.0;  // gap / sensitivityMean
-  int iterations = 0;
-  bool converged = false;
-  std::vector<double> sensitivity;  // per level, at the final design
-  std::vector<int> support;         // levels with positive weight
 };
 
 DesignResult solveDesign(const DesignProblem& problem, const DesignOptions& options = {});

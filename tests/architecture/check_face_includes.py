@@ -1,60 +1,107 @@
 #!/usr/bin/env python3
-"""The one door, checked: the faces (ui/, app/) include only core/pipeline headers, plus the
-value-type headers that docs/architecture.md names between its "face-value-headers" markers.
+"""The one door, checked: the faces (ui/, app/) include only the [pipeline] and [values] headers
+of core/face_headers.txt, and no face parses LibTorch (torch, ATen, c10) or Eigen.
 
-Usage: check_face_includes.py SOURCE_DIR
-Exits 1 and lists every stray include (file:line: header). The build enforces most of this by
-itself (core/face_headers.cmake: a header behind the door is not on a face's include path); this
-check also catches a header that is on the path only because a pipeline header includes it."""
+Usage: check_face_includes.py SOURCE_DIR [BUILD_DIR]
+Without BUILD_DIR it reads the sources: every stray include (file:line: header). With BUILD_DIR it
+also reads the compiler's dependency files (*.o.d) of every face object there and names each one
+that pulled in a LibTorch or Eigen header through any chain of includes. Exits 1 on a finding.
+The build enforces most of this by itself (core/face_headers.cmake); this also catches a
+[support] header included directly, and a third-party header that brings torch along."""
 import pathlib
 import re
 import sys
 
 LOWER_LIBRARIES = ("util", "data", "profile", "schedule", "io", "render", "tensor", "diagnostic",
-                   "train")
-MAX_VALUE_HEADERS = 12
+                   "train", "pipeline")
 # "core/io/x.h" reaches the same header through the repository root, which ui/ puts on its path.
 INCLUDE = re.compile(r'^\s*#\s*include\s+"(?:core/)?([a-z_]+)/([^"]+)"')
+HEAVY_INCLUDE = re.compile(r'^\s*#\s*include\s+<(torch|ATen|c10|Eigen|unsupported/Eigen)/')
+HEAVY_DEPENDENCY = re.compile(r"/include/(torch|ATen|c10|eigen3)/")
+FACE_OBJECT_FOLDERS = ("app/CMakeFiles", "ui/CMakeFiles")
 
 
-def allowed_value_headers(doc: pathlib.Path) -> list:
-    text = doc.read_text(encoding="utf-8")
-    match = re.search(r"<!-- face-value-headers -->(.*?)<!-- /face-value-headers -->", text, re.S)
-    if not match:
-        sys.exit(f"{doc}: no <!-- face-value-headers --> list; the door has no list of value headers")
-    headers = re.findall(r"`([a-z_]+/[a-z_0-9]+\.h)`", match.group(1))
-    if not headers:
-        sys.exit(f"{doc}: the face-value-headers list is empty")
-    if len(headers) > MAX_VALUE_HEADERS:
-        sys.exit(f"{doc}: {len(headers)} value headers listed; the door allows at most "
-                 f"{MAX_VALUE_HEADERS}")
-    return headers
+def face_list(path: pathlib.Path) -> dict:
+    sections = {"pipeline": [], "values": [], "support": []}
+    section = None
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"\[(pipeline|values|support)\]", line)
+        if m:
+            section = m.group(1)
+        elif section is None:
+            sys.exit(f"{path}:{number}: '{line}' comes before any [section]")
+        else:
+            sections[section].append(line)
+    if not sections["pipeline"] or not sections["values"]:
+        sys.exit(f"{path}: the [pipeline] or [values] list is empty; the door has no API")
+    return sections
 
 
-def main() -> int:
-    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
-    allowed = set(allowed_value_headers(root / "docs" / "architecture.md"))
+def source_strays(root: pathlib.Path, allowed: set) -> list:
     strays = []
     for face in ("ui", "app"):
         for path in sorted((root / face).rglob("*")):
             if path.suffix not in (".h", ".cpp"):
                 continue
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                where = f"{path.relative_to(root)}:{number}"
+                if HEAVY_INCLUDE.match(line):
+                    strays.append(f"{where}: {line.strip()} (a face parses no LibTorch or Eigen)")
+                    continue
                 m = INCLUDE.match(line)
                 if not m or m.group(1) not in LOWER_LIBRARIES:
                     continue
                 header = f"{m.group(1)}/{m.group(2)}"
-                if header in allowed:
-                    continue
-                strays.append(f"{path.relative_to(root)}:{number}: {header}")
+                if header not in allowed:
+                    strays.append(f"{where}: {header}")
+    return strays
+
+
+def heavy_face_objects(build: pathlib.Path) -> tuple:
+    """(dependency files read, face objects that depend on a LibTorch or Eigen header)."""
+    read, heavy = 0, []
+    for folder in FACE_OBJECT_FOLDERS:
+        for depfile in sorted((build / folder).rglob("*.o.d")):
+            if "_autogen" in depfile.parts[-2] or "defaults_json" in str(depfile):
+                continue
+            read += 1
+            text = depfile.read_text(encoding="utf-8", errors="replace")
+            found = HEAVY_DEPENDENCY.search(text)
+            if found:
+                heavy.append(f"{depfile.relative_to(build)}: parses {found.group(1)} headers")
+    return read, heavy
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".").resolve()
+    sections = face_list(root / "core" / "face_headers.txt")
+    allowed = set(sections["pipeline"]) | set(sections["values"])
+    failed = False
+    strays = source_strays(root, allowed)
     if strays:
-        print("the faces include lower-library headers that are not named value types "
-              "(ask core/pipeline instead, or name the header in docs/architecture.md):")
+        print("the faces include core headers that are neither [pipeline] nor [values] in "
+              "core/face_headers.txt (ask core/pipeline instead, or list the header):")
         print("\n".join(strays))
         print(f"{len(strays)} stray includes")
-        return 1
-    print(f"the faces include only pipeline/ and the {len(allowed)} named value headers")
-    return 0
+        failed = True
+    else:
+        print(f"the faces include only the {len(allowed)} [pipeline] and [values] headers")
+    if len(sys.argv) > 2:
+        build = pathlib.Path(sys.argv[2]).resolve()
+        read, heavy = heavy_face_objects(build)
+        if read == 0:
+            print(f"{build}: no face dependency files (*.o.d) to read: build the faces first")
+            failed = True
+        elif heavy:
+            print("face translation units that parse LibTorch or Eigen:")
+            print("\n".join(heavy))
+            failed = True
+        else:
+            print(f"none of the {read} face translation units parses LibTorch or Eigen")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

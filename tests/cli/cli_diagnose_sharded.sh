@@ -91,7 +91,7 @@ check "held-out: 2 ranks equal one process" same_profile "$work/held2.json" "$wo
 
 # Kinds that need the whole set in one process say so.
 out=$(WORLD_SIZE=2 RANK=0 "$cli" diagnose "$train" --kind gaussian --out "$work/g.json" 2>&1)
-check "gaussian refuses to run sharded" grep -q "only --kind empirical and held-out run sharded" <<<"$out"
+check "gaussian refuses to run sharded" grep -q "only the empirical and held-out diagnostics run sharded" <<<"$out"
 
 # A rank that never comes: rank 0 gives up at the rendezvous after --timeout, naming itself.
 port=$(free_port)

@@ -71,7 +71,7 @@ assert s["format"]=="noisescope.sigma-steps/2" and len(v)==32 and v==sorted(v)
 assert s["grid"].startswith("karras?rho=7") and s["warnings"]==[] and s["step_ratio"]["largest"]<=s["step_ratio"]["limit"]
 assert s["k_diffusion"]["sigmas"]==v[::-1]+[0]' "$r1-infonoise.sigma-steps.json"
 check "report README names the memorisation caveat" grep -q "memoris" "$work/report/README.md"
-# "Use it in your trainer": the exported InfoNoise fitted for all nine trainers (pipeline/fit_for_tool).
+# "Use it in your trainer": the exported InfoNoise fitted for all nine trainers (pipeline/schedules/fit_for_tool).
 check "report README has a trainer section per dataset" test "$(grep -c '### Use it in your trainer' "$work/report/README.md")" -eq 2
 check "report trainer fits: nine tools, best first, the contract's keys" python3 -c '
 import json,sys; fits=json.load(open(sys.argv[1])); s=json.load(open(sys.argv[2]))

@@ -13,8 +13,8 @@
 #include <fstream>
 
 #include "io/profile_io.h"
-#include "pipeline/diagnose_job.h"
-#include "pipeline/run_profile.h"
+#include "pipeline/diagnose/diagnose_job.h"
+#include "pipeline/diagnose/run_profile.h"
 
 using namespace noisescope;
 

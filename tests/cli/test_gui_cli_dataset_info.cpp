@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "noisescope_test_paths.h"
-#include "pipeline/dataset_info.h"
+#include "pipeline/dataset/dataset_info.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
 

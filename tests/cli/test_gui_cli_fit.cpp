@@ -20,7 +20,7 @@
 #include <QTest>
 
 #include "parity_files.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "ui/export_for_dialog.h"
 #include "ui/main_window.h"
 #include "ui/schedule_panel.h"

@@ -15,10 +15,10 @@
 
 #include <fstream>
 
+#include "io/profile_io.h"
 #include "parity_files.h"
-#include "pipeline/offline_reference.h"
-#include "pipeline/profile_files.h"
-#include "pipeline/schedule_files.h"
+#include "pipeline/schedules/schedule_files.h"
+#include "pipeline/training/offline_reference.h"
 #include "profile/profile.h"
 #include "train/train_config.h"
 #include "ui/offline_reference.h"
@@ -122,7 +122,7 @@ class TestGuiCliOfflineReference : public QObject {
     const QString tag = QString::fromLatin1(QTest::currentDataTag()).left(6);
     const QString gui = dir_.filePath("gui-" + tag + ".json");
     // The tab records the profile it was given; the CLI records --profile's path.
-    const Profile profile = pipeline::openProfileFile(profile_.toStdString());
+    const Profile profile = readProfile(profile_.toStdString());
     const pipeline::BuiltSchedule built =
         pipeline::offlineReferenceSchedule(config, profile, profile_.toStdString());
     pipeline::saveScheduleFile(gui.toStdString(), built, "noisescope workbench");

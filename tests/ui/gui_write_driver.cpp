@@ -4,7 +4,8 @@
 //   gui_write_driver DIR             write DIR/<file> forever, version a, b, a, …
 //   gui_write_driver DIR --reference write DIR/a-<file> and DIR/b-<file> once each, then exit
 //   gui_write_driver DIR --once      write DIR/<file> once (version a), then exit
-// Prints "writing" once the window is up. Any failed write ends it with exit code 1.
+// Prints "writing" once the window is up, and "every file" once each file has been written (the
+// loop). Any failed write ends it with exit code 1.
 #include <QApplication>
 #include <QDir>
 #include <QListWidget>
@@ -89,5 +90,10 @@ int main(int argc, char** argv) {
     writeVersion(0, QString());
     return 0;
   }
-  for (int round = 0;; ++round) writeVersion(round % 2, QString());
+  // "every file" once each file exists: the test's writing-loop kills wait for it, so that a
+  // machine slowed by a sanitizer and a parallel build still has its kills land mid-loop.
+  writeVersion(0, QString());
+  std::printf("every file\n");
+  std::fflush(stdout);
+  for (int round = 1;; ++round) writeVersion(round % 2, QString());
 }

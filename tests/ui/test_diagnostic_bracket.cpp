@@ -24,7 +24,7 @@
 #include <QTest>
 
 #include "noisescope_test_paths.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"

@@ -27,7 +27,7 @@
 
 #include <cmath>
 
-#include "pipeline/fit_for_tool.h"
+#include "pipeline/schedules/fit_for_tool.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"

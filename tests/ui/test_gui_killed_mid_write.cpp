@@ -67,8 +67,14 @@ class TestGuiKilledMidWrite : public QObject {
       QProcess driver;
       driver.start(GUI_WRITE_DRIVER, {dir.path()});
       QVERIFY(driver.waitForStarted());
-      // Half the kills during the writing loop, the rest anywhere from start-up on.
-      if (round % 2 == 0) QVERIFY(driver.waitForReadyRead(60000));
+      // Half the kills during the writing loop (once every file exists: under load the first pass
+      // can take longer than the kill delay), the rest anywhere from start-up on.
+      if (round % 2 == 0) {
+        QByteArray said;
+        while (!said.contains("every file") && driver.waitForReadyRead(120000))
+          said += driver.readAllStandardOutput();
+        QVERIFY2(said.contains("every file"), said.constData());
+      }
       QTest::qSleep(std::uniform_int_distribution<int>(0, 400)(engine));
       const qint64 pid = driver.processId();
       ::kill(pid_t(pid), SIGKILL);

@@ -45,8 +45,8 @@
 #include <string>
 #include <thread>
 
-#include "pipeline/fit_for_tool.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/fit_for_tool.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
 #include "screenshot.h"
 #include "table_profile.h"

@@ -24,7 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "noisescope_test_paths.h"
-#include "pipeline/sample_race.h"
+#include "pipeline/sampling/sample_race.h"
 #include "screenshot.h"
 #include "train/train_config.h"
 #include "train/trainer.h"

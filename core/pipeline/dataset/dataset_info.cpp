@@ -1,4 +1,4 @@
-#include "pipeline/dataset_info.h"
+#include "pipeline/dataset/dataset_info.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "pipeline/bracket_job.h"
+#include "pipeline/diagnose/bracket_job.h"
 
 #include <utility>
 

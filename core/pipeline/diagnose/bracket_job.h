@@ -1,12 +1,12 @@
 #pragma once
 // The bracket as one job for every face (THEORY §10): choose the held-out points (the rule of
-// pipeline/held_out_queries.h), compute the bracket, and say on every held-out curve where its
-// points came from. The GUI's curves and the CLI's files are then the same call's output.
+// pipeline/diagnose/held_out_queries.h), compute the bracket, and say on every held-out curve where
+// its points came from. The GUI's curves and the CLI's files are then the same call's output.
 #include <string>
 #include <vector>
 
 #include "diagnostic/bracket.h"
-#include "pipeline/held_out_queries.h"
+#include "pipeline/diagnose/held_out_queries.h"
 
 namespace noisescope::pipeline {
 

@@ -1,13 +1,13 @@
-#include "pipeline/diagnose_job.h"
+#include "pipeline/diagnose/diagnose_job.h"
 
 #include <cstdio>
 #include <filesystem>
 #include <utility>
 
 #include "data/layout/scale_reference.h"
-#include "pipeline/bracket_job.h"
-#include "pipeline/run_profile.h"
-#include "pipeline/scaled_prior.h"
+#include "pipeline/diagnose/bracket_job.h"
+#include "pipeline/diagnose/run_profile.h"
+#include "pipeline/internal/scaled_prior.h"
 #include "util/error.h"
 #include "util/seeded_split.h"
 #include "util/setting_names.h"

@@ -4,7 +4,8 @@
 // run's newest export), with its evaluation set chosen by one rule and its provenance stamped
 // here. The Diagnostic tab and `noisescope-cli diagnose` fill the same request; for the same
 // request they write the same files, apart from the producer, the time stamp and the timings.
-// Streamed and sharded priors (only the CLI reaches them) take runScaledDiagnosis.
+// A dataset file's prior may also be streamed from disk or sharded across ranks
+// (runDiagnosisOfFile).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,13 +17,20 @@
 #include "diagnostic/empirical_diagnostic.h"
 #include "diagnostic/posterior_probe.h"
 #include "pipeline/defaults.h"
-#include "pipeline/held_out_queries.h"
+#include "pipeline/diagnose/held_out_queries.h"
 #include "profile/profile.h"
 #include "util/progress.h"
 
 namespace noisescope::pipeline {
 
-struct ScaledPrior;  // pipeline/scaled_prior.h (kept out: it brings c10d's headers)
+// How the prior of a diagnosis read from a file is held (docs/scaling.md).
+enum class Streaming {
+  Auto,    // stream when the file can be streamed and its rows as float32 exceed the memory budget;
+           // sharded, a rank then still holds its own shard in memory when that fits the budget
+  Always,  // stream (InputError for a format that cannot be)
+  Never,   // load the whole set
+};
+Streaming streamingFromString(const std::string& text);  // "auto", "on", "off"; InputError
 
 struct DiagnoseRequest {
   // empirical, held-out, gaussian, bracket; or checkpoint (then `checkpoint` names the model).
@@ -46,6 +54,11 @@ struct DiagnoseRequest {
   std::string evalData;
   LoadOptions evalLoad;
   std::string producer;  // every profile's provenance "producer"
+  // runDiagnosisOfFile, kinds empirical and held-out: how the prior is held, and how long a
+  // sharded run (torchrun's RANK, WORLD_SIZE, MASTER_ADDR/PORT) waits for the other ranks, at the
+  // start and at every merge.
+  Streaming streaming = Streaming::Auto;
+  int shardTimeoutSeconds = 300;
 };
 
 struct DiagnoseResult {
@@ -66,13 +79,19 @@ DiagnoseResult runDiagnosis(Dataset&& dataset, const std::string& datasetPath,
                             const DiagnoseRequest& request, const Progress& progress = {},
                             const LevelObserver& onLevel = {});
 
-// Kinds empirical and held-out on a prior streamed from disk or sharded across ranks: the same
-// profile as in memory, computed tile by tile and merged with c10d. Every rank returns the same
-// profile or throws the same kind of error. A held-out request needs its queries in a file
-// (request.heldOut.queriesFrom, or the test split beside `datasetPath`): a streamed or sharded
-// prior cannot be split in memory.
-DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& datasetPath,
-                                  const DiagnoseRequest& request, const Progress& progress = {});
+// The Diagnostic action on a dataset file, read with `load`. Kinds empirical and held-out may
+// stream the prior from disk or, under torchrun's variables, shard it across ranks: the same
+// profile as in memory, computed tile by tile and merged with c10d, every rank ending with the
+// same profile or the same kind of error. A held-out request on such a prior needs its queries in
+// a file (request.heldOut.queriesFrom, or the test split beside the dataset). Only the lead rank
+// reports progress.
+struct FileDiagnosis {
+  DiagnoseResult result;
+  bool lead = true;   // rank 0, or the only process: the one that writes files
+  std::string prior;  // streamed or sharded: how the prior was read; empty when held in memory
+};
+FileDiagnosis runDiagnosisOfFile(const std::string& datasetPath, const LoadOptions& load,
+                                 const DiagnoseRequest& request, const Progress& progress = {});
 
 // One sample's posterior across `sigmas` (diagnostic/posterior_probe.h), with the engine's probe
 // settings: what the Dataset tab's posterior strip shows.

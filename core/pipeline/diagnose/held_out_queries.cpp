@@ -1,4 +1,4 @@
-#include "pipeline/held_out_queries.h"
+#include "pipeline/diagnose/held_out_queries.h"
 
 #include <algorithm>
 #include <cmath>

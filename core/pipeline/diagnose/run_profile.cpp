@@ -1,4 +1,4 @@
-#include "pipeline/run_profile.h"
+#include "pipeline/diagnose/run_profile.h"
 
 #include <filesystem>
 

@@ -1,7 +1,8 @@
 #pragma once
 // A training run as a checkpoint to profile: the run directory's newest exported denoiser, and
 // the data the run itself holds out (its config's test set), so that the profile is an honest
-// bound for the model that run trained. pipeline/diagnose_job.h resolves a run through here.
+// bound for the model that run trained. pipeline/diagnose/diagnose_job.h resolves a run through
+// here.
 #include <string>
 
 #include "data/dataset.h"

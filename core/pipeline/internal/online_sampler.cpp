@@ -1,4 +1,4 @@
-#include "pipeline/online_sampler.h"
+#include "pipeline/internal/online_sampler.h"
 
 #include "train/train_config.h"
 #include "train/trainer.h"

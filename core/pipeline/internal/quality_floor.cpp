@@ -1,4 +1,4 @@
-#include "pipeline/quality_floor.h"
+#include "pipeline/internal/quality_floor.h"
 
 #include <cmath>
 

@@ -1,4 +1,4 @@
-#include "pipeline/scaled_prior.h"
+#include "pipeline/internal/scaled_prior.h"
 
 #include "util/error.h"
 #include "util/setting_names.h"

@@ -11,17 +11,10 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
+#include "pipeline/diagnose/diagnose_job.h"
 #include "tensor/communicator.h"
 
 namespace noisescope::pipeline {
-
-enum class Streaming {
-  Auto,    // stream when the file can be streamed and its rows as float32 exceed the memory budget;
-           // sharded, a rank then still holds its own shard in memory when that fits the budget
-  Always,  // stream (InputError for a format that cannot be)
-  Never,   // load the whole set
-};
-Streaming streamingFromString(const std::string& text);  // "auto", "on", "off"; InputError
 
 struct ScaledPrior {
   std::unique_ptr<Dataset> loaded;   // the set, when it is held in memory (stable address)
@@ -44,5 +37,9 @@ struct ScaledPrior {
 ScaledPrior openScaledPrior(const std::string& path, const LoadOptions& options,
                             Streaming streaming, int64_t memoryBytes,
                             const DistributedEnvironment& env, int timeoutSeconds);
+
+// Kinds empirical and held-out on an opened prior (runDiagnosisOfFile's scaled path).
+DiagnoseResult runScaledDiagnosis(ScaledPrior& prior, const std::string& datasetPath,
+                                  const DiagnoseRequest& request, const Progress& progress = {});
 
 }  // namespace noisescope::pipeline

@@ -1,4 +1,4 @@
-#include "pipeline/sample_quality_job.h"
+#include "pipeline/quality/sample_quality_job.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "data/transforms.h"
-#include "pipeline/quality_floor.h"
-#include "pipeline/run_profile.h"
+#include "pipeline/diagnose/run_profile.h"
+#include "pipeline/internal/quality_floor.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
@@ -49,10 +49,6 @@ at::Tensor heunSamples(const ScoreRequest& request, const Dataset& reference) {
 }
 
 }  // namespace
-
-Dataset binarizedSamples(const Dataset& dataset) {
-  return binarize(dataset);
-}
 
 FeatureNetworkSummary readFeatureNetworkSummary(const std::string& path) {
   const train::FeatureNetwork network(path);

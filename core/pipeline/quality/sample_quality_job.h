@@ -15,9 +15,6 @@
 
 namespace noisescope::pipeline {
 
-// ±1 data for the discrete measures: the samples binarised at 0.
-Dataset binarizedSamples(const Dataset& dataset);
-
 // What a feature network file (written by trainFeatures) says about itself. InputError naming
 // the file when it is not one.
 struct FeatureNetworkSummary {
@@ -72,11 +69,12 @@ ScoreOutcome scoreAgainstHeldOut(const Dataset& reference, const Dataset* sample
                                  const ScoreRequest& request);
 
 struct FloorRequest {
-  std::string config;            // the run's training config: its split, counts and features
-  int64_t count = 0;             // real samples per draw (0: the config's eval.quality_samples)
-  int64_t repeats = 5;           // random subsets drawn
-  std::string features;          // feature network ("": the config's eval.feature_network)
-  std::optional<uint64_t> seed;  // of the first subset (default: pipeline/quality_floor.h's)
+  std::string config;    // the run's training config: its split, counts and features
+  int64_t count = 0;     // real samples per draw (0: the config's eval.quality_samples)
+  int64_t repeats = 5;   // random subsets drawn
+  std::string features;  // feature network ("": the config's eval.feature_network)
+  std::optional<uint64_t>
+      seed;  // of the first subset (default: pipeline/internal/quality_floor.h's)
   int threads = 0;
 };
 

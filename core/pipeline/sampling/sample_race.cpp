@@ -1,4 +1,4 @@
-#include "pipeline/sample_race.h"
+#include "pipeline/sampling/sample_race.h"
 
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <memory>
 
-#include "pipeline/quality_floor.h"
-#include "pipeline/run_profile.h"
-#include "pipeline/sample_race_plan.h"
+#include "pipeline/diagnose/run_profile.h"
+#include "pipeline/internal/quality_floor.h"
+#include "pipeline/sampling/sample_race_plan.h"
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
 #include "train/evaluation.h"

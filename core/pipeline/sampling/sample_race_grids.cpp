@@ -1,4 +1,4 @@
-// The grids of the sample race (pipeline/sample_race.h): sampling-grid spec strings
+// The grids of the sample race (pipeline/sampling/sample_race.h): sampling-grid spec strings
 // (schedule/sampling_grid.h) built through pipeline::samplingGrid, with the race's profile and the
 // run's final π as the sources of the data-driven families.
 #include <memory>
@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "io/profile_io.h"
-#include "pipeline/sample_race.h"
-#include "pipeline/sampling_grids.h"
+#include "pipeline/sampling/sample_race.h"
+#include "pipeline/sampling/sampling_grids.h"
 #include "util/error.h"
 
 namespace noisescope::pipeline {

@@ -1,11 +1,11 @@
-#include "pipeline/sample_race_plan.h"
+#include "pipeline/sampling/sample_race_plan.h"
 
 #include <cmath>
 #include <filesystem>
 
 #include "io/profile_io.h"
-#include "pipeline/run_profile.h"
-#include "pipeline/sampling_grids.h"
+#include "pipeline/diagnose/run_profile.h"
+#include "pipeline/sampling/sampling_grids.h"
 #include "train/evaluation.h"
 #include "train/run_directory.h"
 #include "train/train_config.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "pipeline/sample_race.h"
+#include "pipeline/sampling/sample_race.h"
 #include "schedule/ode_sampler.h"
 
 namespace noisescope::pipeline {

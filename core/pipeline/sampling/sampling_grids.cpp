@@ -1,4 +1,4 @@
-#include "pipeline/sampling_grids.h"
+#include "pipeline/sampling/sampling_grids.h"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,4 +1,4 @@
-#include "pipeline/sigma_steps.h"
+#include "pipeline/sampling/sigma_steps.h"
 
 #include <algorithm>
 

@@ -1,8 +1,11 @@
-#include "pipeline/atomic_design.h"
+#include "pipeline/schedules/atomic_design.h"
+
+#include <memory>
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_information.h"
 #include "diagnostic/random_feature_information.h"
+#include "schedule/atomic.h"
 #include "util/error.h"
 #include "util/log_grid.h"
 #include "util/setting_names.h"
@@ -126,10 +129,13 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Dataset& dataset,
   o.sigmaMin = request.sigmaMin;
   o.sigmaMax = request.sigmaMax;
 
+  auto solved = std::make_shared<AtomicResult>(designAtomicSchedule(info, o));
   AtomicDesign out;
-  out.result = designAtomicSchedule(info, o);
+  out.solution = solved->design;
+  out.candidateSigma = solved->gridSigma;
+  out.solved = solved;
   BuiltSchedule& built = out.built;
-  built.schedule = out.result.schedule;
+  built.schedule = solved->schedule;
   built.sigmaData = sigmaData;
   built.schedule.info.setParameter("sigma_data", sigmaData.value);
   built.schedule.info.setNote("sigma_data_source", sigmaData.source);
@@ -156,13 +162,17 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Dataset& dataset,
   p["criterion"] = resolved.criterion == DesignCriterion::A ? "A" : "D";
   p["training_weight"] = {{"kind", o.trainingWeight.name()}, {"gamma", o.trainingWeight.gamma}};
   p["target_weight"] = request.targetWeight;
-  p["design"] = {{"criterion", out.result.design.criterion},
-                 {"relative_gap", out.result.design.relativeGap},
-                 {"iterations", out.result.design.iterations},
-                 {"converged", out.result.design.converged}};
+  p["design"] = {{"criterion", out.solution.criterion},
+                 {"relative_gap", out.solution.relativeGap},
+                 {"iterations", out.solution.iterations},
+                 {"converged", out.solution.converged}};
   p["sigma_data"] = sigmaData.value;
   p["sigma_data_source"] = sigmaData.source;
   return out;
+}
+
+double riskRatio(const AtomicDesign& design, const Schedule& proxy) {
+  return riskOfSchedule(*design.solved, proxy) / design.solution.criterion;
 }
 
 ScheduleRecipe atomicRecipe(const AtomicDesign& design, const std::string& name) {

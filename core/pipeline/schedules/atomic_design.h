@@ -4,17 +4,22 @@
 // checkpoint's output layer), the design solver — and the result as a BuiltSchedule whose
 // provenance records every setting used. The panel picks AtomicSettings::quick() for an
 // answer in seconds; the CLI starts from AtomicSettings::full() and its flags.
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "pipeline/defaults.h"
-#include "pipeline/schedule_recipe.h"
-#include "schedule/atomic.h"
+#include "pipeline/schedules/schedule_recipe.h"
+#include "schedule/design_result.h"
+#include "schedule/schedule.h"
 #include "tensor/prediction.h"
 #include "util/progress.h"
 
 namespace noisescope {
 struct Dataset;
+}
+namespace noisescope::schedule {
+struct AtomicResult;  // schedule/atomic.h (kept out: its problem holds Eigen matrices)
 }
 
 namespace noisescope::pipeline {
@@ -53,9 +58,15 @@ struct AtomicRequest {
 };
 
 struct AtomicDesign {
-  schedule::AtomicResult result;
-  BuiltSchedule built;  // the atomic schedule, σ_data and the provenance parameters
+  BuiltSchedule built;                 // the atomic schedule, σ_data and the provenance parameters
+  schedule::DesignResult solution;     // on the candidate levels, before merging: the certificate
+  std::vector<double> candidateSigma;  // σ_g, the candidate levels
+  std::shared_ptr<const schedule::AtomicResult> solved;  // the problem as solved, for riskRatio
 };
+
+// R(proxy) / R(optimum) on the design's own problem, at equal effective allocation
+// (schedule::riskOfSchedule): how close a smooth schedule comes to the atomic optimum (≥ 1).
+double riskRatio(const AtomicDesign& design, const schedule::Schedule& proxy);
 
 // InputError for a prediction, criterion or weight the request names but the engine does not
 // know, or settings out of range: a face can refuse before it starts the job.

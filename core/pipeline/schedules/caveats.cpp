@@ -1,4 +1,4 @@
-#include "pipeline/caveats.h"
+#include "pipeline/schedules/caveats.h"
 
 #include <algorithm>
 #include <cstdio>

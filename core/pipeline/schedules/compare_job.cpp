@@ -1,4 +1,4 @@
-#include "pipeline/compare_job.h"
+#include "pipeline/schedules/compare_job.h"
 
 #include "pipeline/defaults.h"
 #include "render/chart.h"
@@ -19,10 +19,6 @@ schedule::Comparison compareSchedules(const ComparisonRequest& request) {
         request.bandGateC.value_or(defaults::comparisonBandGateC(request.profile->kind));
   }
   return schedule::compareSchedules(request.schedules, options);
-}
-
-std::string comparisonTable(const schedule::Comparison& comparison) {
-  return schedule::formatComparisonTable(comparison);
 }
 
 void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison) {

@@ -1,4 +1,4 @@
-#include "pipeline/fit_current.h"
+#include "pipeline/schedules/fit_current.h"
 
 #include <algorithm>
 #include <cmath>

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "io/trainer_config_file.h"
-#include "pipeline/fit_for_tool.h"
+#include "pipeline/schedules/fit_for_tool.h"
 
 namespace noisescope::pipeline {
 

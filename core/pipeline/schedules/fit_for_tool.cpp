@@ -1,11 +1,11 @@
-#include "pipeline/fit_for_tool.h"
+#include "pipeline/schedules/fit_for_tool.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "pipeline/defaults.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
 #include "schedule/allocation.h"
 #include "util/atomic_file.h"
@@ -66,14 +66,6 @@ std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& prof
     throw InputError(source, "the profile has no σ level with a positive MMSE to weight by");
   std::sort(error.begin(), error.end());
   return error;
-}
-
-std::vector<std::string> fitToolNames() {
-  return trainerToolNames();
-}
-
-std::vector<std::string> fitModelNames(const std::string& tool) {
-  return trainerModelNames(tool);
 }
 
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,

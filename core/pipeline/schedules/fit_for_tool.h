@@ -28,8 +28,8 @@ FitTarget fitTargetFromScheduleFile(const std::string& path);
 // φ = π·w of a schedule already built (the Schedules tab's selection, the report's InfoNoise).
 FitTarget fitTargetFromSchedule(const schedule::Schedule& schedule, const std::string& source);
 // φ of the entropic schedule `method` ("infonoise" or "sqrt-entropy") built from the profile
-// through the schedule recipes (pipeline/schedule_recipe.h) on the default grid (256 bins on
-// 0.002 … 80, as `noisescope-cli schedule` uses).
+// through the schedule recipes (pipeline/schedules/schedule_recipe.h) on the default grid (256 bins
+// on 0.002 … 80, as `noisescope-cli schedule` uses).
 FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profileSource,
                                const std::string& method);
 // The profile's primary MMSE per σ as the (σ, error) pairs of TrainerSettings::modelError: the
@@ -54,11 +54,6 @@ struct ToolFit {
   // (schedule::comparisonGroups): the overlay spreads a quantised family's φ over each group.
   std::vector<int> groups;
 };
-
-// The nine tools, in the order the CLI's help and the GUI's list show them.
-std::vector<std::string> fitToolNames();
-// The model families `tool` is modelled for, its default first (InputError("--for") if unknown).
-std::vector<std::string> fitModelNames(const std::string& tool);
 
 // Throws InputError("trainer", …) for an unknown tool.
 ToolFit fitForTool(const FitTarget& target, const std::string& tool,

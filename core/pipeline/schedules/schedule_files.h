@@ -6,16 +6,15 @@
 
 #include <string>
 
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "schedule/allocation.h"
 
 namespace noisescope::pipeline {
 
-// Writes `built.schedule` with scheduleProvenance(built, producer); the extension chooses the format.
+// Writes `built.schedule` with scheduleProvenance(built, producer); the extension chooses the
+// format.
 void saveScheduleFile(const std::string& path, const BuiltSchedule& built,
                       const std::string& producer);
-// Writes the curves (π, w, φ, CDF on the grid, in one coordinate) as CSV.
-void saveCurvesCsvFile(const std::string& path, const schedule::CurveTable& table);
 // The schedule as our JSON describes it, without the provenance (a summary to print).
 nlohmann::json scheduleSummaryJson(const schedule::Schedule& schedule);
 

@@ -1,4 +1,4 @@
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include "io/provenance.h"
 #include "io/schedule_io.h"
 #include "io/schedule_spec.h"
-#include "pipeline/caveats.h"
+#include "pipeline/schedules/caveats.h"
 #include "profile/profile.h"
 #include "schedule/entropic.h"
 #include "util/error.h"

@@ -16,7 +16,7 @@
 //   BuiltSchedule info = buildSchedule(infoNoiseRecipe(), grid, context);
 //   BuiltSchedule sqrt = buildSchedule(sqrtEntropyRecipe(Coordinate::LogSigma), grid, context);
 //   writeSchedule(path, info.schedule, scheduleProvenance(info, "noisescope-cli report"));
-//   writeSigmaSteps(stepsPath, sigmaSteps(info, 18), ...);  // see pipeline/sigma_steps.h
+//   writeSigmaSteps(stepsPath, sigmaSteps(info, 18), ...);  // see pipeline/sampling/sigma_steps.h
 // σ_data (the EDM weight's σ_d): a value given in the recipe wins; else an entropic recipe's
 // profile's recorded σ_data; else the context's measured dataset σ_data; else
 // defaults::kSigmaDataFallback, and the
@@ -113,7 +113,7 @@ struct BuiltSchedule {
   // The provenance "parameters" block: recipe kind, its settings, the grid, the loss weight and
   // σ_data with its source. Identical whichever face built it.
   nlohmann::json parameters = nlohmann::json::object();
-  // What the user must know about it (pipeline/caveats.h): an entropic schedule from an
+  // What the user must know about it (pipeline/schedules/caveats.h): an entropic schedule from an
   // empirical profile says below which σ that profile memorises. Also in parameters["caveats"]
   // and the schedule's note "caveat"; the CLI prints them on stderr, the GUI beside the schedule.
   std::vector<std::string> caveats;

@@ -1,4 +1,4 @@
-#include "pipeline/offline_reference.h"
+#include "pipeline/training/offline_reference.h"
 
 #include "pipeline/defaults.h"
 #include "profile/profile.h"

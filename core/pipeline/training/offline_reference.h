@@ -6,7 +6,7 @@
 // `noisescope-cli schedule --profile P` with those settings (test_gui_cli_offline_reference).
 #include <string>
 
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/schedule_recipe.h"
 
 namespace noisescope {
 struct Profile;

@@ -1,4 +1,4 @@
-#include "pipeline/run_watch.h"
+#include "pipeline/training/run_watch.h"
 
 #include <algorithm>
 #include <exception>

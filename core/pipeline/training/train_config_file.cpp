@@ -1,4 +1,4 @@
-#include "pipeline/train_config_file.h"
+#include "pipeline/training/train_config_file.h"
 
 #include <nlohmann/json.hpp>
 

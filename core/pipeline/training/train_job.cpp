@@ -1,4 +1,4 @@
-#include "pipeline/train_job.h"
+#include "pipeline/training/train_job.h"
 
 #include <memory>
 #include <utility>

@@ -4,7 +4,7 @@ Mirrors the C++ trainer's online sampler: NoiseSampler (core/train/noise_sampler
 warm-up, the refresh period, the bins, the CDF change) as train::resolveNoiseSampler
 (core/train/trainer.cpp) builds it from a config's `noise` section, and the events the trainer
 writes. Keep them in step; tests/python/test_golden.py (test_python_golden) holds the sampler
-equal to the one core/pipeline/online_sampler.cpp builds, tests/python/test_event_schema.py the
+equal to the one core/pipeline/internal/online_sampler.cpp builds, tests/python/test_event_schema.py the
 events to the schema. measure_sigma_data restates measureSigmaData (core/data/statistics.cpp);
 no test compares the two.
 

@@ -20,7 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/online_sampler.h"
+#include "pipeline/internal/online_sampler.h"
 #include "util/error.h"
 
 using namespace noisescope;

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "diagnostic/diagnostic_options.h"
-#include "pipeline/atomic_design.h"
 #include "pipeline/defaults.h"
-#include "pipeline/held_out_queries.h"
+#include "pipeline/diagnose/held_out_queries.h"
 #include "pipeline/report.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/atomic_design.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
 #include "schedule/families.h"

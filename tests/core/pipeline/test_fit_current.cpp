@@ -9,7 +9,7 @@
 
 #include <fstream>
 
-#include "pipeline/fit_current.h"
+#include "pipeline/schedules/fit_current.h"
 #include "schedule/trainer_fit.h"
 #include "util/error.h"
 

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "pipeline/fit_for_tool.h"
+#include "pipeline/schedules/fit_for_tool.h"
 #include "schedule/allocation.h"
 #include "schedule/families.h"
 #include "util/error.h"

@@ -15,7 +15,7 @@
 #include "data/streaming/prior_rows.h"
 #include "fixtures.h"
 #include "noisescope_test_paths.h"
-#include "pipeline/held_out_queries.h"
+#include "pipeline/diagnose/held_out_queries.h"
 #include "util/error.h"
 
 using namespace noisescope;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "pipeline/race_measures.h"
+#include "pipeline/training/schedule_race.h"
 
 using namespace noisescope::pipeline;
 

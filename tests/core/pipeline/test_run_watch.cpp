@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/run_watch.h"
+#include "pipeline/training/run_watch.h"
 
 using nlohmann::json;
 using noisescope::pipeline::RunRecord;

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "pipeline/caveats.h"
-#include "pipeline/schedule_recipe.h"
+#include "pipeline/schedules/caveats.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
 #include "util/log_grid.h"
 

@@ -15,9 +15,9 @@
 #include "data/statistics.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
-#include "pipeline/atomic_design.h"
-#include "pipeline/schedule_recipe.h"
-#include "pipeline/sigma_steps.h"
+#include "pipeline/sampling/sigma_steps.h"
+#include "pipeline/schedules/atomic_design.h"
+#include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
 #include "schedule/allocation.h"
 #include "schedule/entropic.h"
@@ -311,9 +311,9 @@ class TestSchedulePipeline : public QObject {
     request.settings.features = 16;
     const AtomicDesign design = designAtomic(request, data);
     QVERIFY(design.built.schedule.isAtomic());
-    QCOMPARE(design.result.gridSigma.size(), size_t{12});
-    QCOMPARE(design.result.gridSigma.front(), 0.01);
-    QCOMPARE(design.result.gridSigma.back(), 20.0);
+    QCOMPARE(design.candidateSigma.size(), size_t{12});
+    QCOMPARE(design.candidateSigma.front(), 0.01);
+    QCOMPARE(design.candidateSigma.back(), 20.0);
     const json& p = design.built.parameters;
     QCOMPARE(p["recipe"].get<std::string>(), std::string("atomic"));
     // Quick's values with three changed: the recorded name says what they are, not where they
