@@ -290,8 +290,12 @@ SamplingRate samplingRateFromProfiles(const std::vector<const Profile*>& profile
       heldOut = p;
     } else if (p->kind == "gaussian" || p->kind == "table") {
       leaveOut(*p, "not a bound on the population's MMSE");
+    } else if (bound && bound->kind == "bound") {
+      leaveOut(*p,
+               "a member the 'bound' profile already chose among (one upper curve, not the "
+               "smallest of several: that is biased low)");
     } else {
-      leaveOut(*p, "another curve of a kind already used");
+      leaveOut(*p, "a second curve of a kind already used");
     }
   }
   if (!bound && !heldOut)

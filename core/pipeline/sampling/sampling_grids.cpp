@@ -41,7 +41,37 @@ std::optional<Schedule> lastScheduleEvent(const std::string& events) {
   return last;
 }
 
+bool readsSamplingRate(const SamplingGridSpec& spec) {
+  return spec.family == GridFamily::Auto || spec.sigmaMinFromRate || spec.gateAuto ||
+         (spec.family == GridFamily::Entropic && spec.rate == EntropicRate::Sampling);
+}
+
+const char* const kBracketKinds[] = {"empirical",      "held-out", "held-out-wiener",
+                                     "held-out-patch", "gaussian", "bound"};
+
 }  // namespace
+
+std::vector<std::string> bracketProfileFiles(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::string stem = path;
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0)
+    stem.resize(stem.size() - 5);
+  for (const char* kind : kBracketKinds) {
+    const std::string suffix = std::string(".") + kind;
+    if (stem.size() > suffix.size() &&
+        stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      stem.resize(stem.size() - suffix.size());
+      break;
+    }
+  }
+  std::vector<std::string> files;
+  for (const char* kind : kBracketKinds) {
+    const std::string file = stem + "." + kind + ".json";
+    if (fs::exists(file)) files.push_back(file);
+  }
+  if (files.empty() && fs::exists(path)) files.push_back(path);
+  return files;
+}
 
 Schedule runFinalSchedule(const std::string& runDirectory, std::string* from) {
   namespace fs = std::filesystem;
@@ -75,7 +105,7 @@ SamplingGridResult samplingGrid(const std::string& specText, int steps,
   std::optional<Profile> profileFile;
   std::optional<RateProfile> rate;
   std::optional<Schedule> scheduleFile;
-  if (r.spec.family == GridFamily::Entropic) {
+  if (r.spec.family == GridFamily::Entropic && r.spec.rate == EntropicRate::Profile) {
     const Profile* profile = sources.profile;
     r.source = sources.profileSource;
     if (!r.spec.profile.empty()) {
@@ -104,11 +134,43 @@ SamplingGridResult samplingGrid(const std::string& specText, int steps,
                        "the quantile grid needs a schedule: run=DIR or schedule=FILE (or a "
                        "selected schedule)");
   }
+  // The sampling rate, for the grids that read it: the face's profile (or profile=FILE) and the
+  // other files of its bracket.
+  std::vector<Profile> rateFiles;
+  if (readsSamplingRate(r.spec)) {
+    const std::string path = !r.spec.profile.empty() ? r.spec.profile : sources.profileSource;
+    std::vector<const Profile*> profiles;
+    for (const std::string& file :
+         path.empty() ? std::vector<std::string>{} : bracketProfileFiles(path)) {
+      rateFiles.push_back(readProfile(file));
+      r.notes.push_back("sampling rate reads " + file + " (" + rateFiles.back().kind + ")");
+    }
+    for (const Profile& p : rateFiles) profiles.push_back(&p);
+    if (profiles.empty() && sources.profile) {
+      profiles.push_back(sources.profile);
+      r.notes.push_back("sampling rate reads " + sources.profileSource + " (" +
+                        sources.profile->kind + ")");
+    }
+    try {
+      if (!profiles.empty()) r.rate = samplingRateFromProfiles(profiles, &r.notes);
+    } catch (const InputError& e) {
+      if (r.spec.family != GridFamily::Auto) throw;
+      r.notes.push_back(std::string("auto: no sampling rate (") + e.what() + ")");
+    }
+    if (r.rate) {
+      inputs.rate = &*r.rate;
+      r.source = path.empty() ? sources.profileSource : path;
+    }
+  }
+  const ResolvedGrid resolved = resolveSamplingGrid(r.spec, inputs);
+  r.notes.insert(r.notes.end(), resolved.notes.begin(), resolved.notes.end());
   r.sigma = buildSamplingGrid(r.spec, steps, inputs);
   r.steps = steps;
   r.canonical = canonicalSpec(r.spec);
-  r.label = gridLabel(r.spec);
-  r.rule = gridRule(r.spec);
+  // A grid that decided something from the rate is labelled and described by what it decided.
+  r.label = gridLabel(resolved.spec);
+  if (r.spec.family == GridFamily::Auto) r.label = "auto: " + r.label;
+  r.rule = gridRule(resolved.spec);
   r.largestRatio = largestStepRatio(r.sigma);
   const double top = r.sigma.front(), bottom = r.sigma[steps - 1];
   r.ratioLimit = ratioLimit(steps, bottom, top, r.spec.margin);

@@ -7,15 +7,21 @@
 //
 //   default grid  defaults::kSamplingGrid, Karras ρ = 7 (EDM's grid, the one the Heun sampler was
 //                 tuned on) — until `sample-race` shows another grid beats it;
+//   auto          the data-derived grid (schedule/sampling_rate.h, THEORY §6): built on the
+//                 sampling rate of the profile the face holds (or profile=FILE) and, when that
+//                 profile is one of a bracket's files (P.bound.json, P.empirical.json, …), of its
+//                 siblings too; Karras ρ = 7 with a note when there is no usable profile;
 //   ratio limit   no step σ_i/σ_{i+1} above ratioLimit(N, σ_min, σ_max, margin): margin (2) times
 //                 Karras ρ = 7's largest step at the same N and ends. A grid that breaks it is
 //                 written with a warning per step ("guard=warn", the default), or reshaped
 //                 until none does ("guard=cap").
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "profile/profile.h"
 #include "schedule/sampling_grid.h"
+#include "schedule/sampling_rate.h"
 #include "schedule/schedule.h"
 
 namespace noisescope::pipeline {
@@ -40,7 +46,17 @@ struct SamplingGridResult {
   double ratioLimit = 0.0;    // ratioLimit(N, σ_{N−1}, σ_0, spec.margin)
   std::vector<std::string> warnings;  // one per step over the limit, and a σ range note
   schedule::GridExports exports;
+  // Grids that read the sampling rate (auto, rate=sampling, sigma_min=profile, gate_c=auto): how
+  // the grid was chosen, the profiles read or left out, and the rate itself (per level: source
+  // and why). Empty / no value for the other grids.
+  std::vector<std::string> notes;
+  std::optional<schedule::SamplingRate> rate;
 };
+
+// The profile files of the bracket `path` belongs to: for "P.json" or "P.KIND.json" (KIND one of
+// empirical, held-out, held-out-wiener, held-out-patch, gaussian, bound) every "P.KIND.json" that
+// exists, `path` itself included when it exists. Empty when none does.
+std::vector<std::string> bracketProfileFiles(const std::string& path);
 
 // The run's final training π: schedules/final.schedule.json, else schedules/latest.schedule.json
 // (a run still going, or stopped), else the last "schedule" event of events.jsonl. InputError

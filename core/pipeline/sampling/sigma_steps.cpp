@@ -20,7 +20,9 @@ SigmaSteps sigmaSteps(const SamplingGridResult& grid, const std::string& schedul
                     grid.ratioLimit,
                     /*ratioMargin=*/grid.spec.margin,
                     grid.warnings,
-                    grid.exports};
+                    grid.exports,
+                    grid.notes,
+                    /*samplingRate=*/grid.rate ? samplingRateJson(*grid.rate) : nlohmann::json()};
 }
 
 SigmaSteps sigmaSteps(const BuiltSchedule& built, int steps, const std::string& grid,
