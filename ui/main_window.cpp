@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -13,6 +14,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -92,6 +94,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   // switch while the user watches the race).
   connect(trainingPanel_, &TrainingPanel::referenceProfileRequested, diagnosticPanel_,
           &DiagnosticPanel::runRunCheckpoint);
+  // A schedule built on the Schedules tab, trained on the Training tab: written into the runs
+  // folder (a run's config names the file), then chosen there.
+  connect(schedulePanel_, &SchedulePanel::trainWithRequested, this, &MainWindow::trainWithSchedule);
   connect(workbench_, &Workbench::datasetChanged, this, &MainWindow::updateSummary);
   connect(workbench_, &Workbench::statisticsChanged, this, &MainWindow::updateSummary);
 
@@ -301,6 +306,27 @@ void MainWindow::onJobFinished(const QString&, bool, const QString&) {
     cancel_->hide();
     jobLabel_->clear();
   }
+}
+
+void MainWindow::trainWithSchedule(const QString& name) {
+  // A file name a user recognises: the schedule's name, with what paths cannot hold replaced.
+  QString stem = name;
+  stem.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]+")), QStringLiteral("-"));
+  stem = stem.remove(QRegularExpression(QStringLiteral("^[-.]+|-+$")));
+  if (stem.isEmpty()) stem = QStringLiteral("schedule");
+  const QDir folder(QDir(trainingPanel_->runsFolder()).filePath(QStringLiteral("schedules")));
+  if (!folder.mkpath(QStringLiteral("."))) {
+    showWarning(this, tr("Train with it"), tr("Cannot create the folder %1").arg(folder.path()));
+    return;
+  }
+  const QString path = folder.filePath(stem + QStringLiteral(".schedule.json"));
+  const QString error = schedulePanel_->exportCurrent(path);
+  if (!error.isEmpty()) {
+    showWarning(this, tr("Train with it"), error);
+    return;
+  }
+  trainingPanel_->useScheduleFile(path, name);
+  tabs_->setCurrentWidget(trainingPanel_);
 }
 
 void MainWindow::updateSummary() {

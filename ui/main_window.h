@@ -76,6 +76,8 @@ class MainWindow : public QMainWindow {
   void onJobProgress(const QString& tag, double fraction, const QString& message);
   void onJobFinished(const QString& tag, bool succeeded, const QString& message);
   void updateSummary();
+  // The Schedules tab's selected schedule (`name`) as the Training tab's schedule file.
+  void trainWithSchedule(const QString& name);
 
   Workbench* workbench_;
   QTabWidget* tabs_;

@@ -148,8 +148,12 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
          "…) fitted to the selected allocation φ"));
   auto* listButtons = new QHBoxLayout();
   for (QPushButton* b : {add_, remove_, export_}) listButtons->addWidget(b);
+  trainWith_ = new QPushButton(tr("Train &with it"), listBox);
+  trainWith_->setToolTip(
+      tr("Train a model on the loaded data with the selected schedule (static), or warm up with "
+         "it (online): the schedule is written to the runs folder and chosen on the Training tab"));
   auto* exportButtons = new QHBoxLayout();
-  for (QPushButton* b : {samplingGrid_, exportFor_}) exportButtons->addWidget(b);
+  for (QPushButton* b : {samplingGrid_, exportFor_, trainWith_}) exportButtons->addWidget(b);
   listLayout->addWidget(list_, 1);
   listLayout->addLayout(listButtons);
   listLayout->addLayout(exportButtons);
@@ -254,6 +258,15 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   });
   connect(samplingGrid_, &QPushButton::clicked, this, &SchedulePanel::exportSamplingGrid);
   connect(exportFor_, &QPushButton::clicked, this, [this] { openExportFor(); });
+  connect(trainWith_, &QPushButton::clicked, this, [this] {
+    const int row = list_->currentRow();
+    const auto current = builtAt(row);
+    if (!current || current->schedule.empty()) {
+      showWarning(this, tr("Train with it"), tr("Select a schedule without errors first."));
+      return;
+    }
+    Q_EMIT trainWithRequested(QString::fromStdString(model_->recipe(row).name));
+  });
   connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this] {
     showEditor();
     updateMetrics();

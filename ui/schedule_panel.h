@@ -93,6 +93,9 @@ class SchedulePanel : public QWidget {
 
  Q_SIGNALS:
   void atomicDesignFinished();
+  // "Train with it": the selected schedule (`name`, built without errors) is wanted on the
+  // Training tab; the main window exports it there.
+  void trainWithRequested(const QString& name);
 
  private:
   // The grid from the spin boxes, rebuilding every schedule on it; then the editor and chart.
@@ -123,6 +126,7 @@ class SchedulePanel : public QWidget {
   QPushButton* export_;
   QPushButton* samplingGrid_;
   QPushButton* exportFor_;
+  QPushButton* trainWith_;
   QScrollArea* editorScroll_;
   QWidget* editor_ = nullptr;
   QComboBox* coordinate_;

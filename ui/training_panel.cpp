@@ -139,6 +139,14 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   lossWeight_ = new QComboBox(form);
   lossWeight_->addItems({"edm", "uniform", "epsilon", "v", "min-snr"});
   layout->addRow(tr("Loss &weight:"), lossWeight_);
+  // A preset is trained with the weight chosen here; a schedule file with the one it carries.
+  connect(schedulePreset_, &QComboBox::currentIndexChanged, this, [this] {
+    const bool file =
+        !train::isSchedulePreset(schedulePreset_->currentData().toString().toStdString());
+    lossWeight_->setEnabled(!file);
+    lossWeight_->setToolTip(file ? tr("A schedule file is trained with the loss weight it carries")
+                                 : QString());
+  });
   warmup_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.noise.warmupSteps), 100);
   layout->addRow(tr("Warm-up steps:"), warmup_);
   refresh_ = intSpin(form, 1, 1000000, static_cast<int>(defaults.noise.refreshEvery), 50);
@@ -396,6 +404,20 @@ void TrainingPanel::useSuggestedFeatureNetwork() {
 
 void TrainingPanel::setRunsFolder(const QString& path) {
   runsFolder_->setText(path);
+}
+
+QString TrainingPanel::runsFolder() const {
+  return runsFolder_->text();
+}
+
+void TrainingPanel::useScheduleFile(const QString& path, const QString& label) {
+  int index = schedulePreset_->findData(path);
+  if (index < 0) {
+    schedulePreset_->addItem(tr("%1 (Schedules tab)").arg(label), path);
+    index = schedulePreset_->count() - 1;
+    schedulePreset_->setItemData(index, path, Qt::ToolTipRole);
+  }
+  schedulePreset_->setCurrentIndex(index);
 }
 
 int TrainingPanel::threadShare(int concurrentRuns) {

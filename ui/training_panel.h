@@ -37,6 +37,13 @@ class TrainingPanel : public QWidget {
   // Which noisescope-cli runs training (default: next to this program, then on PATH).
   void setCliPath(const QString& path) { cliPath_ = path; }
   void setRunsFolder(const QString& path);
+  QString runsFolder() const;
+  // A schedule file (a schedule built on the Schedules tab, exported) as the schedule of the next
+  // runs: listed under the presets as `label` and chosen. A file carries its own loss weight, so
+  // the loss-weight box is off while it is chosen.
+  void useScheduleFile(const QString& path, const QString& label);
+  QComboBox* scheduleBox() const { return schedulePreset_; }
+  QComboBox* lossWeightBox() const { return lossWeight_; }
   QString cliPath() const { return cliPath_; }
 
   // Starts one run with the form's settings and the given sampler ("" = the form's). Its config

@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/schedule_io.h"
 #include "noisescope_test_paths.h"
 #include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
@@ -43,6 +44,8 @@
 #include "ui/main_window.h"
 #include "ui/run_list_model.h"
 #include "ui/run_monitor.h"
+#include "ui/schedule_list_view.h"
+#include "ui/schedule_panel.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
 
@@ -169,6 +172,60 @@ class TestTrainingPanel : public QObject {
   Q_OBJECT
 
  private Q_SLOTS:
+  // A schedule built on the Schedules tab goes to the Training tab in one click: written into the
+  // runs folder, chosen as the run's schedule, and named by the config a run starts with.
+  void scheduleFromTheSchedulesTabIsTrained() {
+    QTemporaryDir runs, elsewhere;
+    MainWindow window;
+    window.resize(1500, 950);
+    window.show();
+    TrainingPanel* panel = window.trainingPanel();
+    panel->setCliPath(standInCli(runs));
+    panel->setRunsFolder(runs.path());
+    QVERIFY(openSample(window, QStringLiteral(NOISESCOPE_SOURCE_DIR) +
+                                   "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
+    SchedulePanel* schedules = window.schedulePanel();
+    window.tabs()->setCurrentWidget(schedules);
+    schedules->list()->setCurrentRow(1);
+    QPushButton* trainWith = nullptr;
+    for (QPushButton* b : schedules->findChildren<QPushButton*>())
+      if (b->text() == "Train &with it") trainWith = b;
+    QVERIFY(trainWith);
+    const int presets = panel->scheduleBox()->count();
+    QVERIFY(panel->lossWeightBox()->isEnabled());
+    saveScreenshot(&window, "schedules-train-with-it");
+
+    trainWith->click();
+    QCOMPARE(window.tabs()->currentWidget(), static_cast<QWidget*>(panel));
+    QCOMPARE(panel->scheduleBox()->count(), presets + 1);
+    const QString path = panel->scheduleBox()->currentData().toString();
+    QVERIFY2(path.startsWith(runs.path() + "/schedules/") && path.endsWith(".schedule.json"),
+             qPrintable(path));
+    QVERIFY2(panel->scheduleBox()->currentText().endsWith("(Schedules tab)"),
+             qPrintable(panel->scheduleBox()->currentText()));
+    // The file is the selected schedule, as the panel's own export writes it.
+    const QString again = elsewhere.filePath("same.json");
+    QCOMPARE(schedules->exportCurrent(again), QString());
+    QCOMPARE(readSchedule(path.toStdString()).binMasses(),
+             readSchedule(again.toStdString()).binMasses());
+    // A file carries its own loss weight.
+    QVERIFY(!panel->lossWeightBox()->isEnabled());
+    const QString dir = panel->startRun();
+    QVERIFY(!dir.isEmpty());
+    QCOMPARE(readJson(dir + ".config.json")["noise"]["schedule"].get<std::string>(),
+             path.toStdString());
+    panel->run(0)->stop();
+
+    // Once more: the same entry, not a second one; a preset turns the loss weight back on.
+    window.tabs()->setCurrentWidget(schedules);
+    trainWith->click();
+    QCOMPARE(panel->scheduleBox()->count(), presets + 1);
+    panel->scheduleBox()->setCurrentIndex(0);
+    QVERIFY(panel->lossWeightBox()->isEnabled());
+    panel->scheduleBox()->setCurrentIndex(presets);
+    saveScreenshot(&window, "training-schedule-from-schedules-tab");
+  }
+
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("NoiseScopeTest");
