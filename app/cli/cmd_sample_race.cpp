@@ -71,7 +71,7 @@ const CommandRegistration registration("sample-race", [](CLI::App& app) -> std::
   app.add_option("--grid", o.grids,
                  "Sampling-grid spec to race, e.g. 'karras?rho=7' (repeatable; default: Karras "
                  "ρ = 7 and 3, uniform σ, log σ, DDPM trailing / leading / linspace, flow shift 3, "
-                 "entropic ∫rate and ∫√rate with --profile, the run's π quantiles)");
+                 "entropic ∫rate and ∫√rate and auto with --profile, the run's π quantiles)");
   app.add_option("--nfe", o.nfe, "Budgets of denoiser evaluations")->capture_default_str();
   app.add_option("--seeds", o.seeds, "Sampling seeds (intervals need at least 2)")
       ->capture_default_str();

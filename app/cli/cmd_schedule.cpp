@@ -365,10 +365,13 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--steps", a->steps,
                  "Inference σ steps: N levels of the --grid sampling grid (with --steps-output: " +
                      std::to_string(pipeline::defaults::kSamplingSteps) + " unless given)");
-  app.add_option("--grid", a->grid,
-                 "Sampling grid: karras, uniform-sigma, log-sigma, ddpm, flow, entropic, quantiles "
-                 "with ?key=value (docs/file-formats.md; entropic uses --profile, quantiles this "
-                 "schedule unless they name a file)")
+  app.add_option(
+         "--grid", a->grid,
+         "Sampling grid: karras, uniform-sigma, log-sigma, ddpm, flow, entropic, quantiles, "
+         "auto (from --profile and its bracket's files: THEORY §6), or a named spec "
+         "(gated, rescaled, balanced, karras-profile), with ?key=value "
+         "(docs/file-formats.md; entropic uses --profile, quantiles this schedule unless "
+         "they name a file)")
       ->capture_default_str();
   app.add_option("--steps-output", a->stepsOutput,
                  "Write the σ steps (.json: noisescope.sigma-steps/2 with the diffusers and "

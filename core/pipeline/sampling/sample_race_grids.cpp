@@ -109,6 +109,8 @@ std::vector<std::string> defaultRaceGridSpecs(const RaceGridContext& c) {
   if (!c.profile.empty()) {
     specs.push_back(withRange("entropic", "increment=rate", r));
     specs.push_back(withRange("entropic", "increment=sqrt-rate", r));
+    // The data-derived grid (THEORY §6), on the profile and the other files of its bracket.
+    specs.push_back(withRange("auto", "", r));
   }
   if (!c.runDirectory.empty() && readSources(c).pi) specs.push_back("quantiles?of=pi");
   return specs;
