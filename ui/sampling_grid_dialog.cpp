@@ -115,6 +115,16 @@ bool SamplingGridDialog::acceptable() const {
   return ok_;
 }
 
+namespace {
+// How a data-driven grid was chosen (auto's rule and reason, σ_min, the profiles read).
+QString notesHtml(const std::vector<std::string>& notes) {
+  QString html;
+  for (const auto& note : notes)
+    html += QStringLiteral("<br>") + QString::fromStdString(note).toHtmlEscaped();
+  return html;
+}
+}  // namespace
+
 void SamplingGridDialog::refresh() {
   ok_ = false;
   try {
@@ -128,7 +138,8 @@ void SamplingGridDialog::refresh() {
                                QString::fromStdString(s.grid).toHtmlEscaped(),
                                QString::fromStdString(s.rule).toHtmlEscaped(), levels)
                           .arg(s.largestRatio, 0, 'g', 4)
-                          .arg(s.ratioLimit, 0, 'g', 4));
+                          .arg(s.ratioLimit, 0, 'g', 4) +
+                      notesHtml(s.notes));
     QStringList warnings;
     for (const auto& w : s.warnings) warnings << QString::fromStdString(w);
     warnings_->setPlainText(warnings.isEmpty() ? QString() : warnings.join(QStringLiteral("\n")));

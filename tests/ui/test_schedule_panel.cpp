@@ -412,6 +412,10 @@ class TestSchedulePanel : public QObject {
     saveScreenshot(&dialog, "sampling-grid-warning");
     dialog.setSpec(QStringLiteral("uniform-sigma?guard=cap"));
     QVERIFY(dialog.warningText().isEmpty());
+    // auto on a table profile (not a bound): Karras ρ = 7, and the preview says why.
+    dialog.setSpec(QStringLiteral("auto"));
+    QVERIFY(dialog.acceptable());
+    QVERIFY(dialog.previewText().contains("auto: no sampling rate"));
     dialog.setSpec(QStringLiteral("no-such-grid"));
     QVERIFY(!dialog.acceptable());
     QVERIFY(dialog.warningText().contains("no-such-grid"));
