@@ -56,17 +56,6 @@ const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coor
                                    Coordinate::VpTime, Coordinate::FlowTime};
 enum CurveKind { kAllocation, kSampling, kWeight, kCdf };
 
-// √-entropy from a profile gated as InfoNoise is: below the gate a bound's rate is its looseness
-// and an empirical profile's is memorisation, not information; ungated, about 30 % of φ from the
-// bound lay below σ = 0.05. The gate is InfoNoise's own default, not a copy of its number.
-ScheduleRecipe gatedSqrtEntropyRecipe(const std::string& profile) {
-  ScheduleRecipe recipe = sqrtEntropyRecipe(Coordinate::LogSigma, profile);
-  const ScheduleRecipe info = infoNoiseRecipe(profile);
-  recipe.gateC = info.gateC;
-  recipe.gateN = info.gateN;
-  return recipe;
-}
-
 QDoubleSpinBox* numberSpin(QWidget* parent, double lo, double hi, double value, int decimals = 4) {
   auto* box = new QDoubleSpinBox(parent);
   box->setDecimals(decimals);
@@ -332,8 +321,9 @@ void SchedulePanel::addMenuActions() {
       const std::string profile = named.name.toStdString();
       entropic->addAction(tr("InfoNoise ∝ rate · gate — %1").arg(named.name),
                           [this, profile] { addRecipe(infoNoiseRecipe(profile)); });
-      entropic->addAction(tr("√-entropy ∝ √(rate · gate) — %1").arg(named.name),
-                          [this, profile] { addRecipe(gatedSqrtEntropyRecipe(profile)); });
+      entropic->addAction(tr("√-entropy ∝ √(rate · gate) — %1").arg(named.name), [this, profile] {
+        addRecipe(sqrtEntropyRecipe(Coordinate::LogSigma, profile));
+      });
     }
   }
   menu->addAction(tr("Load a profile &file for the entropic schedules…"), this, [this] {

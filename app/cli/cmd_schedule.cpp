@@ -309,9 +309,9 @@ const CommandRegistration registration("schedule", [](CLI::App& app) -> std::fun
   app.add_option("--method", a->method, "With a profile: infonoise or sqrt-entropy")
       ->capture_default_str();
   app.add_option("--gate-c", a->gateC,
-                 "Low-noise gate c (InfoNoise default " +
+                 "Low-noise gate c of the entropic schedules (default " +
                      pipeline::defaults::formatDefault(pipeline::defaults::kGateC) +
-                     "; √-entropy default 0 = off)");
+                     " for both; 0 = off)");
   app.add_option("--gate-n", a->gateN, "Gate exponent n")->capture_default_str();
   app.add_option("--sqrt-coordinate", a->sqrtCoordinate,
                  "u of π(u) ∝ √(dH/du): sigma, log-sigma, lambda")

@@ -152,6 +152,7 @@ class TestSchedulePipeline : public QObject {
     const BuiltSchedule sqrt = buildSchedule(sqrtEntropyRecipe(Coordinate::Lambda), kGrid, context);
     SqrtEntropyOptions so;
     so.coordinate = Coordinate::Lambda;
+    so.gateC = infoNoiseRecipe().gateC;  // gated as InfoNoise is, by default
     so.weight = LossWeight{LossWeight::Kind::Uniform, 1.3, 5.0};
     QCOMPARE(sqrt.schedule.binMasses(), sqrtEntropySchedule(rates, kGrid, so).binMasses());
     QCOMPARE(sqrt.parameters["sqrt_coordinate"].get<std::string>(), std::string("lambda"));
