@@ -7,13 +7,18 @@
 namespace noisescope {
 
 std::optional<double> estimateSecondsLeft(const std::vector<ProgressPoint>& points,
-                                          double totalSteps, int window) {
+                                          double totalSteps) {
   if (points.size() < 2) return std::nullopt;
   const ProgressPoint& last = points.back();
   if (last.step >= totalSteps) return 0.0;
-  const size_t span = static_cast<size_t>(std::max(1, window));
-  const ProgressPoint& first = points[points.size() - 1 - std::min(span, points.size() - 1)];
-  const double steps = last.step - first.step, seconds = last.time - first.time;
+  const double tau = kEtaMemory * (last.time - points.front().time);
+  if (!(tau > 0) || !std::isfinite(tau)) return std::nullopt;
+  double steps = 0.0, seconds = 0.0;
+  for (size_t i = 1; i < points.size(); ++i) {
+    const double weight = std::exp(-(last.time - points[i].time) / tau);
+    steps += weight * (points[i].step - points[i - 1].step);
+    seconds += weight * (points[i].time - points[i - 1].time);
+  }
   if (!(steps > 0) || !(seconds > 0) || !std::isfinite(steps / seconds)) return std::nullopt;
   return (totalSteps - last.step) * seconds / steps;
 }

@@ -15,18 +15,21 @@ struct ProgressPoint {
   double time = 0.0;  // Unix seconds when they were done
 };
 
-// Points of the rate: the latest `window` intervals (window + 1 points), enough to span an
-// evaluation at the default log_every 50 and eval.every 250, few enough to follow a change of
-// pace (another run finishing and freeing cores).
-constexpr int kEtaWindow = 10;
+// The rate is smoothed, not read off a recent window: every interval between consecutive points
+// counts, weighted by exp(−age / τ), its age the wall time from its end to the last point, and
+// τ = kEtaMemory × the time the points span. A window of the last few intervals swings whenever an
+// evaluation pause enters or leaves it (ETAs of 4, 31 then 19 min, issue 35); with τ twice the
+// span the oldest interval keeps e^−½ of the newest one's weight, so a pause counts about as often
+// as it recurs, and a lasting change of pace (another run finishing and freeing cores) still
+// pulls the rate towards the new one.
+constexpr double kEtaMemory = 2.0;
 
-// Seconds left as of the last point: (totalSteps − last step) / rate, the rate being steps over
-// wall time between the first and last point of the recent window. Empty before two points, or
-// when the window shows no progress or no elapsed time (no rate to extrapolate); 0 once the last
-// point has reached totalSteps. Points must be in the order written (a resumed run's events are
-// read again from the start, so they never go back).
+// Seconds left as of the last point: (totalSteps − last step) / the smoothed rate. Empty before
+// two points, or when the points show no progress or no elapsed time (no rate to extrapolate);
+// 0 once the last point has reached totalSteps. Points must be in the order written (a resumed
+// run's events are read again from the start, so they never go back).
 std::optional<double> estimateSecondsLeft(const std::vector<ProgressPoint>& points,
-                                          double totalSteps, int window = kEtaWindow);
+                                          double totalSteps);
 
 // "42 s", "3 min 20 s", "2 h 05 min": whole seconds, the two largest units.
 std::string formatDuration(double seconds);
