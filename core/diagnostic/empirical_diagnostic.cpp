@@ -10,6 +10,7 @@
 #include "data/statistics.h"
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_posterior.h"
+#include "diagnostic/onset_bound.h"
 #include "diagnostic/queries.h"
 #include "io/provenance.h"
 #include "tensor/communicator.h"
@@ -210,6 +211,23 @@ Profile assemble(const std::string& kind, const PriorAccess& prior,
   return profile;
 }
 
+// Where the queries' noise draws are expected to land near another point only a few times, the
+// normal interval over queries misses the error it has not seen (THEORY §3, "The onset level"):
+// both estimates' upper ends are raised to the analytic bound's there, and the file says where.
+void raiseOnsetLevels(Profile& profile, const PerQueryPosterior& result) {
+  if (result.onsetBound.empty()) return;
+  const OnsetTerms terms{result.onsetBound, result.onsetEvents};
+  std::vector<int> raised;
+  for (MmseEstimate& e : profile.estimates) {
+    raised = raiseOnsetUpperEnds(e, terms, result.levels, result.queries);
+    if (!raised.empty())
+      e.interval = std::string(kMmseInterval) + "; " + onsetIntervalDescription();
+  }
+  nlohmann::json sigmas = nlohmann::json::array();
+  for (int l : raised) sigmas.push_back(profile.sigma[static_cast<size_t>(l)]);
+  profile.provenance["interval_onset_sigma"] = sigmas;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point started) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
@@ -247,6 +265,7 @@ Profile computeEmpiricalProfile(const PriorAccess& prior, const DiagnosticOption
   profile.estimates.push_back(
       summarizeEstimate("direct", "mean over queries of |x_j - E[x0 | y_j]|^2", result.squaredError,
                         result.levels, result.queries));
+  raiseOnsetLevels(profile, result);
   profile.rates = computeRates(sigma, profile.primary());
   return profile;
 }

@@ -11,6 +11,7 @@
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/dense_tile.h"
 #include "diagnostic/distance_terms.h"
+#include "diagnostic/onset_bound.h"
 #include "tensor/communicator.h"
 #include "tensor/device.h"
 #include "util/error.h"
@@ -89,13 +90,14 @@ class PhaseClock {
     Merge,
     Communicate,
     Finish,
+    Nearest,
     Count
   };
   void add(int phase, double seconds) { seconds_[phase] += seconds; }
   std::vector<std::pair<std::string, double>> report() const {
     static const char* names[] = {"read_tiles",    "distance_terms", "activation", "logits",
                                   "sparse_gather", "dense_weights",  "dense_gemm", "merge",
-                                  "communicate",   "finish"};
+                                  "communicate",   "finish",         "nearest"};
     std::vector<std::pair<std::string, double>> out;
     for (int p = 0; p < Count; ++p) out.emplace_back(names[p], seconds_[p]);
     return out;
@@ -172,6 +174,10 @@ class Engine {
     entropy_ = at::zeros({levels_, m_}, cpu64);
     ess_ = at::zeros({levels_, m_}, cpu64);
     if (settings.keepPosteriorMeans) means_ = at::zeros({levels_, m_, d_}, at::kFloat);
+    if (!heldOut_) {
+      nearest_ = at::full({m_, kOnsetNeighbours}, std::numeric_limits<double>::infinity(), cpu64);
+      duplicates_ = at::zeros({m_}, cpu64);
+    }
     levelRows_.assign(static_cast<size_t>(levels_), 0);
   }
 
@@ -183,6 +189,7 @@ class Engine {
       runQueryChunk(q0, std::min(plan_.queryChunk, m_ - q0));
     }
     if (comm_) sumCountersOverRanks();
+    if (!heldOut_) onsetBoundTerms();
     // Float32 terms may hide up to 2δ of a dropped weight's logit (its own error and the max's).
     out_.prunedWeightBound =
         std::min(out_.prunedWeightBound * std::exp(2.0 * out_.distanceLogitErrorBound), 1.0);
@@ -277,6 +284,7 @@ class Engine {
       at::Tensor a = terms.d.terms.narrow(0, 0, rows);
       at::Tensor b = terms.d.terms.narrow(0, rows, rows);
       const std::vector<double>& onset = terms.onset;
+      keepNearest(a, terms.d.aError, q0, rows);
       denseFromHere_ = false;
       for (int l = 0; l < levels_; ++l) {
         progress_.throwIfCancelled();
@@ -292,6 +300,53 @@ class Engine {
                          "σ level " + std::to_string(l + 1) + "/" + std::to_string(levels_));
       }
     }
+  }
+
+  // Each query's kOnsetNeighbours smallest A > 0 over the tiles seen so far; points at the
+  // query's own position (A = 0 up to the GEMM's rounding) are duplicates, which carry no
+  // posterior variance, and are counted apart.
+  void keepNearest(const at::Tensor& a, const at::Tensor& aError, int64_t q0, int64_t rows) {
+    if (heldOut_) return;
+    PhaseClock::Scope timing(clock_, PhaseClock::Nearest);
+    const at::Tensor limit =
+        (xj_.pow(2).sum(1).add(1.0).mul(1e-9) + aError).unsqueeze(1);  // [rows, 1]
+    const at::Tensor duplicate = a.le(limit);
+    duplicates_.narrow(0, q0, rows).add_(duplicate.sum(1).to(at::kDouble).to(at::kCPU));
+    const at::Tensor candidates = a.masked_fill(duplicate.logical_or(a.ge(0.5 * kSelfDistance)),
+                                                std::numeric_limits<double>::infinity());
+    const int64_t k = std::min<int64_t>(kOnsetNeighbours, a.size(1));
+    const at::Tensor smallest =
+        std::get<0>(at::topk(candidates, k, 1, /*largest=*/false)).to(at::kCPU);
+    at::Tensor kept = nearest_.narrow(0, q0, rows);
+    kept.copy_(std::get<0>(at::topk(at::cat({kept, smallest}, 1), kOnsetNeighbours, 1, false)));
+  }
+
+  // The onset bound's terms per level and query from the kept neighbours; a point not kept lies
+  // at least as far as the farthest kept. Sharded: each rank bounds its own shard's points, and
+  // the sum over ranks bounds the whole prior.
+  void onsetBoundTerms() {
+    PhaseClock::Scope timing(clock_, PhaseClock::Nearest);
+    const at::Tensor nearest = nearest_.contiguous();
+    std::vector<double> values(nearest.data_ptr<double>(),
+                               nearest.data_ptr<double>() + nearest.numel());
+    const at::Tensor finite = nearest.isfinite().sum(1).to(at::kDouble);
+    std::vector<double> beyond(static_cast<size_t>(m_));
+    const std::vector<int64_t> index = toHost(index_);
+    for (int64_t q = 0; q < m_; ++q) {
+      const int64_t local = index[static_cast<size_t>(q)] - firstRow_;
+      const double others = static_cast<double>(n_ - (local >= 0 && local < n_ ? 1 : 0));
+      beyond[static_cast<size_t>(q)] =
+          std::max(0.0, others - duplicates_[q].item<double>() - finite[q].item<double>());
+    }
+    OnsetTerms terms = onsetTerms(values, kOnsetNeighbours, beyond, sigmas_);
+    if (comm_) {
+      for (std::vector<double>* v : {&terms.bound, &terms.events}) {
+        at::Tensor t = at::from_blob(v->data(), {static_cast<int64_t>(v->size())}, at::kDouble);
+        comm_->allReduceSum(t);
+      }
+    }
+    out_.onsetBound = std::move(terms.bound);
+    out_.onsetEvents = std::move(terms.events);
   }
 
   static std::vector<int64_t> toHost(const at::Tensor& t) {
@@ -732,6 +787,7 @@ class Engine {
   int64_t firstRow_ = 0;
   int64_t bytesAtStart_ = 0;
   at::Tensor tileHost_, queryPoints_, owned_;
+  at::Tensor nearest_, duplicates_;  // [queries, kOnsetNeighbours] and [queries], CPU fp64
   int64_t n_ = 0, d_ = 0, m_ = 0;
   int levels_ = 0;
   double tau_ = 40.0;

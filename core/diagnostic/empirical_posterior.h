@@ -90,6 +90,10 @@ struct PerQueryPosterior {
   std::string denseKernel;  // the fused dense step's CPU kernel ("avx2", "default")
   // Sharded runs: payload bytes this rank handed to collectives (queries, merges, counters).
   int64_t communicatedBytes = 0;
+  // Queries from the prior's own points only (empty for held-out queries), [level * queries +
+  // query]: the analytic bound U_j(σ) on the query's expected posterior variance and its expected
+  // off-own-point events (diagnostic/onset_bound.h), from each query's nearest neighbours.
+  std::vector<double> onsetBound, onsetEvents;
   // Wall seconds per phase (CPU timings; on a GPU they measure launch, not completion).
   std::vector<std::pair<std::string, double>> phaseSeconds;
 
