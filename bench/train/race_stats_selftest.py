@@ -13,6 +13,7 @@ import tempfile
 import numpy as np
 
 import race_stats
+import sampling_race_report
 from race_intervals import (T975, first_crossing, interp_matrix, mean_ci, paired_ci, ratio_interval,
                             reach_interval, reach_target, speedup_interval, t975, t_quantile)
 
@@ -91,6 +92,13 @@ def table_checks():
     checks.append((abs(dm - 2.0) < 1e-12 and abs(dh - 4.303 / math.sqrt(3)) < 1e-9, "paired t"))
     # Cornish–Fisher beyond the table: t(0.975; 40) = 2.0211, t(0.975; 120) = 1.9799.
     checks.append((abs(t975(40) - 2.0211) < 2e-4 and abs(t975(120) - 1.9799) < 2e-4, "t tail"))
+    # The sample-race report's intervals use t quantiles at every seed count (it once switched to
+    # the normal 1.96 from 11 seeds on): 12 seeds take t(0.975; 11) = 2.201, 40 take 2.0227.
+    for n, t in ((12, 2.201), (40, 2.0227)):
+        values = [float(v * v % 7) for v in range(n)]
+        sd = float(np.std(values, ddof=1))
+        _, half = sampling_race_report.mean_hw(values)
+        checks.append((abs(half - t * sd / math.sqrt(n)) < 2e-4 * sd, "sample-race report t, %d seeds" % n))
     q = race_stats.quartile_sigmas([0.0, 1.0, 2.0, 3.0, 4.0], [1.0, 1.0, 1.0, 1.0])
     checks.append((all(abs(a - math.exp(b)) < 1e-9 for a, b in zip(q, (1, 2, 3))), "π quartiles"))
     checks.append((max(abs(t_quantile(0.975, df) - T975[df - 1]) for df in range(1, 31)) < 6e-4
