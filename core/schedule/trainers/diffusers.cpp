@@ -75,39 +75,43 @@ void flowFamilies(TrainerTool& t, double shift, bool offerNone, const std::strin
                           "uniform u; " + table});
 }
 
-ModelDefinition flux() {
-  ModelDefinition m;
-  m.tool = flowTool("diffusers",
-                    "command-line flags of examples/dreambooth/train_dreambooth_lora_flux.py "
-                    "(and the Flux.2, Qwen-Image, Krea 2 scripts)");
-  m.tool.model = "flux";
-  m.tool.modelNote =
-      "Flux.1/Flux.2/Qwen-Image/Krea 2 scripts: velocity loss; their checkpoints shift "
-      "dynamically, so the training table is unshifted";
-  m.tool.discretisation = "1000 table values t = 1, 0.999, …, 0.001";
-  m.tool.tableEdges = tableEdges(1000);  // u in [j, j + 1)/1000 trains at t = 1 − j/1000
+// A flow script training on the scheduler's 1000-entry table with static shift `shift` (1:
+// unshifted), its families from flowFamilies.
+ModelDefinition flowTableModel(const std::string& model, const std::string& knob,
+                               const std::string& note, double shift, bool offerNone,
+                               const std::string& extra) {
+  ModelDefinition m = flowModel("diffusers", knob, model, note);
+  m.tool.discretisation = shift == 1.0 ? "1000 table values t = 1, 0.999, …, 0.001"
+                                       : "1000 table values t = shift(1), …, shift(0.001), "
+                                         "static shift " +
+                                             num(shift);
+  // u in [j, j + 1)/1000 trains at t = shift(1 − j/1000), the cell's upper end
+  m.tool.tableEdges = tableEdges(1000, shift);
   m.tool.tableAtUpper = true;
-  flowFamilies(m.tool, 1.0, true, "");
-  m.defaultDraw = "none";
+  flowFamilies(m.tool, shift, offerNone, extra);
+  m.defaultDraw = offerNone ? "none" : "logit_normal";
   return m;
 }
 
+ModelDefinition flux() {
+  return flowTableModel("flux",
+                        "command-line flags of examples/dreambooth/train_dreambooth_lora_flux.py "
+                        "(and the Flux.2, Qwen-Image, Krea 2 scripts)",
+                        "Flux.1/Flux.2/Qwen-Image/Krea 2 scripts: velocity loss; their checkpoints "
+                        "shift dynamically, so the training table is unshifted",
+                        1.0, true, "");
+}
+
 ModelDefinition sd3() {
-  ModelDefinition m;
-  m.tool = flowTool("diffusers",
-                    "command-line flags of examples/dreambooth/train_dreambooth_lora_sd3.py "
-                    "(or train_dreambooth_sd3.py)");
-  m.tool.model = "sd3";
-  m.tool.modelNote =
+  ModelDefinition m = flowTableModel(
+      "sd3",
+      "command-line flags of examples/dreambooth/train_dreambooth_lora_sd3.py (or "
+      "train_dreambooth_sd3.py)",
       "SD3/SD3.5 scripts: --precondition_outputs 1 (the default) trains the x0 estimate "
-      "model_pred·(−σ) + x_t against x0; the scheduler table carries SD3's static shift 3";
+      "model_pred·(−σ) + x_t against x0; the scheduler table carries SD3's static shift 3",
+      3.0, false, " --precondition_outputs 1");
   m.tool.lossSpace = "x0 (--precondition_outputs 1)";
   m.tool.lossToX0 = one;
-  m.tool.discretisation = "1000 table values t = shift₃(1), …, shift₃(0.001)";
-  m.tool.tableEdges = tableEdges(1000, 3.0);
-  m.tool.tableAtUpper = true;
-  flowFamilies(m.tool, 3.0, false, " --precondition_outputs 1");
-  m.defaultDraw = "logit_normal";
   return m;
 }
 
@@ -118,16 +122,8 @@ ModelDefinition sd3() {
 // noise − x0, the same velocity error.
 ModelDefinition staticShift(const std::string& model, const std::string& script,
                             const std::string& note) {
-  ModelDefinition m;
-  m.tool = flowTool("diffusers", "command-line flags of examples/dreambooth/" + script);
-  m.tool.model = model;
-  m.tool.modelNote = note;
-  m.tool.discretisation = "1000 table values t = shift₃(1), …, shift₃(0.001)";
-  m.tool.tableEdges = tableEdges(1000, 3.0);
-  m.tool.tableAtUpper = true;
-  flowFamilies(m.tool, 3.0, true, "");
-  m.defaultDraw = "none";
-  return m;
+  return flowTableModel(model, "command-line flags of examples/dreambooth/" + script, note, 3.0,
+                        true, "");
 }
 
 // Lumina 2 (train_dreambooth_lora_lumina2.py, main's loop): the same draw of u and index j =
@@ -138,13 +134,11 @@ ModelDefinition staticShift(const std::string& model, const std::string& script,
 // Flux scripts, and sigma_sqrt weights by (1 − t)⁻² (cosmap is symmetric).
 ModelDefinition lumina2() {
   constexpr double a = 6.0;
-  ModelDefinition m;
-  m.tool = flowTool("diffusers",
-                    "command-line flags of examples/dreambooth/train_dreambooth_lora_lumina2.py");
-  m.tool.model = "lumina2";
-  m.tool.modelNote =
+  ModelDefinition m = flowModel(
+      "diffusers", "command-line flags of examples/dreambooth/train_dreambooth_lora_lumina2.py",
+      "lumina2",
       "Lumina 2 script: velocity loss; the scheduler's σ (static shift 6) is the data fraction, "
-      "so t = 1 − shift₆(1 − u) and --logit_mean's sign is reversed against the Flux scripts";
+      "so t = 1 − shift₆(1 − u) and --logit_mean's sign is reversed against the Flux scripts");
   m.tool.discretisation = "1000 table values t = 1 − shift₆(1), …, 1 − shift₆(0.001)";
   m.tool.tableEdges.resize(1001);
   for (int j = 0; j <= 1000; ++j) m.tool.tableEdges[j] = 1.0 - shiftFlowTime(1.0 - j / 1000.0, a);

@@ -5,44 +5,52 @@
 
 namespace noisescope::schedule::trainers {
 
-TrainerTool flowTool(std::string name, std::string knob) {
+namespace {
+
+// What every tool builder sets: its name and knob, how it draws, what its loss compares, the σ
+// it can reach and how its draw is discretised.
+TrainerTool toolOf(std::string name, std::string knob, TrainerCoordinate coordinate,
+                   std::string lossSpace, std::function<double(double)> lossToX0, double sigmaMin,
+                   double sigmaMax, std::string discretisation) {
   TrainerTool t;
   t.name = std::move(name);
-  t.coordinate = TrainerCoordinate::FlowTime;
-  t.lossSpace = "flow velocity (noise − x0)";
-  t.lossToX0 = flowVelocityToX0;
-  t.sigmaMin = 0.0;
-  t.sigmaMax = INFINITY;
   t.knob = std::move(knob);
-  t.discretisation = "continuous t";
+  t.coordinate = coordinate;
+  t.lossSpace = std::move(lossSpace);
+  t.lossToX0 = std::move(lossToX0);
+  t.sigmaMin = sigmaMin;
+  t.sigmaMax = sigmaMax;
+  t.discretisation = std::move(discretisation);
   return t;
 }
 
+}  // namespace
+
+TrainerTool flowTool(std::string name, std::string knob) {
+  return toolOf(std::move(name), std::move(knob), TrainerCoordinate::FlowTime,
+                "flow velocity (noise − x0)", flowVelocityToX0, 0.0, INFINITY, "continuous t");
+}
+
 TrainerTool ddpmTool(std::string name, std::string knob, bool vPrediction) {
-  TrainerTool t;
-  t.name = std::move(name);
-  t.coordinate = TrainerCoordinate::DdpmTime;
-  t.lossSpace = vPrediction ? "v (DDPM v-prediction)" : "epsilon";
-  t.lossToX0 = vPrediction ? vPredictionToX0 : epsilonToX0;
-  t.sigmaMin = ddpmSigma(0);
-  t.sigmaMax = ddpmSigma(999);
-  t.knob = std::move(knob);
-  t.discretisation = "integer timesteps 0 … 999 of SD's scaled-linear table";
+  TrainerTool t = toolOf(std::move(name), std::move(knob), TrainerCoordinate::DdpmTime,
+                         vPrediction ? "v (DDPM v-prediction)" : "epsilon",
+                         vPrediction ? vPredictionToX0 : epsilonToX0, ddpmSigma(0), ddpmSigma(999),
+                         "integer timesteps 0 … 999 of SD's scaled-linear table");
   t.tableEdges = tableEdges(1000);  // k = ⌊1000·u⌋
   return t;
 }
 
 TrainerTool sigmaTool(std::string name, std::string knob) {
-  TrainerTool t;
-  t.name = std::move(name);
-  t.coordinate = TrainerCoordinate::Sigma;
-  t.lossSpace = "x0 with EDM's weight λ(σ), σ_d = 0.5";
-  t.lossToX0 = one;
-  t.sigmaMin = 0.0;
-  t.sigmaMax = INFINITY;
-  t.knob = std::move(knob);
-  t.discretisation = "continuous σ";
-  return t;
+  return toolOf(std::move(name), std::move(knob), TrainerCoordinate::Sigma,
+                "x0 with EDM's weight λ(σ), σ_d = 0.5", one, 0.0, INFINITY, "continuous σ");
+}
+
+ModelDefinition flowModel(std::string tool, std::string knob, std::string model, std::string note) {
+  ModelDefinition m;
+  m.tool = flowTool(std::move(tool), std::move(knob));
+  m.tool.model = std::move(model);
+  m.tool.modelNote = std::move(note);
+  return m;
 }
 
 TrainerFamily withWeighting(const TrainerFamily& draw, const LossWeighting& weighting) {

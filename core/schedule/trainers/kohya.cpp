@@ -50,14 +50,12 @@ void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const st
 namespace {
 
 ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
-  ModelDefinition m;
-  m.tool = flowTool("sd-scripts",
-                    "command-line flags of flux_train_network.py (or the same keys "
-                    "in --config_file TOML)");
-  m.tool.model = "flux";
-  m.tool.modelNote =
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of flux_train_network.py (or the same keys in --config_file TOML)",
+      "flux",
       "Flux.1/Chroma (flux_train_network.py): a velocity-space loss, with "
-      "--model_prediction_type raw or the default sigma_scaled";
+      "--model_prediction_type raw or the default sigma_scaled");
   // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
   kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
   // The defaults: --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
@@ -139,12 +137,10 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
 // SD3 (sd3_train_network.py): u from --weighting_scheme, u′ = shift_a(u) with a =
 // --training_shift, t = ⌊1000·u′⌋/1000 (t = u: the opposite sign to diffusers), x0 loss always.
 ModelDefinition sdScriptsSd3() {
-  ModelDefinition m;
-  m.tool = flowTool("sd-scripts",
-                    "command-line flags of sd3_train_network.py (or the same keys in "
-                    "--config_file TOML)");
-  m.tool.model = "sd3";
-  m.tool.modelNote = "SD3/SD3.5 (sd3_train_network.py): always the x0 loss, t = u";
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of sd3_train_network.py (or the same keys in --config_file TOML)", "sd3",
+      "SD3/SD3.5 (sd3_train_network.py): always the x0 loss, t = u");
   m.tool.lossSpace = "x0 (always, in sd3_train_network.py)";
   m.tool.lossToX0 = one;
   m.tool.discretisation = "t = k/1000, k = 0 … 999";
@@ -280,14 +276,12 @@ ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& mo
 }
 
 ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&) {
-  ModelDefinition m;
-  m.tool = flowTool("musubi-tuner",
-                    "command-line flags of the *_train_network.py scripts (parsed in "
-                    "training/parser_common.py)");
-  m.tool.model = "flux";
-  m.tool.modelNote =
+  ModelDefinition m = flowModel(
+      "musubi-tuner",
+      "command-line flags of the *_train_network.py scripts (parsed in training/parser_common.py)",
+      "flux",
       "every architecture: one draw (training/trainer_base.py "
-      "get_noisy_model_input_and_timesteps) and a velocity loss";
+      "get_noisy_model_input_and_timesteps) and a velocity loss");
   m.tool.discretisation = "continuous t (sigma mode: the 1000 table values t = 1, 0.999, …, 0.001)";
   kohyaFlowFamilies(m.tool, settings, "");
   // musubi's own modes. logsnr: logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2), so

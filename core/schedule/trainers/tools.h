@@ -24,6 +24,10 @@ struct ToolEntry {
   ModelDefinition (*build)(const TrainerSettings& settings, const std::string& model);
 };
 
+// A flow model of `tool` (velocity loss, continuous t until the caller says otherwise), its
+// knobs described by `knob`, its model named and noted as `fit` prints them.
+ModelDefinition flowModel(std::string tool, std::string knob, std::string model, std::string note);
+
 ModelDefinition diffusers(const TrainerSettings& settings, const std::string& model);
 ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& model);
 ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string& model);
