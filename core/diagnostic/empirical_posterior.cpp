@@ -322,29 +322,36 @@ class Engine {
   }
 
   // The onset bound's terms per level and query from the kept neighbours; a point not kept lies
-  // at least as far as the farthest kept. Sharded: each rank bounds its own shard's points, and
-  // the sum over ranks bounds the whole prior.
+  // at least as far as the farthest kept. Sharded: every rank's kept distances are gathered (a
+  // sum of slices that only their owner fills) and merged, so every rank finds the terms one
+  // process would.
   void onsetBoundTerms() {
     PhaseClock::Scope timing(clock_, PhaseClock::Nearest);
-    const at::Tensor nearest = nearest_.contiguous();
-    std::vector<double> values(nearest.data_ptr<double>(),
-                               nearest.data_ptr<double>() + nearest.numel());
-    const at::Tensor finite = nearest.isfinite().sum(1).to(at::kDouble);
-    std::vector<double> beyond(static_cast<size_t>(m_));
-    const std::vector<int64_t> index = toHost(index_);
-    for (int64_t q = 0; q < m_; ++q) {
-      const int64_t local = index[static_cast<size_t>(q)] - firstRow_;
-      const double others = static_cast<double>(n_ - (local >= 0 && local < n_ ? 1 : 0));
-      beyond[static_cast<size_t>(q)] =
-          std::max(0.0, others - duplicates_[q].item<double>() - finite[q].item<double>());
-    }
-    OnsetTerms terms = onsetTerms(values, kOnsetNeighbours, beyond, sigmas_);
+    at::Tensor nearest = nearest_;
+    double others = static_cast<double>(n_);  // points of the whole prior besides the own one
     if (comm_) {
-      for (std::vector<double>* v : {&terms.bound, &terms.events}) {
-        at::Tensor t = at::from_blob(v->data(), {static_cast<int64_t>(v->size())}, at::kDouble);
-        comm_->allReduceSum(t);
-      }
+      const int world = comm_->worldSize();
+      at::Tensor slices = at::zeros({world, m_, kOnsetNeighbours}, at::kDouble);
+      slices[comm_->rank()].copy_(nearest_.nan_to_num(0.0, -1.0));  // absent: −1
+      comm_->allReduceSum(slices);
+      comm_->allReduceSum(duplicates_);
+      const at::Tensor all = slices.permute({1, 0, 2}).reshape({m_, world * kOnsetNeighbours});
+      const at::Tensor merged =
+          all.masked_fill(all.lt(0.0), std::numeric_limits<double>::infinity());
+      nearest = std::get<0>(at::topk(merged, kOnsetNeighbours, 1, /*largest=*/false));
+      at::Tensor whole = at::full({1}, static_cast<double>(n_), at::kDouble);
+      comm_->allReduceSum(whole);
+      others = whole.item<double>();
     }
+    nearest = nearest.contiguous();
+    const std::vector<double> values(nearest.data_ptr<double>(),
+                                     nearest.data_ptr<double>() + nearest.numel());
+    const at::Tensor finite = nearest.isfinite().sum(1).to(at::kDouble).contiguous();
+    std::vector<double> beyond(static_cast<size_t>(m_));
+    for (int64_t q = 0; q < m_; ++q)  // every query starts from a point of the prior
+      beyond[static_cast<size_t>(q)] = std::max(
+          0.0, others - 1.0 - duplicates_.data_ptr<double>()[q] - finite.data_ptr<double>()[q]);
+    OnsetTerms terms = onsetTerms(values, kOnsetNeighbours, beyond, sigmas_);
     out_.onsetBound = std::move(terms.bound);
     out_.onsetEvents = std::move(terms.events);
   }
