@@ -19,7 +19,21 @@ struct SampleRaceArgs {
   pipeline::SampleRaceOptions options;
   std::string json, chart;
   bool noElbo = false;
+  bool quick = false;
 };
+
+// --quick: the quick look's settings (SampleRaceOptions::quick) wherever no flag was given.
+void applyQuick(const CLI::App& app, SampleRaceArgs& a) {
+  const auto quick = pipeline::SampleRaceOptions::quick();
+  auto& o = a.options;
+  auto unset = [&app](const char* flag) { return app.count(flag) == 0; };
+  o.gridSet = quick.gridSet;
+  if (unset("--nfe")) o.nfe = quick.nfe;
+  if (unset("--seeds")) o.seeds = quick.seeds;
+  if (unset("--samples")) o.samples = quick.samples;
+  if (unset("--floor-repeats")) o.floorRepeats = quick.floorRepeats;
+  if (unset("--no-elbo")) a.noElbo = !quick.elbo;
+}
 
 // PATH for the first measure, PATH with ".<measure>" before the extension for the others.
 std::string chartPath(const std::string& path, const std::string& measure, bool first) {
@@ -28,10 +42,18 @@ std::string chartPath(const std::string& path, const std::string& measure, bool 
   return (p.parent_path() / (p.stem().string() + "." + measure + p.extension().string())).string();
 }
 
-int runSampleRace(SampleRaceArgs& a) {
+int runSampleRace(const CLI::App& app, SampleRaceArgs& a) {
+  if (a.quick) applyQuick(app, a);
   auto& o = a.options;
   o.elbo = !a.noElbo;
-  const auto result = pipeline::runSampleRace(o, stderrProgress("sample-race"));
+  // The JSON is rewritten after every finished cell (state "running"), so a race stopped midway
+  // keeps what it finished.
+  pipeline::SampleRaceObserver onCell;
+  if (!a.json.empty())
+    onCell = [&a](const SampleRaceResult& sofar) {
+      if (!sofar.cells.empty()) pipeline::writeSampleRaceJson(a.json, sofar);
+    };
+  const auto result = pipeline::runSampleRace(o, stderrProgress("sample-race"), onCell);
   std::cout << "model " << result.model << " (" << result.test << ")\n"
             << pipeline::sampleRaceText(result);
   if (!a.json.empty()) {
@@ -85,12 +107,19 @@ const CommandRegistration registration("sample-race", [](CLI::App& app) -> std::
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   app.add_flag("--no-elbo", a->noElbo, "Skip the per-grid ELBO");
+  app.add_flag("--quick", a->quick,
+               "A first look in minutes: Karras, log σ and the data-driven grid (auto with "
+               "--profile, else the run's π quantiles) with " +
+                   pipeline::sampleRaceSettingsText(pipeline::SampleRaceOptions::quick()) +
+                   "; flags given override these");
   app.add_option("--device", o.device, "auto, cpu, cuda")->capture_default_str();
-  app.add_option("--json", a->json, "Write the result (noisescope.sample-race/1)");
+  app.add_option("--json", a->json,
+                 "Write the result (noisescope.sample-race/1), rewritten after every finished "
+                 "cell");
   app.add_option("--chart", a->chart,
                  "Chart of quality against NFE (.svg or .png; further measures get "
                  "NAME.<measure>.ext)");
-  return [a] { return runSampleRace(*a); };
+  return [a, &app] { return runSampleRace(app, *a); };
 });
 
 }  // namespace

@@ -31,16 +31,40 @@ std::string formatCell(const MeanInterval& m) {
   return buf;
 }
 
+// What a cell without a value shows.
+std::string missingCell(SampleRaceState state) {
+  switch (state) {
+    case SampleRaceState::Running:
+      return "…";
+    case SampleRaceState::Cancelled:
+      return "cancelled";
+    case SampleRaceState::Complete:
+      break;
+  }
+  return "-";
+}
+
 }  // namespace
+
+std::string toString(SampleRaceState state) {
+  switch (state) {
+    case SampleRaceState::Running:
+      return "running";
+    case SampleRaceState::Cancelled:
+      return "cancelled";
+    case SampleRaceState::Complete:
+      break;
+  }
+  return "complete";
+}
 
 std::vector<std::string> SampleRaceResult::measures() const {
   std::vector<std::string> out;
-  for (const char* m : kMeasureOrder)
-    for (const auto& c : cells)
-      if (c.values.count(m)) {
-        out.push_back(m);
-        break;
-      }
+  for (const char* m : kMeasureOrder) {
+    bool present = floor.count(m) > 0;
+    for (const auto& c : cells) present = present || c.values.count(m) > 0;
+    if (present) out.push_back(m);
+  }
   return out;
 }
 
@@ -105,6 +129,7 @@ nlohmann::json sampleRaceToJson(const SampleRaceResult& r) {
           {"cells", cells},
           {"floor", floor},
           {"floor_count", r.floorCount},
+          {"state", toString(r.state)},
           {"provenance", r.provenance}};
 }
 
@@ -116,6 +141,10 @@ std::string sampleRaceTable(const SampleRaceResult& r) {
   std::ostringstream out;
   out << "sampler " << r.sampler << ", " << r.samples << " samples per cell against " << r.reference
       << " held-out, " << r.seeds.size() << " sampling seeds; mean ± 95 % t\n";
+  if (r.state != SampleRaceState::Complete)
+    out << r.cells.size() << " of " << r.grids.size() * r.nfe.size() << " cells finished"
+        << (r.state == SampleRaceState::Running ? "; the race is running\n"
+                                                : "; the race was cancelled, the rest not raced\n");
   for (const auto& m : r.measures()) {
     out << "\n" << measureTitle(m) << "\n";
     std::vector<std::vector<std::string>> rows;
@@ -133,7 +162,7 @@ std::string sampleRaceTable(const SampleRaceResult& r) {
       for (int64_t n : r.nfe) {
         const auto* c = r.cell(g.name, n);
         row.push_back(c && c->values.count(m) ? formatCell(meanInterval(c->values.at(m)))
-                                              : std::string("-"));
+                                              : missingCell(r.state));
       }
       rows.push_back(row);
     }

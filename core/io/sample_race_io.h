@@ -24,6 +24,11 @@ struct SampleRaceCell {
   std::map<std::string, std::vector<double>> values;
 };
 
+// Whether every cell was raced. A face shows a race while its cells finish (Running) and keeps the
+// finished ones when it is stopped (Cancelled); the cells not raced are absent from `cells`.
+enum class SampleRaceState { Complete, Running, Cancelled };
+std::string toString(SampleRaceState state);  // "complete", "running", "cancelled"
+
 struct SampleRaceGridInfo {
   std::string name;
   std::string rule;  // what the grid is, in words
@@ -47,8 +52,11 @@ struct SampleRaceResult {
   std::map<std::string, std::vector<double>> floor;
   int64_t floorCount = 0;
   nlohmann::json provenance = nlohmann::json::object();
+  SampleRaceState state = SampleRaceState::Complete;
 
-  std::vector<std::string> measures() const;  // in the order fd, kmer_js, elbo (present ones)
+  // In the order fd, kmer_js, elbo: those of a cell or of the floor (a race with no cell finished
+  // yet already knows its sample-quality measures from the floor).
+  std::vector<std::string> measures() const;
   const SampleRaceCell* cell(const std::string& grid, int64_t nfe) const;
 };
 
@@ -60,7 +68,8 @@ MeanInterval meanInterval(const std::vector<double>& values);
 
 nlohmann::json sampleRaceToJson(const SampleRaceResult& result);
 void writeSampleRace(const std::string& path, const SampleRaceResult& result);  // atomically
-// One table per measure: a row per grid, a column per NFE, "mean ± half-width", and the floor.
+// One table per measure: a row per grid, a column per NFE, "mean ± half-width", and the floor. A
+// cell not raced reads "…" while the race runs and "cancelled" after it was stopped.
 std::string sampleRaceTable(const SampleRaceResult& result);
 
 }  // namespace noisescope

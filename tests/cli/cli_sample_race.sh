@@ -68,6 +68,23 @@ assert ca["values"]["kmer_js"][:2]==cb["values"]["kmer_js"], (ca["values"], cb["
 assert ca["values"]["elbo"][:2]==cb["values"]["elbo"]
 ' "$work/race.json" "$work/pt.json"
 
+# The quick look: its grids, budgets and seeds, no ELBO, unless a flag says otherwise; the JSON
+# says the race is complete (it is rewritten after every cell while the race runs).
+"$cli" --threads 1 sample-race "$work/run" --quick --samples 16 --json "$work/quick.json" \
+  >/dev/null 2>&1
+check "sample-race --quick exits 0" test $? -eq 0
+check "quick look: Karras ρ = 7 and log σ first, 2 budgets, 2 seeds, no ELBO, complete" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+names=[g["name"] for g in r["grids"]]
+assert names[:2]==["karras?rho=7","log-sigma"] and len(names)<=3, names
+assert r["nfe"]==[8,16] and r["seeds"]==[1,2] and r["samples"]==16, (r["nfe"],r["seeds"],r["samples"])
+assert r["elbo_samples"]==0 and r["state"]=="complete", (r["elbo_samples"],r["state"])
+assert len(r["cells"])==len(names)*2 and all("elbo" not in c["values"] for c in r["cells"])
+# Budget by budget: every grid at NFE 8 before any at NFE 16.
+assert [c["nfe"] for c in r["cells"]]==[8]*len(names)+[16]*len(names)
+' "$work/quick.json"
+
 # Bad input: exit 2, and the message names the file or flag.
 expect_error() {  # name pattern args...
   local name="$1" pattern="$2"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 
 #include "pipeline/diagnose/run_profile.h"
 #include "pipeline/internal/quality_floor.h"
@@ -48,7 +49,39 @@ void checkGridSigmas(const RaceGrid& grid, int64_t steps, const std::vector<doub
 
 }  // namespace
 
-SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progress) {
+SampleRaceOptions SampleRaceOptions::quick() {
+  SampleRaceOptions o;
+  o.gridSet = "quick";
+  o.nfe = {8, 16};
+  o.seeds = {1, 2};
+  o.samples = 128;
+  o.floorRepeats = 2;
+  o.elbo = false;
+  return o;
+}
+
+std::string sampleRaceSettingsText(const SampleRaceOptions& o) {
+  std::string text = "NFE";
+  for (int64_t n : o.nfe) text += " " + std::to_string(n);
+  text += " · seeds";
+  for (uint64_t s : o.seeds) text += " " + std::to_string(s);
+  text += " · " +
+          (o.samples > 0 ? std::to_string(o.samples) : "the config's eval.quality_samples") +
+          " samples per cell · " + std::to_string(o.floorRepeats) + " floor draws · " +
+          (o.elbo ? "with" : "no") + " ELBO";
+  return text;
+}
+
+std::vector<std::string> defaultGridsOf(const SampleRaceOptions& o,
+                                        const RaceGridContext& context) {
+  if (o.gridSet == "full") return defaultRaceGridSpecs(context);
+  if (o.gridSet == "quick") return quickRaceGridSpecs(context);
+  // Set by a face, never typed: a wrong name is a bug.
+  throw std::invalid_argument("grid set \"" + o.gridSet + "\" is neither \"full\" nor \"quick\"");
+}
+
+SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progress,
+                               const SampleRaceObserver& onCell) {
   if (o.nfe.empty() || o.seeds.empty())
     throw InputError("sample-race", "needs at least one NFE and one seed");
   for (int64_t n : o.nfe)
@@ -102,11 +135,12 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
   r.elboSamples = elboRows;
   const at::Tensor elboX0 = elboRows > 0 ? rowsOf(data.test, elboRows).to(device) : at::Tensor();
 
-  // Work in denoiser evaluations, for a progress bar that moves evenly.
+  // Work in denoiser evaluations, for a progress bar that moves evenly. Budget by budget, so
+  // every grid's cheapest cell is shown first.
   std::vector<SampleRaceCell> cells;
   double total = 0;
-  for (const auto& g : grids)
-    for (int64_t n : o.nfe) {
+  for (int64_t n : o.nfe)
+    for (const auto& g : grids) {
       SampleRaceCell c;
       c.grid = g.name;
       c.nfe = n;
@@ -123,13 +157,19 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
     }
   const Progress work = progress.sub(0.05, 1.0);
   double done = 0;
-  for (size_t k = 0; k < o.seeds.size(); ++k) {
-    const uint64_t seed = o.seeds[k];
-    const at::Tensor start = gaussian(data.test.sampleShape, r.samples, seed).to(device);
-    const at::Tensor elboNoise =
-        elboRows > 0 ? gaussian(data.test.sampleShape, elboRows, seed ^ 0xe1b0ULL).to(device)
-                     : at::Tensor();
-    for (auto& c : cells) {
+  r.provenance = {{"config", configPath},
+                  {"device", describeDevice(device)},
+                  {"floor_seed", floor.seed},
+                  {"floor_repeats", o.floorRepeats},
+                  {"sigma_min", config.noise.sigmaMin},
+                  {"sigma_max", config.noise.sigmaMax}};
+  r.state = SampleRaceState::Running;
+  if (onCell) onCell(r);  // the grids and the floor, before any cell
+  for (auto& c : cells) {
+    // A seed's start (and ELBO) noise is drawn again for every cell: the same draws, so grids
+    // stay paired by seed.
+    for (const uint64_t seed : o.seeds) {
+      const at::Tensor start = gaussian(data.test.sampleShape, r.samples, seed).to(device);
       const std::string what =
           c.grid + ", NFE " + std::to_string(c.nfe) + ", seed " + std::to_string(seed);
       const double span = double(c.evaluations) / total;
@@ -144,6 +184,8 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
       done += double(c.evaluations);
       if (elboRows > 0) {
         progress.throwIfCancelled();
+        const at::Tensor elboNoise =
+            gaussian(data.test.sampleShape, elboRows, seed ^ 0xe1b0ULL).to(device);
         double elbo = train::gridElbo(denoise, elboX0, elboNoise, c.sigma);
         // Discrete data: the end terms at the grid's own ends, so grids that end elsewhere
         // compare as bounds on the same −log p.
@@ -153,14 +195,10 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
         done += double(c.steps);
       }
     }
+    r.cells.push_back(c);
+    if (onCell) onCell(r);
   }
-  r.cells = std::move(cells);
-  r.provenance = {{"config", configPath},
-                  {"device", describeDevice(device)},
-                  {"floor_seed", floor.seed},
-                  {"floor_repeats", o.floorRepeats},
-                  {"sigma_min", config.noise.sigmaMin},
-                  {"sigma_max", config.noise.sigmaMax}};
+  r.state = SampleRaceState::Complete;
   progress.report(1.0, "done");
   return r;
 }

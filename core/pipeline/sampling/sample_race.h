@@ -58,6 +58,11 @@ std::vector<RaceGridAttempt> tryRaceGrids(const std::vector<std::string>& specs,
 std::vector<std::string> defaultRaceGridSpecs(const RaceGridContext& context);
 std::vector<RaceGrid> defaultRaceGrids(const RaceGridContext& context);
 
+// The grids a quick look races: Karras ρ = 7 (the default grid every other is measured against),
+// uniform log σ, and the data-driven grid (auto with a profile, else the run's π quantiles when it
+// recorded its π).
+std::vector<std::string> quickRaceGridSpecs(const RaceGridContext& context);
+
 struct SampleRaceOptions {
   // A run directory (its newest TorchScript export, its config's data) or a TorchScript x0
   // denoiser file together with `config`, the training config whose data it was trained on.
@@ -73,11 +78,37 @@ struct SampleRaceOptions {
   int64_t floorRepeats = 5;
   bool elbo = true;  // also the grid's ELBO (eval.samples held-out samples)
   std::string device = "cpu";
+  // Which default grids an empty `grids` means: "full" (defaultRaceGridSpecs) or "quick"
+  // (quickRaceGridSpecs).
+  std::string gridSet = "full";
+
+  // The two sizes of race a face offers. full(): the defaults above, every default grid at NFE
+  // 8–64 with 3 seeds and the ELBO. quick(): a first look that finishes within 5 minutes on two
+  // cores for the workbench's Fashion-MNIST run (its settings and wall time:
+  // docs/sampling-steps.md): the quick grids, fewer budgets, seeds and samples, no ELBO.
+  static SampleRaceOptions full() { return {}; }
+  static SampleRaceOptions quick();
 };
+
+// The race's size in words, for a face to name what it will run: "NFE 8 16 · seeds 1 2 · 128
+// samples per cell · 2 floor draws · no ELBO" (samples 0: "the config's eval.quality_samples").
+std::string sampleRaceSettingsText(const SampleRaceOptions& options);
+
+// The grids an empty `grids` of `options` stands for, in this context.
+std::vector<std::string> defaultGridsOf(const SampleRaceOptions& options,
+                                        const RaceGridContext& context);
+
+// Called once the floor is measured (no cell yet) and after each finished cell (one grid at one
+// NFE, every seed) with the race so far, its state Running: a face shows the table as it fills and
+// keeps the finished part when the race is cancelled; the CLI rewrites its --json file.
+using SampleRaceObserver = std::function<void(const SampleRaceResult& sofar)>;
 
 // InputError for a model, config or feature network that does not load, an NFE below 1, no
 // seeds, or data no measure can score.
-SampleRaceResult runSampleRace(const SampleRaceOptions& options, const Progress& progress = {});
+// Cells are raced budget by budget, smallest NFE first, so every grid's cheapest cell comes
+// first.
+SampleRaceResult runSampleRace(const SampleRaceOptions& options, const Progress& progress = {},
+                               const SampleRaceObserver& onCell = {});
 
 // Quality against NFE, one line per grid with its 95 % band, and the floor as a flat line.
 render::ChartSpec sampleRaceChart(const SampleRaceResult& result, const std::string& measure);

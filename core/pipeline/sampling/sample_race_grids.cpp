@@ -116,6 +116,16 @@ std::vector<std::string> defaultRaceGridSpecs(const RaceGridContext& c) {
   return specs;
 }
 
+std::vector<std::string> quickRaceGridSpecs(const RaceGridContext& c) {
+  const std::string r = range(c);
+  std::vector<std::string> specs{withRange("karras", "rho=7", r), withRange("log-sigma", "", r)};
+  if (!c.profile.empty())
+    specs.push_back(withRange("auto", "", r));
+  else if (!c.runDirectory.empty() && readSources(c).pi)
+    specs.push_back("quantiles?of=pi");
+  return specs;
+}
+
 std::vector<RaceGrid> defaultRaceGrids(const RaceGridContext& context) {
   return raceGrids(defaultRaceGridSpecs(context), context);
 }

@@ -44,7 +44,7 @@ SampleRacePlan planSampleRace(const SampleRaceOptions& o) {
   plan.sampler = resolveSampler(o.sampler, config);
   plan.context = {config.noise.sigmaMin, config.noise.sigmaMax,
                   plan.isRun ? o.model : std::string(), o.profile};
-  plan.grids = o.grids.empty() ? defaultRaceGridSpecs(plan.context) : o.grids;
+  plan.grids = o.grids.empty() ? defaultGridsOf(o, plan.context) : o.grids;
   return plan;
 }
 

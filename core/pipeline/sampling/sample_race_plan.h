@@ -20,7 +20,7 @@ struct SampleRacePlan {
   std::string source;                                         // the run directory, or the config
   schedule::OdeSampler sampler = schedule::OdeSampler::Heun;  // "auto" resolved
   RaceGridContext context;
-  std::vector<std::string> grids;  // the options' specs, or defaultRaceGridSpecs(context)
+  std::vector<std::string> grids;  // the options' specs, or defaultGridsOf(options, context)
 };
 
 // InputError for a MODEL that is neither a run with an export nor a file, a file without its

@@ -1,5 +1,6 @@
 // The sample race's file and table (io/sample_race_io.h): the 95 % Student t interval over seeds,
-// the JSON fields a reader relies on, and a table that shows every grid, NFE and the floor.
+// the JSON fields a reader relies on, and a table that shows every grid, NFE and the floor, and
+// a partial race's finished cells.
 #include <QObject>
 #include <QTest>
 
@@ -67,6 +68,22 @@ class TestSampleRaceIo : public QObject {
     for (const char* s : {"karras?rho=7", "log-sigma", "NFE 8 (7)", "NFE 16 (15)",
                           "floor (real vs held-out)", "10 ± 2.5", "FD"})
       QVERIFY2(t.find(s) != std::string::npos, s);
+  }
+
+  // A race stopped after one cell: the table keeps that cell, names the others cancelled and
+  // says how many finished; the JSON carries the state.
+  void partialRaceKeepsItsCells() {
+    SampleRaceResult r = twoGrids();
+    r.cells.resize(1);
+    r.state = SampleRaceState::Cancelled;
+    const std::string t = sampleRaceTable(r);
+    for (const char* s :
+         {"1 of 4 cells finished", "the race was cancelled", "10 ± 2.5", "cancelled  "})
+      QVERIFY2(t.find(s) != std::string::npos, s);
+    QCOMPARE(sampleRaceToJson(r)["state"].get<std::string>(), std::string("cancelled"));
+    r.state = SampleRaceState::Running;
+    QVERIFY(sampleRaceTable(r).find("…") != std::string::npos);
+    QCOMPARE(sampleRaceToJson(twoGrids())["state"].get<std::string>(), std::string("complete"));
   }
 };
 
