@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "noisescope_test_paths.h"
 #include "pipeline/dataset/dataset_info.h"
+#include "test_paths.h"
 #include "ui/main_window.h"
 #include "ui/workbench.h"
 
@@ -31,10 +31,10 @@ class TestGuiCliDatasetInfo : public QObject {
 
   void guiStatisticsAreTheCliInfo_data() {
     QTest::addColumn<QString>("path");
-    QTest::newRow("Fashion-MNIST sample") << QStringLiteral(
-        NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
-    QTest::newRow("λ-phage DNA") << QStringLiteral(NOISESCOPE_SOURCE_DIR
-                                                   "/sample_data/dna/lambda_phage.fa");
+    QTest::newRow("Fashion-MNIST sample") << QString::fromStdString(
+        noisescope::test::sourcePath("sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
+    QTest::newRow("λ-phage DNA") << QString::fromStdString(
+        noisescope::test::sourcePath("sample_data/dna/lambda_phage.fa"));
     QTest::newRow("two moons") << QStringLiteral("synthetic:two-moons?n=2000&seed=1");
   }
 

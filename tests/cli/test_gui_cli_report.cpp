@@ -19,8 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "noisescope_test_paths.h"
 #include "parity_files.h"
+#include "test_paths.h"
 #include "ui/main_window.h"
 
 using namespace noisescope;
@@ -32,8 +32,8 @@ namespace {
 using parity::contents;
 using parity::scrub;
 
-const char* const kSample =
-    NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
+const QString kSample = QString::fromStdString(
+    noisescope::test::sourcePath("sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz"));
 
 // The README names its producer and the time in one sentence.
 QString withoutMaker(const QByteArray& readme) {
@@ -58,7 +58,7 @@ class TestGuiCliReport : public QObject {
     QVERIFY(dir.isValid());
     MainWindow window;
     QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openPath(QString::fromUtf8(kSample), false);
+    window.openPath(kSample, false);
     QVERIFY(loaded.count() == 1 || loaded.wait(60000));
 
     const QString gui = dir.filePath("gui");
@@ -70,8 +70,7 @@ class TestGuiCliReport : public QObject {
 
     const QString cli = dir.filePath("cli");
     QProcess process;
-    process.start(QStringLiteral(NOISESCOPE_CLI),
-                  {"report", QString::fromUtf8(kSample), "--out", cli});
+    process.start(QStringLiteral(NOISESCOPE_CLI), {"report", kSample, "--out", cli});
     QVERIFY(process.waitForFinished(240000));
     QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
              process.readAllStandardError().constData());

@@ -21,7 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 #include "ui/training_panel.h"
 #include "ui/workbench.h"
 
@@ -73,10 +73,10 @@ class TestGuiCliTrainConfig : public QObject {
     QTemporaryDir dir;
     Workbench workbench;
     TrainingPanel panel(&workbench);
-    const QString data = QStringLiteral(NOISESCOPE_SOURCE_DIR
-                                        "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
-    const QString net = QStringLiteral(NOISESCOPE_SOURCE_DIR
-                                       "/sample_data/fashion-mnist/fashion-mnist.features.pt");
+    const QString data = QString::fromStdString(
+        noisescope::test::sourcePath("sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
+    const QString net = QString::fromStdString(
+        noisescope::test::sourcePath("sample_data/fashion-mnist/fashion-mnist.features.pt"));
     panel.datasetEdit()->setText(data);
     panel.featureNetworkEdit()->setText(net);
     panel.transformBox()->setCurrentText("binarize");

@@ -11,8 +11,8 @@
 #include <map>
 #include <string>
 
-#include "noisescope_test_paths.h"
 #include "targets.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using namespace noisescope;
@@ -101,11 +101,11 @@ class FuzzRegressionTest : public QObject {
   Q_OBJECT
  private Q_SLOTS:
   void regressionInputs() {
-    const int ran = runFolder(fs::path(NOISESCOPE_SOURCE_DIR) / "tests/fuzz/regressions", true);
+    const int ran = runFolder(noisescope::test::sourcePath("tests/fuzz/regressions"), true);
     QVERIFY2(ran > 0, "no regression inputs found");
   }
   void seedCorpora() {
-    const int ran = runFolder(fs::path(NOISESCOPE_SOURCE_DIR) / "tests/fuzz/corpus", false);
+    const int ran = runFolder(noisescope::test::sourcePath("tests/fuzz/corpus"), false);
     QVERIFY2(ran >= static_cast<int>(entries().size()), "a harness has no seeds");
   }
 };

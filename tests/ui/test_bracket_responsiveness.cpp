@@ -28,7 +28,7 @@
 
 #include <optional>
 
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/loop_lateness.h"
 #include "ui/main_window.h"
@@ -46,11 +46,10 @@ class TestBracketResponsiveness : public QObject {
   }
 
   void eventLoopTurnsThroughTheBracket() {
-    const QString dataset =
-        qEnvironmentVariableIsSet("NOISESCOPE_RESPONSIVENESS_DATASET")
-            ? qEnvironmentVariable("NOISESCOPE_RESPONSIVENESS_DATASET")
-            : QStringLiteral(NOISESCOPE_SOURCE_DIR
-                             "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+    const QString dataset = qEnvironmentVariableIsSet("NOISESCOPE_RESPONSIVENESS_DATASET")
+                                ? qEnvironmentVariable("NOISESCOPE_RESPONSIVENESS_DATASET")
+                                : QString::fromStdString(noisescope::test::sourcePath(
+                                      "sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
     // The limit is read before the bracket, so a malformed one is refused at once.
     std::optional<double> limit;
     if (qEnvironmentVariableIsSet("NOISESCOPE_LATENESS_LIMIT_MS")) {

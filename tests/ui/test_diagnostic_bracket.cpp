@@ -23,9 +23,9 @@
 #include <QTabWidget>
 #include <QTest>
 
-#include "noisescope_test_paths.h"
 #include "pipeline/schedules/schedule_recipe.h"
 #include "screenshot.h"
+#include "test_paths.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
 #include "ui/main_window.h"
@@ -66,8 +66,9 @@ struct LiveDrawCheck {
 // Opens a file of the bundled Fashion-MNIST sample in the window; false if it did not load.
 bool openFashionSample(MainWindow& window, const QString& file) {
   QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-  window.openPath(QStringLiteral(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/" + file,
-                  false);
+  window.openPath(
+      QString::fromStdString(noisescope::test::sourcePath()) + "/sample_data/fashion-mnist/" + file,
+      false);
   return loaded.count() == 1 || loaded.wait(30000);
 }
 

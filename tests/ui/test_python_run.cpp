@@ -12,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 #include "ui/curve_chart.h"
 #include "ui/run_monitor.h"
 #include "ui/training_panel.h"
@@ -21,8 +21,10 @@
 using namespace noisescope::ui;
 
 namespace {
-const char* kExample = NOISESCOPE_SOURCE_DIR "/integrations/python/examples/train_tiny.py";
-const char* kFixture = NOISESCOPE_BINARY_DIR "/tests/fixtures/python-run";
+const QString kExample = QString::fromStdString(
+    noisescope::test::sourcePath("integrations/python/examples/train_tiny.py"));
+const QString kFixture =
+    QString::fromStdString(noisescope::test::buildPath("tests/fixtures/python-run"));
 }  // namespace
 
 class TestPythonRun : public QObject {
@@ -35,7 +37,7 @@ class TestPythonRun : public QObject {
   }
 
   void finishedRunIsCharted() {
-    QVERIFY2(QFileInfo::exists(QString(kFixture) + "/events.jsonl"),
+    QVERIFY2(QFileInfo::exists(kFixture + "/events.jsonl"),
              "run the fixture test test_python_train_tiny first");
     Workbench workbench;
     TrainingPanel panel(&workbench);

@@ -7,13 +7,13 @@
 #include "data/load.h"
 #include "data/statistics.h"
 #include "fixtures.h"
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 
 using namespace noisescope;
 
 namespace {
 std::string sample(const std::string& relative) {
-  return std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/" + relative;
+  return noisescope::test::sourcePath() + "/sample_data/" + relative;
 }
 }  // namespace
 

@@ -16,9 +16,9 @@
 #include "diagnostic/gaussian_profile.h"
 #include "hadamard_rows.h"
 #include "io/profile_io.h"
-#include "noisescope_test_paths.h"
 #include "schedule/entropic.h"
 #include "tensor/device.h"
+#include "test_paths.h"
 #include "util/error.h"
 #include "util/seeded_split.h"
 #include "vector_dataset.h"
@@ -172,7 +172,7 @@ class TestBracketProfiles : public QObject {
   }
 
   void heldOutAboveEmpiricalOnFashionMnist() {
-    const std::string root = std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/";
+    const std::string root = noisescope::test::sourcePath() + "/sample_data/fashion-mnist/";
     const Dataset train = loadDataset(root + "train-images-idx3-ubyte.gz");
     const Dataset test = loadDataset(root + "t10k-images-idx3-ubyte.gz");
     DiagnosticOptions o;

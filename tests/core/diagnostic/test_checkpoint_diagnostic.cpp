@@ -16,8 +16,8 @@
 
 #include "data/dataset.h"
 #include "diagnostic/checkpoint_diagnostic.h"
-#include "noisescope_test_paths.h"
 #include "tensor/device.h"
+#include "test_paths.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -161,7 +161,8 @@ class TestCheckpointDiagnostic : public QObject {
 
   // Produced by tests/python/test_export.py through the Python export helper.
   void pythonExportedModels() {
-    const QString dir = QStringLiteral(NOISESCOPE_BINARY_DIR) + "/tests/fixtures/diagnostic/";
+    const QString dir =
+        QString::fromStdString(noisescope::test::buildPath()) + "/tests/fixtures/diagnostic/";
     for (const char* kind : {"x0", "eps", "v"}) {
       const QString path = dir + QString("gaussian_posterior_%1.pt").arg(kind);
       if (!QFile::exists(path))

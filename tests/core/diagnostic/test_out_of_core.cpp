@@ -15,8 +15,8 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "diagnostic/empirical_diagnostic.h"
-#include "noisescope_test_paths.h"
 #include "profile/profile.h"
+#include "test_paths.h"
 
 using namespace noisescope;
 
@@ -134,11 +134,10 @@ class TestOutOfCore : public QObject {
 
   void idxStreamReadBackwardsPerQueryChunk() {
     // A gzip IDX prior, tiled and with several query chunks: each chunk reopens the stream.
-    const Dataset sample = loadDataset(std::string(NOISESCOPE_SOURCE_DIR) +
+    const Dataset sample = loadDataset(noisescope::test::sourcePath() +
                                        "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz");
-    std::unique_ptr<PriorRows> streamed =
-        openStreamedPrior(std::string(NOISESCOPE_SOURCE_DIR) +
-                          "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz");
+    std::unique_ptr<PriorRows> streamed = openStreamedPrior(
+        noisescope::test::sourcePath() + "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz");
     DiagnosticOptions options;
     options.levels = 6;
     options.queries = 300;  // more than one query chunk (at most 256 rows each)

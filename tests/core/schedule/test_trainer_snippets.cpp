@@ -15,8 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "noisescope_test_paths.h"
 #include "schedule/trainer_fit.h"
+#include "test_paths.h"
 
 using namespace noisescope::schedule;
 using nlohmann::json;
@@ -34,7 +34,7 @@ struct Table {
 };
 
 Table readTable(const std::string& tool) {
-  const std::string path = std::string(NOISESCOPE_SOURCE_DIR) +
+  const std::string path = noisescope::test::sourcePath() +
                            "/tests/core/schedule/data/trainer_options/" + tool + ".json";
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open " + path);

@@ -25,7 +25,7 @@
 #include "data/load.h"
 #include "data/transforms.h"
 #include "io/run_events.h"
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 #include "train/feature_network.h"
 #include "train/sample_quality.h"
 #include "train/trainer.h"
@@ -38,7 +38,7 @@ using namespace noisescope::train;
 namespace {
 
 std::string sampleFile(const char* rel) {
-  return std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/" + rel;
+  return noisescope::test::sourcePath() + "/sample_data/" + rel;
 }
 
 // n draws of x = μ + A z (z standard normal) in d dimensions.
@@ -324,7 +324,8 @@ class TestQualityMetrics : public QObject {
   void cliTrainFeaturesAndScore() {
     // The CLI face: train a DNA feature network, then score the held-out windows against
     // themselves (FD and k-mer JS 0) and a missing feature file (exit code 2, file named).
-    const QString cli = QString(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+    const QString cli =
+        QString::fromStdString(noisescope::test::buildPath()) + "/app/noisescope-cli";
     const QString fasta = QString::fromStdString(sampleFile("dna/lambda_phage.fa"));
     const QString out = QDir::tempPath() + "/noisescope_quality_cli_features.pt";
     QFile::remove(out);
@@ -385,7 +386,8 @@ class TestQualityMetrics : public QObject {
   void cliFloorAtARunsCounts() {
     // quality floor --config: the run's own split (757 windows, 15 % held out), its
     // quality_samples real windows per draw; too many asked for is exit code 2.
-    const QString cli = QString(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+    const QString cli =
+        QString::fromStdString(noisescope::test::buildPath()) + "/app/noisescope-cli";
     const QString config = QDir::tempPath() + "/noisescope_quality_floor.json";
     {
       std::ofstream f(config.toStdString());

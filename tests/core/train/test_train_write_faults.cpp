@@ -36,7 +36,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/run_events.h"
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 #include "train/checkpoint.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
@@ -167,7 +167,7 @@ void spit(const std::string& path, const std::string& bytes) {
 }
 
 QString cliPath() {
-  return QStringLiteral(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+  return QString::fromStdString(noisescope::test::buildPath()) + "/app/noisescope-cli";
 }
 
 // The CLI's environment without the test's own preload: fiu-run sets up its own.

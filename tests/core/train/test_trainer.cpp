@@ -22,9 +22,9 @@
 #include <nlohmann/json.hpp>
 
 #include "io/schedule_io.h"
-#include "noisescope_test_paths.h"
 #include "schedule/families.h"
 #include "schedule/loss_weight.h"
+#include "test_paths.h"
 #include "train/checkpoint.h"
 #include "train/run_directory.h"
 #include "train/trainer.h"
@@ -89,7 +89,7 @@ std::vector<json> readEvents(const QString& dir) {
 }
 
 QString cliPath() {
-  return QStringLiteral(NOISESCOPE_BINARY_DIR) + "/app/noisescope-cli";
+  return QString::fromStdString(noisescope::test::buildPath()) + "/app/noisescope-cli";
 }
 
 }  // namespace

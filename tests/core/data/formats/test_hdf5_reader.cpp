@@ -7,7 +7,7 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "fixtures.h"
-#include "noisescope_test_paths.h"
+#include "test_paths.h"
 
 using namespace noisescope;
 
@@ -94,8 +94,8 @@ class TestHdf5Reader : public fixtures::ScratchTest {
   // Fuzz finding 9 (docs/fuzzing.md): a dataset listed as uint8 whose values convert to 21 … 964
   // must be refused, read whole or streamed, instead of indexing the 256-entry byte table.
   void uint8TypeHoldingLargerValues() {
-    const std::string file = std::string(NOISESCOPE_SOURCE_DIR) +
-                             "/tests/fuzz/regressions/hdf5/uint8-type-holding-964.h5";
+    const std::string file =
+        noisescope::test::sourcePath() + "/tests/fuzz/regressions/hdf5/uint8-type-holding-964.h5";
     EXPECT_INPUT_ERROR(readHdf5(file, "/images"), "corrupt type");
     LoadOptions options;
     options.hdf5Dataset = "/images";

@@ -14,8 +14,8 @@
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
 #include "fixtures.h"
-#include "noisescope_test_paths.h"
 #include "pipeline/diagnose/held_out_queries.h"
+#include "test_paths.h"
 #include "util/error.h"
 
 using namespace noisescope;
@@ -45,9 +45,9 @@ class TestHeldOutQueries : public fixtures::ScratchTest {
   }
 
   const std::string train =
-      std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz";
+      noisescope::test::sourcePath() + "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz";
   const std::string test =
-      std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
+      noisescope::test::sourcePath() + "/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz";
 
  private Q_SLOTS:
   void initTestCase() { QVERIFY(dir_.isValid()); }
