@@ -91,6 +91,11 @@ QString RunListModel::status(int row) const {
         .arg(step)
         .arg(s.totalSteps)
         .arg(QString::fromStdString(pipeline::runEta(s).text));
+  if (e.monitor->stoppedByUser())
+    return s.lastCheckpointStep >= 0 ? tr("stopped by you at step %1, resumable from step %2")
+                                           .arg(step)
+                                           .arg(s.lastCheckpointStep)
+                                     : tr("stopped by you at step %1").arg(step);
   return tr("stopped at step %1").arg(step);
 }
 

@@ -3,6 +3,8 @@
 #include <QDir>
 #include <QFile>
 
+#include <csignal>
+
 #include "ui/child_process.h"
 
 namespace noisescope::ui {
@@ -38,7 +40,11 @@ void RunMonitor::start(const QString& cliPath, const QString& configPath) {
   connect(process_, &ChildProcess::finished, this, [this](int code, bool crashed) {
     poll();
     QString message;
-    if (crashed)
+    // The SIGTERM that stop() sent is not a crash: the user stopped the run.
+    stoppedByUser_ = stopRequested_ && (!crashed || code == SIGTERM);
+    if (stoppedByUser_)
+      message.clear();
+    else if (crashed)
       message = tr("the training process stopped abnormally (signal %1)").arg(code);
     else if (code != 0)
       message = tr("the training process exited with code %1: %2")
@@ -52,7 +58,9 @@ void RunMonitor::start(const QString& cliPath, const QString& configPath) {
 }
 
 void RunMonitor::stop() {
-  if (process_) process_->terminate();
+  if (!isRunning()) return;
+  stopRequested_ = true;
+  process_->terminate();
 }
 
 bool RunMonitor::isRunning() const {

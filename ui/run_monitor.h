@@ -25,6 +25,8 @@ class RunMonitor : public QObject {
   // Asks the child to stop (SIGTERM; the run keeps its last checkpoint and can resume).
   void stop();
   bool isRunning() const;
+  // The child ended because stop() asked it to: the run was stopped, it did not fail.
+  bool stoppedByUser() const { return stoppedByUser_; }
 
   const QString& runDirectory() const { return directory_; }
   const pipeline::RunRecord& record() const { return watch_.record(); }
@@ -36,6 +38,8 @@ class RunMonitor : public QObject {
   void updated();
   // A line was skipped, or the file was read again from the start; `note` says which and why.
   void noted(const QString& note);
+  // The child ended; `message` says why when it failed ("" when it exited cleanly or was stopped
+  // by stop()).
   void processFinished(int exitCode, const QString& message);
 
  private:
@@ -44,6 +48,8 @@ class RunMonitor : public QObject {
   QTimer timer_;
   pipeline::RunWatch watch_;
   QString log_;
+  bool stopRequested_ = false;
+  bool stoppedByUser_ = false;
 };
 
 }  // namespace noisescope::ui

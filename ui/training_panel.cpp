@@ -222,7 +222,17 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   race->setToolTip(
       tr("Three runs with the same data, network and budget: static EDM, "
          "InfoNoise online and √-entropy online"));
+  auto* quick = new QPushButton(tr("&Quick-look race"), form);
+  const QString quickSettings = QString::fromStdString(pipeline::quickLookDescription());
+  quick->setToolTip(tr("The same race on a small budget: %1").arg(quickSettings));
+  auto* quickNote =
+      new QLabel(tr("Quick look: %1. Start race: the settings above.").arg(quickSettings), form);
+  quickNote->setWordWrap(true);
+  quickNote->setEnabled(false);  // a note, drawn dimmed
   auto* stop = new QPushButton(tr("Sto&p"), form);
+  stop->setToolTip(tr("Stop the selected run (it keeps its last checkpoint)"));
+  auto* stopRaceButton = new QPushButton(tr("Stop race"), form);
+  stopRaceButton->setToolTip(tr("Stop every run of the selected run's race"));
   auto* open = new QPushButton(tr("&Open run…"), form);
   auto* profile = new QPushButton(tr("Profile this run's c&heckpoint"), form);
   profile->setToolTip(
@@ -234,10 +244,13 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* buttons = new QGridLayout();
   buttons->addWidget(start, 0, 0);
   buttons->addWidget(race, 0, 1);
-  buttons->addWidget(stop, 1, 0);
-  buttons->addWidget(open, 1, 1);
-  buttons->addWidget(profile, 2, 0, 1, 2);
-  buttons->addWidget(sample, 3, 0, 1, 2);
+  buttons->addWidget(quick, 1, 1);
+  buttons->addWidget(open, 1, 0);
+  buttons->addWidget(quickNote, 2, 0, 1, 2);
+  buttons->addWidget(stop, 3, 0);
+  buttons->addWidget(stopRaceButton, 3, 1);
+  buttons->addWidget(profile, 4, 0, 1, 2);
+  buttons->addWidget(sample, 5, 0, 1, 2);
   layout->addRow(buttons);
 
   auto* scroll = new QScrollArea(this);
@@ -338,8 +351,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
                               : tr("Chosen by you."));
   });
   connect(start, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(race, &QPushButton::clicked, this, &TrainingPanel::startRace);
+  connect(race, &QPushButton::clicked, this, [this] { startRace(); });
+  connect(quick, &QPushButton::clicked, this, &TrainingPanel::startQuickLookRace);
   connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
+  connect(stopRaceButton, &QPushButton::clicked, this, &TrainingPanel::stopRace);
   connect(profile, &QPushButton::clicked, this, &TrainingPanel::profileSelectedCheckpoint);
   connect(sample, &QPushButton::clicked, this, &TrainingPanel::raceSelectedSamplingGrids);
   connect(open, &QPushButton::clicked, this, [this] {
@@ -452,22 +467,23 @@ QString TrainingPanel::startRun(const QString& sampler, int threads) {
                 RaceRole::None);
 }
 
-QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race,
-                              RaceRole role) {
+QString TrainingPanel::launch(const QString& samplerOverride, int threads, int race, RaceRole role,
+                              bool quickLook) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   const QString stamp =
       QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
   const QString directory = QDir(runsFolder_->text()).filePath(stamp + QLatin1Char('-') + sampler);
   const QString configPath = directory + QStringLiteral(".config.json");
-  if (!writeRunConfig(configPath, sampler, threads)) return {};
+  if (!writeRunConfig(configPath, sampler, threads, quickLook)) return {};
   auto* monitor = new RunMonitor(directory, this);
-  addMonitor(monitor, QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp), race, role);
+  const QString label = QStringLiteral("%1 · %2").arg(samplerLabel(sampler), stamp);
+  addMonitor(monitor, quickLook ? tr("%1 · quick look").arg(label) : label, race, role);
   monitor->start(cliPath_, configPath);
   return directory;
 }
 
 bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& samplerOverride,
-                                   int threads) {
+                                   int threads, bool quickLook) {
   const QString sampler = samplerOverride.isEmpty() ? sampler_->currentText() : samplerOverride;
   train::TrainConfig config;
   config.dataset.path = absoluteIfFile(dataset_->text().trimmed()).toStdString();
@@ -494,6 +510,7 @@ bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& sam
   config.eval.every = evalEvery_->value();
   config.checkpoint.every = checkpointEvery_->value();
   config.eval.featureNetwork = absoluteIfFile(featureNetwork_->text().trimmed()).toStdString();
+  if (quickLook) pipeline::applyQuickLook(config);
 
   const QString folder = QFileInfo(configPath).absolutePath();
   try {
@@ -508,13 +525,35 @@ bool TrainingPanel::writeRunConfig(const QString& configPath, const QString& sam
 }
 
 void TrainingPanel::startRace() {
+  launchRace(false);
+}
+
+void TrainingPanel::startQuickLookRace() {
+  launchRace(true);
+}
+
+void TrainingPanel::launchRace(bool quickLook) {
   // The three run at once: each gets a third of the cores (with any runs already going).
   const auto& entrants = pipeline::scheduleRaceEntrants();
   const int threads = threadShare(runningCount() + static_cast<int>(entrants.size()));
   const int race = races_++;
   for (const pipeline::RaceEntrant& r : entrants) {
-    if (launch(QString::fromStdString(r.sampler), threads, race, r.role).isEmpty()) return;
+    if (launch(QString::fromStdString(r.sampler), threads, race, r.role, quickLook).isEmpty())
+      return;
   }
+}
+
+int TrainingPanel::stopRace() {
+  int race = currentRun() >= 0 ? runs_->entry(currentRun()).race : -1;
+  for (int i = runCount() - 1; race < 0 && i >= 0; --i)
+    if (runs_->entry(i).race >= 0 && run(i)->isRunning()) race = runs_->entry(i).race;
+  int stopped = 0;
+  for (int i = 0; race >= 0 && i < runCount(); ++i)
+    if (runs_->entry(i).race == race && run(i)->isRunning()) {
+      run(i)->stop();
+      ++stopped;
+    }
+  return stopped;
 }
 
 void TrainingPanel::followRun(const QString& directory) {
@@ -762,11 +801,16 @@ void TrainingPanel::redraw() {
                         CurveChart::paletteColor(1)});
     QStringList notes;
     for (const std::string& note : s.notes) notes << QString::fromStdString(note);
+    const QString stopped =
+        run(row)->stoppedByUser()
+            ? tr("Stopped by you at step %1 · ").arg(s.train.empty() ? 0 : s.train.back().step)
+            : QString();
     status_->setText(
         !failure.isEmpty() ? failure
         : !s.error.empty()
             ? tr("The run stopped: %1").arg(QString::fromStdString(s.error))
-            : tr("%1 · sampler %2 · %3 · %4 schedule events · %5 evaluations%6")
+            : tr("%1%2 · sampler %3 · %4 · %5 schedule events · %6 evaluations%7")
+                  .arg(stopped)
                   .arg(run(row)->runDirectory())
                   .arg(s.sampler.empty() ? tr("starting") : QString::fromStdString(s.sampler))
                   .arg(s.threads == 1  ? tr("1 torch thread")

@@ -55,10 +55,18 @@ class TrainingPanel : public QWidget {
   // the form's) and `threads` as the config file at `configPath` (creating its folder). On
   // failure it shows a warning naming the file and the system error (ui/warning_box.h, which
   // does not block) and returns false.
-  bool writeRunConfig(const QString& configPath, const QString& sampler = {}, int threads = 1);
+  // `quickLook`: with the quick-look race's budget over the form's settings
+  // (pipeline/training/schedule_race.h).
+  bool writeRunConfig(const QString& configPath, const QString& sampler = {}, int threads = 1,
+                      bool quickLook = false);
   // The schedule race: the same data, model and budget with EDM, InfoNoise and √-entropy, each
   // with its share of the cores.
   void startRace();
+  // The same race on the quick-look budget (a first look in about five minutes on two cores).
+  void startQuickLookRace();
+  // Stops every running run of the selected run's race (else of the newest race still running)
+  // with one click; each is then "stopped", not failed. Returns how many were asked to stop.
+  int stopRace();
   // Torch threads for each of `concurrentRuns` runs sharing this machine: cores / runs, ≥ 1, so
   // that concurrent runs do not oversubscribe the cores.
   static int threadShare(int concurrentRuns);
@@ -107,7 +115,9 @@ class TrainingPanel : public QWidget {
 
  private:
   void redraw();
-  QString launch(const QString& sampler, int threads, int race, pipeline::RaceRole role);
+  QString launch(const QString& sampler, int threads, int race, pipeline::RaceRole role,
+                 bool quickLook = false);
+  void launchRace(bool quickLook);
   void addMonitor(RunMonitor* monitor, const QString& label, int race, pipeline::RaceRole role);
   void drawQuality();
   // The checkpoint profile the overlay uses for `run`: the race's baseline's, else the newest.

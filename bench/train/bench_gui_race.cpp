@@ -5,7 +5,12 @@
 // the time splits into training steps and the rest (evaluations, checkpoints, start-up); then
 // the race's wall time, the core count and the load average. Prints a Markdown table.
 //
-// usage: bench_gui_race CLI DATASET [MAX_SECONDS]   (bench/train/gui_race.sh runs it)
+// With RACE "quick" it clicks "Quick-look race" instead (the pipeline's quick-look budget,
+// pipeline/training/schedule_race.h); TRANSFORM (default binarize) and FEATURES (a feature network,
+// default none: no Fréchet distance) set the form as a user would.
+//
+// usage: bench_gui_race CLI DATASET [MAX_SECONDS] [RACE] [TRANSFORM] [FEATURES]
+//        (bench/train/gui_race.sh runs it)
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
@@ -62,6 +67,9 @@ int main(int argc, char** argv) {
   const QString cli = QString::fromLocal8Bit(argv[1]);
   const QString dataset = QString::fromLocal8Bit(argv[2]);
   const double maxSeconds = argc > 3 ? std::atof(argv[3]) : 1800.0;
+  const bool quickLook = argc > 4 && QString::fromLocal8Bit(argv[4]) == QStringLiteral("quick");
+  const QString transform = argc > 5 ? QString::fromLocal8Bit(argv[5]) : QStringLiteral("binarize");
+  const QString features = argc > 6 ? QString::fromLocal8Bit(argv[6]) : QString();
   if (!QFile::exists(cli) || !QFile::exists(dataset)) {
     std::fprintf(stderr, "error: %s or %s does not exist\n", argv[1], argv[2]);
     return 2;
@@ -73,12 +81,15 @@ int main(int argc, char** argv) {
   panel.setCliPath(cli);
   panel.setRunsFolder(runs.path());
   panel.datasetEdit()->setText(dataset);
-  panel.transformBox()->setCurrentText(QStringLiteral("binarize"));
+  panel.transformBox()->setCurrentText(transform);
+  panel.featureNetworkEdit()->setText(features);
+  const QString button =
+      quickLook ? QStringLiteral("Quick-look race") : QStringLiteral("Start race");
   QPushButton* race = nullptr;
   for (QPushButton* b : panel.findChildren<QPushButton*>())
-    if (b->text().remove(QLatin1Char('&')) == QStringLiteral("Start race")) race = b;
+    if (b->text().remove(QLatin1Char('&')) == button) race = b;
   if (!race) {
-    std::fprintf(stderr, "error: no Start race button\n");
+    std::fprintf(stderr, "error: no %s button\n", qPrintable(button));
     return 1;
   }
 
@@ -113,16 +124,23 @@ int main(int argc, char** argv) {
   const double wall = clock.elapsed() / 1000.0;
   const QString loadAfter = loadAverage();
 
-  const train::TrainConfig defaults;
+  // What the runs trained: the first run's own config as the panel wrote it.
+  const train::TrainConfig used = train::readTrainConfig(
+      QFile::encodeName(panel.run(0)->runDirectory() + ".config.json").toStdString());
   std::printf(
-      "Quick race from the Training tab's defaults: %s (binarize), %lld steps, batch %lld, "
+      "%s from the Training tab: %s (%s), %lld steps, batch %lld, "
       "U-Net channels %lld, warm-up %lld, refresh every %lld, eval every %lld (%lld "
-      "samples × %lld levels), log every %lld\n\n",
-      qPrintable(dataset), (long long)defaults.optim.steps, (long long)defaults.optim.batchSize,
-      (long long)defaults.model.channels, (long long)defaults.noise.warmupSteps,
-      (long long)defaults.noise.refreshEvery, (long long)defaults.eval.every,
-      (long long)defaults.eval.samples, (long long)defaults.eval.levels,
-      (long long)defaults.logEvery);
+      "samples × %lld levels; %s), log every %lld\n\n",
+      quickLook ? "Quick-look race" : "Race with the form's defaults", qPrintable(dataset),
+      qPrintable(transform), (long long)used.optim.steps, (long long)used.optim.batchSize,
+      (long long)used.model.channels, (long long)used.noise.warmupSteps,
+      (long long)used.noise.refreshEvery, (long long)used.eval.every, (long long)used.eval.samples,
+      (long long)used.eval.levels,
+      features.isEmpty() ? "no feature network"
+                         : qPrintable(QStringLiteral("FD of %1 Heun samples in %2")
+                                          .arg(used.eval.qualitySamples)
+                                          .arg(QFileInfo(features).fileName())),
+      (long long)used.logEvery);
   std::printf(
       "| run | torch threads | first refresh (s) | end (s) | steps done | train steps/s "
       "(median) | in training steps (s) | rest: evals, checkpoints, start (s) |\n");

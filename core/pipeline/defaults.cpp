@@ -31,6 +31,7 @@ nlohmann::json defaultsJson() {
                        {"loss_weight", schedule::presetLossWeight(p.name).name()}});
   json raceSamplers = json::array();
   for (const RaceEntrant& entrant : scheduleRaceEntrants()) raceSamplers.push_back(entrant.sampler);
+  const QuickLookRace& quick = quickLookRace();
   return {
       {"format", "noisescope.defaults/1"},
       {"grid", {{"sigma_min", kSigmaMin}, {"sigma_max", kSigmaMax}, {"bins", kBins}}},
@@ -51,7 +52,17 @@ nlohmann::json defaultsJson() {
         {"ratio_margin", kSamplingRatioMargin}}},
       {"trainer_resolution", {{"width", kTrainerWidth}, {"height", kTrainerHeight}}},
       {"presets", presets},
-      {"schedule_race", {{"samplers", raceSamplers}}},
+      {"schedule_race",
+       {{"samplers", raceSamplers},
+        {"quick_look",
+         {{"steps", quick.steps},
+          {"warmup_steps", quick.warmupSteps},
+          {"refresh_every", quick.refreshEvery},
+          {"eval_every", quick.evalEvery},
+          {"quality_samples", quick.qualitySamples},
+          {"heun_steps", quick.heunSteps},
+          {"test_limit", quick.testLimit},
+          {"network", quick.network}}}}},
       // The trainer's noise section as a config without one gets it, and the exact bins of its
       // base schedule: the online samplers' defaults (the Python OnlineSampler reads them here).
       {"training",

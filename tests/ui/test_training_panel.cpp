@@ -1,7 +1,9 @@
 // The Training panel starts a real `noisescope-cli train` child process, and its events stream
 // into the charts: loss, the live schedule π and its refreshes, held-out quality. Stopping the
-// child leaves the workbench running; a bad setting is refused before anything starts. Concurrent
-// runs share the cores, the run list shows an ETA, the race chart plots sample quality when the
+// child leaves the workbench running, and one click on Stop race stops a whole race, every run
+// "stopped", not failed; a bad setting is refused before anything starts. Concurrent runs share
+// the cores, the quick-look race trains the pipeline's budget, the run list shows an ETA from a
+// smoothed rate and then the finishing phase, the race chart plots sample quality when the
 // evaluations carry it, and the schedule chart overlays the offline reference π from a frozen
 // checkpoint's profile (the latter driven by event files written here, with a stand-in child).
 #include <QAbstractItemModel>
@@ -17,6 +19,7 @@
 #include <QModelIndex>
 #include <QObject>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -36,6 +39,7 @@
 #include "io/schedule_io.h"
 #include "noisescope_test_paths.h"
 #include "pipeline/schedules/schedule_recipe.h"
+#include "pipeline/training/schedule_race.h"
 #include "profile/profile.h"
 #include "screenshot.h"
 #include "train/train_config.h"
@@ -376,6 +380,155 @@ class TestTrainingPanel : public QObject {
     saveScreenshot(&panel, "training-panel-eta");
     panel.stopSelected();
     QTRY_VERIFY(!panel.run(0)->isRunning());
+  }
+
+  // Stop race stops every run of the race in one click, and a run stopped by the user is
+  // "stopped" in the run list and the status line, never "failed … signal 15" (issue 35, item 4).
+  void stopRaceStopsEveryRunInOneClick() {
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
+    panel.startRace();
+    QCOMPARE(panel.runCount(), 3);
+    QTRY_COMPARE(panel.runningCount(), 3);
+    const double t0 = 1700000000.0;
+    appendEvents(panel.run(0)->runDirectory(), {startEvent(2000, t0), trainEvent(50, t0 + 10)});
+    panel.run(0)->poll();
+    // A run started alone is not part of the race and keeps running.
+    panel.startRun();
+    panel.selectRun(1);
+    QPushButton* stopRace = nullptr;
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+      if (b->text() == "Stop race") stopRace = b;
+    QVERIFY(stopRace);
+    stopRace->click();
+    QTRY_COMPARE(panel.runningCount(), 1);
+    QVERIFY(panel.run(3)->isRunning());
+    for (int i = 0; i < 3; ++i) {
+      const QString row = panel.runList()->text(i);
+      QVERIFY2(row.contains("stopped by you at step") && !row.contains("failed"), qPrintable(row));
+      QVERIFY(panel.run(i)->stoppedByUser());
+      QVERIFY(panel.runList()->entry(i).failure.isEmpty());
+    }
+    QVERIFY2(panel.runList()->text(0).endsWith("stopped by you at step 50"),
+             qPrintable(panel.runList()->text(0)));
+    // The status line of the selected run says so too.
+    panel.selectRun(0);
+    bool statusSaysStopped = false;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+      statusSaysStopped =
+          statusSaysStopped || label->text().startsWith("Stopped by you at step 50");
+    QVERIFY(statusSaysStopped);
+    // The per-run Stop labels its run the same way.
+    panel.selectRun(3);
+    panel.stopSelected();
+    QTRY_VERIFY(!panel.run(3)->isRunning());
+    QVERIFY2(panel.runList()->text(3).contains("stopped by you"),
+             qPrintable(panel.runList()->text(3)));
+  }
+
+  // After the last step the run still evaluates and writes its checkpoint and schedule: the run
+  // list names that phase instead of "ETA 0 s" (issue 35, item 4).
+  void runListNamesTheFinishingPhase() {
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
+    const QString dir = panel.startRun();
+    QTRY_VERIFY(panel.run(0)->isRunning());
+    const double t0 = 1700000000.0;
+    appendEvents(dir, {startEvent(300, t0), trainEvent(250, t0 + 50), trainEvent(300, t0 + 60)});
+    panel.run(0)->poll();
+    QString row = panel.runList()->text(0);
+    QVERIFY2(row.contains("step 300 of 300 · finishing: final evaluation…"), qPrintable(row));
+    QVERIFY2(!row.contains("ETA"), qPrintable(row));
+    appendEvents(dir, {evalEvent(300, NAN)});
+    panel.run(0)->poll();
+    row = panel.runList()->text(0);
+    QVERIFY2(row.contains("finishing: writing checkpoint and export…"), qPrintable(row));
+    appendEvents(dir, {json{{"event", "checkpoint"},
+                            {"step", 300},
+                            {"time", t0 + 90},
+                            {"path", "checkpoints/step-300.ckpt"}}});
+    panel.run(0)->poll();
+    row = panel.runList()->text(0);
+    QVERIFY2(row.contains("finishing: writing the final schedule…"), qPrintable(row));
+    panel.stopSelected();
+    QTRY_VERIFY(!panel.run(0)->isRunning());
+  }
+
+  // The run list's ETA comes from a smoothed rate: with jittered step times and a long
+  // evaluation pause every 1000 steps, the finish it predicts stays within 35 % of the real one
+  // from the first report after the pause on (the last-ten-intervals rate it replaced swung by up
+  // to 58 %: "4 → 31 → 19 min", issue 35, item 4).
+  void runListEtaStaysInABand() {
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
+    const QString dir = panel.startRun();
+    QTRY_VERIFY(panel.run(0)->isRunning());
+    const double t0 = 1700000000.0;
+    std::vector<std::pair<int, double>> reports;  // (step, time)
+    double t = t0;
+    for (int step = 50; step <= 3000; step += 50) {
+      const double jitter = std::fmod(std::abs(std::sin(step * 12.9898)) * 43758.5453, 1.0);
+      t += 5.0 + 10.0 * jitter;
+      reports.push_back({step, t});
+      if (step % 1000 == 0 && step < 3000) t += 150.0;
+    }
+    const double end = reports.back().second;
+    appendEvents(dir, {startEvent(3000, t0)});
+    const QRegularExpression eta("ETA (?:(\\d+) min )?(\\d+) s");
+    int checked = 0;
+    for (const auto& [step, at] : reports) {
+      if (step == 3000) break;
+      appendEvents(dir, {trainEvent(step, at)});
+      if (step < 1100) continue;
+      panel.run(0)->poll();
+      const QString row = panel.runList()->text(0);
+      const QRegularExpressionMatch m = eta.match(row);
+      QVERIFY2(m.hasMatch(), qPrintable(row));
+      const double left = m.captured(1).toDouble() * 60 + m.captured(2).toDouble();
+      QVERIFY2(std::abs((at + left - t0) / (end - t0) - 1.0) < 0.35,
+               qPrintable(QStringLiteral("%1 (real finish after %2 s)").arg(row).arg(end - t0)));
+      ++checked;
+    }
+    QCOMPARE(checked, 38);
+    panel.stopSelected();
+    QTRY_VERIFY(!panel.run(0)->isRunning());
+  }
+
+  // The quick-look race trains every entrant on the pipeline's quick-look budget over the form's
+  // settings, and the Training tab names those settings (issue 35, item 4).
+  void quickLookRaceUsesThePipelineBudget() {
+    StandInPanel fixture;
+    TrainingPanel& panel = fixture.panel;
+    panel.stepsSpin()->setValue(5000);
+    panel.featureNetworkEdit()->setText("/models/fashion-features.pt");
+    QPushButton* quick = nullptr;
+    for (QPushButton* b : panel.findChildren<QPushButton*>())
+      if (b->text().remove('&') == "Quick-look race") quick = b;
+    QVERIFY(quick);
+    const QString settings = QString::fromStdString(pipeline::quickLookDescription());
+    QVERIFY(quick->toolTip().contains(settings));
+    bool named = false;
+    for (QLabel* label : panel.findChildren<QLabel*>())
+      named = named || label->text().contains(settings);
+    QVERIFY(named);
+    quick->click();
+    QCOMPARE(panel.runCount(), 3);
+    const pipeline::QuickLookRace& budget = pipeline::quickLookRace();
+    const train::TrainConfig defaults;
+    for (int i = 0; i < 3; ++i) {
+      QVERIFY(panel.runList()->text(i).contains("quick look"));
+      const json config = readJson(panel.run(i)->runDirectory() + ".config.json");
+      QCOMPARE(config["optim"]["steps"].get<int64_t>(), budget.steps);
+      QCOMPARE(config["eval"]["every"].get<int64_t>(), budget.evalEvery);
+      QCOMPARE(config["eval"]["quality_samples"].get<int64_t>(), budget.qualitySamples);
+      QCOMPARE(config["noise"]["warmup_steps"].get<int64_t>(), budget.warmupSteps);
+      QCOMPARE(config["model"]["channels"].get<int64_t>(), defaults.model.channels);
+      // What the budget does not name stays the user's.
+      QCOMPARE(config["eval"]["feature_network"].get<std::string>(),
+               std::string("/models/fashion-features.pt"));
+    }
+    QCOMPARE(panel.stopRace(), 3);
+    QTRY_COMPARE(panel.runningCount(), 0);
   }
 
   // The trainer reads a config's relative paths from the runs folder: files named relative to

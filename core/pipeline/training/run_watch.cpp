@@ -87,6 +87,7 @@ void RunWatch::apply(const RunEvent& e, Change& change) {
       record_.ended = true;
       break;
     case RunEvent::Kind::Checkpoint:
+      record_.lastCheckpointStep = step;
       break;
     case RunEvent::Kind::Note:
       addNote(e.message, change);
@@ -98,11 +99,32 @@ void RunWatch::apply(const RunEvent& e, Change& change) {
   }
 }
 
+namespace {
+
+// What the trainer does after its last step, in the order it does it (train/trainer.cpp): the
+// final evaluation, the checkpoint with its TorchScript export, the final schedule and "end".
+std::string finishingPhase(const RunRecord& record) {
+  if (record.evals.empty() || record.evals.back().step < record.totalSteps)
+    return "finishing: final evaluation…";
+  if (record.lastCheckpointStep < record.totalSteps)
+    return "finishing: writing checkpoint and export…";
+  return "finishing: writing the final schedule…";
+}
+
+}  // namespace
+
 RunEta runEta(const RunRecord& record) {
+  RunEta eta;
+  eta.finishing = !record.ended && !record.train.empty() && record.totalSteps > 0 &&
+                  record.train.back().step >= record.totalSteps;
+  if (eta.finishing) {
+    eta.secondsLeft = 0.0;
+    eta.text = finishingPhase(record);
+    return eta;
+  }
   std::vector<ProgressPoint> points;
   points.reserve(record.train.size());
   for (const auto& p : record.train) points.push_back({p.step, p.time});
-  RunEta eta;
   eta.secondsLeft = estimateSecondsLeft(points, record.totalSteps);
   eta.text = eta.secondsLeft ? "ETA " + formatDuration(*eta.secondsLeft) : "ETA estimating…";
   return eta;

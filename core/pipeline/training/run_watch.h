@@ -44,6 +44,7 @@ struct RunRecord {
   int threads = 0;  // torch CPU threads the run uses (start event; 0: not recorded)
   bool started = false;
   bool ended = false;
+  double lastCheckpointStep = -1;  // step of the newest "checkpoint" event (-1: none yet)
   std::string error;               // why the run stopped, from its "error" event ("" while none)
   int malformedLines = 0;          // lines that were not valid events (noted, then skipped)
   std::vector<std::string> notes;  // why, for the latest kMaxNotes of them ("FILE:LINE: ...")
@@ -79,10 +80,14 @@ class RunWatch {
   RunRecord record_;
 };
 
-// How long the run has left, from its "train" events' wall-clock stamps (io/run_progress.h).
+// How long the run has left, from its "train" events' wall-clock stamps (io/run_progress.h, a
+// smoothed rate). After the last step the trainer still evaluates, writes its checkpoint and
+// export and its final schedule, which takes minutes on a small machine: then the text names that
+// phase instead of claiming "ETA 0 s".
 struct RunEta {
   std::optional<double> secondsLeft;  // empty before the events show a rate
-  std::string text;                   // "ETA 3 min 20 s", or "ETA estimating…"
+  bool finishing = false;             // every step is done; the run is writing its results
+  std::string text;  // "ETA 3 min 20 s", "ETA estimating…" or "finishing: writing checkpoint…"
 };
 RunEta runEta(const RunRecord& record);
 

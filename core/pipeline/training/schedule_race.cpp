@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "train/train_config.h"
+
 namespace noisescope::pipeline {
 
 const std::vector<RaceEntrant>& scheduleRaceEntrants() {
@@ -12,6 +14,34 @@ const std::vector<RaceEntrant>& scheduleRaceEntrants() {
                                                     {"infonoise", RaceRole::InfoNoise},
                                                     {"sqrt-entropy", RaceRole::SqrtEntropy}};
   return entrants;
+}
+
+const QuickLookRace& quickLookRace() {
+  static const QuickLookRace quick;
+  return quick;
+}
+
+void applyQuickLook(train::TrainConfig& config) {
+  const QuickLookRace& q = quickLookRace();
+  config.model = train::ModelSettings{};
+  config.model.kind = q.network;
+  config.optim.steps = q.steps;
+  config.noise.warmupSteps = q.warmupSteps;
+  config.noise.refreshEvery = q.refreshEvery;
+  config.eval.every = q.evalEvery;
+  config.eval.qualitySamples = q.qualitySamples;
+  config.eval.heunSteps = q.heunSteps;
+  config.dataset.testLimit = q.testLimit;
+}
+
+std::string quickLookDescription() {
+  const QuickLookRace& q = quickLookRace();
+  const train::ModelSettings model;
+  return std::to_string(scheduleRaceEntrants().size()) + " runs × " + std::to_string(q.steps) +
+         " steps · network " + q.network + " (U-Net " + std::to_string(model.channels) +
+         " channels, MLP width " + std::to_string(model.width) + ") · evaluated every " +
+         std::to_string(q.evalEvery) + " steps (" + std::to_string(q.qualitySamples) +
+         " Heun samples)";
 }
 
 const std::vector<RaceMeasure>& raceMeasures() {
