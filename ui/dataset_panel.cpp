@@ -1,5 +1,6 @@
 #include "ui/dataset_panel.h"
 
+#include <QCheckBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -11,7 +12,9 @@
 
 #include <algorithm>
 #include <random>
+#include <utility>
 
+#include "pipeline/defaults.h"
 #include "render/sample_image.h"
 #include "ui/image_view.h"
 #include "ui/scatter_view.h"
@@ -45,8 +48,17 @@ DatasetPanel::DatasetPanel(Workbench* workbench, QWidget* parent)
   newSamples_ = new QPushButton(tr("&New samples"), this);
   newSamples_->setToolTip(tr("Show another random selection of samples and noise"));
 
+  signalScaled_ = new QCheckBox(tr("Si&gnal-scaled: (x + σε)/√(σ_data² + σ²)"), this);
+  signalScaled_->setToolTip(
+      tr("Draw each noisy sample divided by √(σ_data² + σ²), the network's input scaling "
+         "c_in (EDM), at the clean data's contrast (×σ_data), instead of clipping x + σ·ε to "
+         "[−1, 1]: at large σ the signal left in the noise stays visible, so σ = 5 and σ = 80 "
+         "no longer look the same."));
+
   auto* controls = new QHBoxLayout();
   controls->addWidget(sigma_, 1);
+  controls->addSpacing(12);
+  controls->addWidget(signalScaled_);
   controls->addSpacing(12);
   controls->addWidget(countLabel);
   controls->addWidget(sampleCount_);
@@ -82,6 +94,10 @@ DatasetPanel::DatasetPanel(Workbench* workbench, QWidget* parent)
   layout->addLayout(body, 1);
 
   connect(sigma_, &SigmaControl::sigmaChanged, this, &DatasetPanel::redraw);
+  connect(signalScaled_, &QCheckBox::toggled, this, [this] {
+    updateNote();
+    redraw();
+  });
   connect(sampleCount_, &QSpinBox::valueChanged, this, &DatasetPanel::drawNewSamples);
   connect(newSamples_, &QPushButton::clicked, this, &DatasetPanel::drawNewSamples);
   connect(workbench_, &Workbench::datasetChanged, this, &DatasetPanel::onDatasetChanged);
@@ -100,17 +116,12 @@ void DatasetPanel::onDatasetChanged() {
                        .arg(QString::fromLatin1(toString(dataset->kind)))
                        .arg(QString::fromStdString(dataset->split))
                        .arg(QString::fromStdString(dataset->source).toHtmlEscaped()));
-  QString note;
+  readerNote_.clear();
   for (const std::string& readerNote : dataset->notes)
-    note += QString::fromStdString(readerNote) + QLatin1Char(' ');
-  if (dataset->kind == SampleKind::Sequence)
-    note =
-        tr("DNA is one-hot coded: +1 for the base, −1 in the other three channels. Top row: the "
-           "strongest base (A green, C blue, G amber, T red), faded as its lead shrinks; below: "
-           "one row per channel.");
-  else if (dataset->kind == SampleKind::Image)
-    note += tr("Pixels are shown from −1 (black) to +1 (white); noisy values outside are clipped.");
-  noiseNote_->setText(note + tr(" The same noise ε is reused as σ moves: x + σ·ε."));
+    readerNote_ += QString::fromStdString(readerNote) + QLatin1Char(' ');
+  // A scatter plot fits its view to the noisy points: it has nothing to clip.
+  signalScaled_->setEnabled(dataset->kind != SampleKind::Points);
+  updateNote();
   // A DNA window is a long strip: a dozen fill the view legibly, where images want a few dozen.
   sampleCount_->blockSignals(true);
   sampleCount_->setValue(dataset->kind == SampleKind::Sequence ? 12 : 48);
@@ -125,8 +136,29 @@ void DatasetPanel::onDatasetChanged() {
   drawNewSamples();
 }
 
+void DatasetPanel::updateNote() {
+  const auto dataset = workbench_->dataset();
+  if (!dataset) return;
+  QString note = readerNote_;
+  if (dataset->kind == SampleKind::Sequence)
+    note =
+        tr("DNA is one-hot coded: +1 for the base, −1 in the other three channels. Top row: the "
+           "strongest base (A green, C blue, G amber, T red), faded as its lead shrinks; below: "
+           "one row per channel.");
+  else if (dataset->kind == SampleKind::Image)
+    note += signalScaled_->isChecked()
+                ? tr("Signal-scaled: each noisy sample is drawn as (x + σε)·σ_data/√(σ_data² + "
+                     "σ²), from −1 (black) to +1 (white), so the clean data looks as it is and "
+                     "large σ keeps its contrast.")
+                : tr("Pixels are shown from −1 (black) to +1 (white); noisy values outside are "
+                     "clipped.");
+  if (dataset->hasLabels()) note += tr(" Each sample's class label is in its corner.");
+  noiseNote_->setText(note + tr(" The same noise ε is reused as σ moves: x + σ·ε."));
+}
+
 void DatasetPanel::onStatisticsChanged() {
   if (!workbench_->hasStatistics()) return;
+  if (signalScaled_->isChecked()) redraw();  // the scaling uses the measured σ_data
   const DatasetStatistics& s = workbench_->statistics();
   auto num = [](double v) { return QString::number(v, 'g', 4); };
   statsLabels_[kRange]->setText(QStringLiteral("[%1, %2]").arg(num(s.minValue), num(s.maxValue)));
@@ -175,14 +207,28 @@ void DatasetPanel::redraw() {
       noisy.insert(noisy.end(), {y[0], twoD ? y[1] : 0.0f});
     }
     scatterView_->setPoints(clean, noisy, sigma);
+    imageView_->setCellLabels({}, {});
     views_->setCurrentWidget(scatterView_);
     return;
   }
   const bool sequence = dataset->kind == SampleKind::Sequence;
   const int columns = sequence ? 1 : static_cast<int>(std::ceil(std::sqrt(indices_.size() * 1.5)));
-  const RgbImage grid =
-      renderSampleGrid(*dataset, indices_, sigma, noiseSeed_, columns, sequence ? 2 : 1);
+  // σ_data as measured once the statistics are in, the engine's fallback until then.
+  const double sigmaData = workbench_->hasStatistics() ? workbench_->statistics().sigmaData
+                                                       : pipeline::defaults::kSigmaDataFallback;
+  const double gain = signalScaled_->isChecked() ? signalScaledGain(sigma, sigmaData) : 1.0;
+  std::vector<std::pair<int, int>> origins;
+  const RgbImage grid = renderSampleGrid(*dataset, indices_, sigma, noiseSeed_, columns,
+                                         sequence ? 2 : 1, gain, &origins);
+  std::vector<QPoint> corners;
+  QStringList labels;
+  if (dataset->hasLabels())
+    for (size_t i = 0; i < indices_.size() && i < origins.size(); ++i) {
+      corners.emplace_back(origins[i].first, origins[i].second);
+      labels << QString::number(dataset->labels[indices_[i]]);
+    }
   imageView_->setImage(toQImage(grid));
+  imageView_->setCellLabels(std::move(corners), labels);
   views_->setCurrentWidget(imageView_);
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 // The dataset explorer: a grid of samples drawn as a person expects (images, DNA strips, 2-D
-// scatter), redrawn live with noise x + σ·ε as the σ control moves, and the dataset's statistics.
+// scatter), redrawn live with noise x + σ·ε as the σ control moves, or signal-scaled so that the
+// high-σ half is not all saturated static; each sample's class label where the set has labels;
+// and the dataset's statistics.
 #include <QWidget>
 
 #include <cstdint>
 #include <vector>
 
+class QCheckBox;
 class QLabel;
 class QSpinBox;
 class QPushButton;
@@ -29,6 +32,8 @@ class DatasetPanel : public QWidget {
   ImageView* imageView() const { return imageView_; }
   ScatterView* scatterView() const { return scatterView_; }
   const std::vector<int64_t>& shownIndices() const { return indices_; }
+  // The signal-scaled view y/√(σ_data² + σ²) instead of the clipped x + σ·ε.
+  QCheckBox* signalScaledBox() const { return signalScaled_; }
 
  public Q_SLOTS:
   void drawNewSamples();
@@ -37,6 +42,8 @@ class DatasetPanel : public QWidget {
   void onDatasetChanged();
   void onStatisticsChanged();
   void redraw();
+  // The note under the controls: what the reader decided, and how values become pixels.
+  void updateNote();
 
   Workbench* workbench_;
   SigmaControl* sigma_;
@@ -44,6 +51,8 @@ class DatasetPanel : public QWidget {
   QPushButton* newSamples_;
   QLabel* header_;
   QLabel* noiseNote_;
+  QCheckBox* signalScaled_;
+  QString readerNote_;  // the dataset's notes from its reader
   QStackedWidget* views_;
   ImageView* imageView_;
   ScatterView* scatterView_;

@@ -1,6 +1,9 @@
 #include "ui/image_view.h"
 
+#include <QFontMetrics>
 #include <QPainter>
+
+#include <utility>
 
 namespace noisescope::ui {
 
@@ -20,6 +23,12 @@ void ImageView::setImage(const QImage& image) {
   update();
 }
 
+void ImageView::setCellLabels(std::vector<QPoint> origins, QStringList labels) {
+  origins_ = std::move(origins);
+  labels_ = std::move(labels);
+  update();
+}
+
 void ImageView::paintEvent(QPaintEvent*) {
   QPainter painter(this);
   painter.fillRect(rect(), palette().window());
@@ -35,6 +44,19 @@ void ImageView::paintEvent(QPaintEvent*) {
                    target);
   painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
   painter.drawImage(area, image_);
+
+  // Each label on a dark box in its cell's corner, readable over black and white pixels alike.
+  const double scale = double(area.width()) / image_.width();
+  const QFontMetrics metrics(font());
+  painter.setPen(Qt::white);
+  for (size_t i = 0; i < origins_.size() && i < size_t(labels_.size()); ++i) {
+    const QPoint corner =
+        area.topLeft() + QPoint(int(origins_[i].x() * scale), int(origins_[i].y() * scale));
+    const QRect box(corner,
+                    QSize(metrics.horizontalAdvance(labels_[int(i)]) + 4, metrics.height()));
+    painter.fillRect(box, QColor(0, 0, 0, 160));
+    painter.drawText(box, Qt::AlignCenter, labels_[int(i)]);
+  }
 }
 
 }  // namespace noisescope::ui

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <random>
 
+#include "schedule/preconditioning.h"
+
 namespace noisescope {
 
 RgbImage::RgbImage(int w, int h, uint8_t fill)
@@ -156,14 +158,22 @@ RgbImage renderSample(const Dataset& dataset, const float* values) {
   return renderBars(values, dataset.dim());
 }
 
+double signalScaledGain(double sigma, double sigmaData) {
+  return sigmaData * schedule::EdmPreconditioning{sigmaData}.cIn(sigma);
+}
+
 RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& indices, double sigma,
-                          uint64_t seed, int columns, int scale) {
+                          uint64_t seed, int columns, int scale, double gain,
+                          std::vector<std::pair<int, int>>* cellOrigins) {
+  if (cellOrigins) cellOrigins->clear();
   if (indices.empty()) return RgbImage(1, 1);
   std::vector<RgbImage> cells;
   cells.reserve(indices.size());
   int cellW = 0, cellH = 0;
   for (int64_t index : indices) {
-    const std::vector<float> values = noisySample(dataset, index, sigma, seed);
+    std::vector<float> values = noisySample(dataset, index, sigma, seed);
+    if (gain != 1.0)
+      for (float& v : values) v = static_cast<float>(v * gain);
     cells.push_back(scaleUp(renderSample(dataset, values.data()), scale));
     cellW = std::max(cellW, cells.back().width);
     cellH = std::max(cellH, cells.back().height);
@@ -175,6 +185,8 @@ RgbImage renderSampleGrid(const Dataset& dataset, const std::vector<int64_t>& in
   for (size_t i = 0; i < cells.size(); ++i) {
     const int col = static_cast<int>(i) % columns, row = static_cast<int>(i) / columns;
     grid.blit(cells[i], gap + col * (cellW + gap), gap + row * (cellH + gap));
+    if (cellOrigins)
+      cellOrigins->emplace_back(gap + col * (cellW + gap), gap + row * (cellH + gap));
   }
   return grid;
 }

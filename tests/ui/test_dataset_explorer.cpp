@@ -1,7 +1,8 @@
 // The workbench opens the bundled sample data off the GUI thread, shows it, and redraws the
-// same samples with noise as the σ slider moves; bad files give a message and leave the
-// previous dataset in place.
+// same samples with noise as the σ slider moves, clipped or signal-scaled, with each sample's
+// class label; bad files give a message and leave the previous dataset in place.
 #include <QApplication>
+#include <QCheckBox>
 #include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -20,9 +21,12 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <cmath>
+#include <cstdint>
 #include <utility>
 
 #include "noisescope_test_paths.h"
+#include "screenshot.h"
 #include "ui/dataset_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -35,7 +39,37 @@ using namespace noisescope::ui;
 namespace {
 const QString kSampleImages =
     QStringLiteral(NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+
+// The share of black or white pixels among the tiles' pixels of a grey grid image (the grid's
+// gaps and empty cells are renderSampleGrid's grey 230).
+double saturatedShare(const QImage& image) {
+  int64_t saturated = 0, tiles = 0;
+  for (int y = 0; y < image.height(); ++y) {
+    const uchar* row = image.constScanLine(y);
+    for (int x = 0; x < image.width(); ++x) {
+      saturated += row[x] == 0 || row[x] == 255;
+      tiles += row[x] != 230;
+    }
+  }
+  return double(saturated) / double(tiles);
 }
+
+// Pearson correlation of two grey images of one size, pixel by pixel.
+double correlation(const QImage& a, const QImage& b) {
+  double n = 0, sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+  for (int y = 0; y < a.height(); ++y) {
+    const uchar* ra = a.constScanLine(y);
+    const uchar* rb = b.constScanLine(y);
+    for (int x = 0; x < a.width(); ++x) {
+      const double u = ra[x], v = rb[x];
+      n += 1, sa += u, sb += v, saa += u * u, sbb += v * v, sab += u * v;
+    }
+  }
+  const double cov = sab / n - sa / n * sb / n;
+  return cov / std::sqrt((saa / n - sa / n * sa / n) * (sbb / n - sb / n * sb / n));
+}
+
+}  // namespace
 
 class TestDatasetExplorer : public QObject {
   Q_OBJECT
@@ -110,6 +144,62 @@ class TestDatasetExplorer : public QObject {
     QTest::keyClicks(field, QStringLiteral("3.75"), Qt::NoModifier, kKeyDelayMs);
     window.datasetPanel()->findChild<QSpinBox*>()->setFocus();
     QCOMPARE(control->sigma(), 3.75);
+  }
+
+  // The explorer shows the high-σ half (issue 35, item 6): clipped to [−1, 1], σ = 80 is
+  // saturated static; signal-scaled, (x + σε)·σ_data/√(σ_data² + σ²) keeps the data's contrast,
+  // and the signal left at σ = 5 shows where σ = 80 has none. The sample set's labels file puts
+  // each sample's class in its tile's corner.
+  void signalScaledViewAndClassLabels() {
+    MainWindow window;
+    window.resize(1600, 1000);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(kSampleImages, false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.workbench()->hasStatistics(), 20000);
+    DatasetPanel* panel = window.datasetPanel();
+    QVERIFY(panel->signalScaledBox()->text().contains("√(σ_data² + σ²)"));
+    const QImage clean = panel->imageView()->image();
+    auto drawn = [&](double sigma, bool scaled) {
+      panel->signalScaledBox()->setChecked(scaled);
+      panel->sigmaControl()->setSigma(sigma);
+      return panel->imageView()->image().convertToFormat(QImage::Format_Grayscale8);
+    };
+    const QImage clipped80 = drawn(80, false), scaled80 = drawn(80, true), scaled5 = drawn(5, true);
+    QVERIFY(scaled80 != clipped80);
+    const double clippedSaturated = saturatedShare(clipped80),
+                 scaledSaturated = saturatedShare(scaled80);
+    QVERIFY2(clippedSaturated > 0.9 && scaledSaturated < 0.3,
+             qPrintable(QString("saturated: clipped %1, scaled %2")
+                            .arg(clippedSaturated)
+                            .arg(scaledSaturated)));
+    const QImage grey = clean.convertToFormat(QImage::Format_Grayscale8);
+    const double signal5 = correlation(scaled5, grey), signal80 = correlation(scaled80, grey);
+    qInfo(
+        "black or white tile pixels at σ = 80: clipped %.3f, signal-scaled %.3f; correlation "
+        "with the clean grid, signal-scaled: σ = 5 %.3f, σ = 80 %.3f",
+        clippedSaturated, scaledSaturated, signal5, signal80);
+    QVERIFY2(signal5 > signal80 + 0.03,
+             qPrintable(QString("correlation with the clean grid: σ = 5 %1, σ = 80 %2")
+                            .arg(signal5)
+                            .arg(signal80)));
+    saveScreenshot(&window, "dataset-signal-scaled");
+
+    // Class labels: one per shown sample, the dataset's own.
+    const auto dataset = window.workbench()->dataset();
+    QVERIFY(dataset->hasLabels());
+    const QStringList labels = panel->imageView()->cellLabels();
+    QCOMPARE(labels.size(), int(panel->shownIndices().size()));
+    for (int i = 0; i < labels.size(); ++i)
+      QCOMPARE(labels[i], QString::number(dataset->labels[panel->shownIndices()[size_t(i)]]));
+
+    // A set without labels shows none.
+    QSignalSpy again(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:hypercube?n=64&d=16&seed=1", false);
+    QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 20000);
+    QVERIFY(!window.workbench()->dataset()->hasLabels());
+    QVERIFY(panel->imageView()->cellLabels().isEmpty());
   }
 
   void pointSetsAreScatterPlots() {
