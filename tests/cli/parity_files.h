@@ -9,13 +9,15 @@
 
 #include <string>
 
+#include "test_paths.h"
+
 namespace noisescope::parity {
 
-// Runs noisescope-cli (NOISESCOPE_CLI, defined by the test's CMake) to completion; its stderr goes
-// to `errors`. True when it exited normally with code 0.
+// Runs the built noisescope-cli to completion; its stderr goes to `errors`. True when it exited
+// normally with code 0.
 inline bool runCli(const QStringList& arguments, QByteArray& errors) {
   QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
+  cli.start(QString::fromStdString(noisescope::test::cliPath()), arguments);
   if (!cli.waitForFinished(240000) || cli.exitStatus() != QProcess::NormalExit) return false;
   errors = cli.readAllStandardError();
   return cli.exitCode() == 0;

@@ -15,6 +15,7 @@
 #include "io/profile_io.h"
 #include "pipeline/diagnose/diagnose_job.h"
 #include "pipeline/diagnose/run_profile.h"
+#include "test_paths.h"
 
 using namespace noisescope;
 
@@ -25,7 +26,7 @@ const char* const kData = "synthetic:gaussian?n=256&d=4&seed=1";
 // Runs the CLI; true when it exits 0 (its stderr is left in `errors`).
 bool runCli(const QStringList& arguments, QByteArray& errors) {
   QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
+  cli.start(QString::fromStdString(noisescope::test::cliPath()), arguments);
   if (!cli.waitForFinished(240000) || cli.exitStatus() != QProcess::NormalExit) return false;
   errors = cli.readAllStandardError();
   return cli.exitCode() == 0;

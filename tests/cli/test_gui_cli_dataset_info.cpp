@@ -49,7 +49,8 @@ class TestGuiCliDatasetInfo : public QObject {
     const json gui = pipeline::datasetInfoJson(*workbench->dataset(), workbench->statistics());
 
     QProcess cli;
-    cli.start(QStringLiteral(NOISESCOPE_CLI), {QStringLiteral("info"), path, "--json"});
+    cli.start(QString::fromStdString(noisescope::test::cliPath()),
+              {QStringLiteral("info"), path, "--json"});
     QVERIFY(cli.waitForFinished(120000));
     QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0,
              cli.readAllStandardError().constData());

@@ -70,7 +70,8 @@ class TestGuiCliReport : public QObject {
 
     const QString cli = dir.filePath("cli");
     QProcess process;
-    process.start(QStringLiteral(NOISESCOPE_CLI), {"report", kSample, "--out", cli});
+    process.start(QString::fromStdString(noisescope::test::cliPath()),
+                  {"report", kSample, "--out", cli});
     QVERIFY(process.waitForFinished(240000));
     QVERIFY2(process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0,
              process.readAllStandardError().constData());

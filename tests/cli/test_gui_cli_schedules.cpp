@@ -23,6 +23,7 @@
 #include "io/profile_io.h"
 #include "pipeline/schedules/atomic_design.h"
 #include "pipeline/schedules/schedule_recipe.h"
+#include "test_paths.h"
 #include "ui/main_window.h"
 #include "ui/profile_choice.h"
 #include "ui/schedule_panel.h"
@@ -51,7 +52,7 @@ json comparable(const QString& path) {
 // Runs the CLI; returns its exit code and leaves stderr in `errors`.
 int cliExitCode(const QStringList& arguments, QByteArray* errors = nullptr) {
   QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), arguments);
+  cli.start(QString::fromStdString(noisescope::test::cliPath()), arguments);
   if (!cli.waitForFinished(120000) || cli.exitStatus() != QProcess::NormalExit) return -1;
   if (errors) *errors = cli.readAllStandardError();
   return cli.exitCode();

@@ -38,7 +38,8 @@ json readJson(const QString& path) {
 // `noisescope-cli train --write-config FILE FLAGS...`, then the file it wrote.
 json cliConfig(const QString& file, const QStringList& flags) {
   QProcess cli;
-  cli.start(QStringLiteral(NOISESCOPE_CLI), QStringList{"train", "--write-config", file} + flags);
+  cli.start(QString::fromStdString(noisescope::test::cliPath()),
+            QStringList{"train", "--write-config", file} + flags);
   if (!cli.waitForFinished(120000) || cli.exitStatus() != QProcess::NormalExit ||
       cli.exitCode() != 0)
     qFatal("cli failed: %s", cli.readAllStandardError().constData());
@@ -146,7 +147,7 @@ class TestGuiCliTrainConfig : public QObject {
 
   void settingsFlagsGoWithWriteConfigOnly() {
     QProcess cli;
-    cli.start(QStringLiteral(NOISESCOPE_CLI),
+    cli.start(QString::fromStdString(noisescope::test::cliPath()),
               {"train", "--out", "/nonexistent/run", "--steps", "5"});
     QVERIFY(cli.waitForFinished(60000));
     QCOMPARE(cli.exitCode(), 2);

@@ -19,4 +19,8 @@ std::string buildPath(const std::string& relative) {
   return below(NOISESCOPE_BINARY_DIR, relative);
 }
 
+std::string cliPath() {
+  return buildPath("app/noisescope-cli");
+}
+
 }  // namespace noisescope::test

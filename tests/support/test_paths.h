@@ -10,5 +10,7 @@ namespace noisescope::test {
 std::string sourcePath(const std::string& relative = "");
 // The build folder's root, or `relative` below it ("app/noisescope-cli").
 std::string buildPath(const std::string& relative = "");
+// The built noisescope-cli, which the parity and end-to-end suites run.
+std::string cliPath();
 
 }  // namespace noisescope::test
