@@ -309,6 +309,9 @@ class TestTrainingPanel : public QObject {
     panel.stopSelected();
     QTRY_VERIFY_WITH_TIMEOUT(!panel.run(0)->isRunning(), 10000);
     QVERIFY(!panel.run(0)->record().ended);  // stopped, not finished
+    // The real trainer dies of the SIGTERM: still "stopped by you", not "failed … signal 15".
+    QVERIFY2(panel.runList()->text(0).contains("stopped by you at step"),
+             qPrintable(panel.runList()->text(0)));
   }
 
   void raceChildrenShareTheCores() {
