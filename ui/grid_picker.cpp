@@ -29,7 +29,7 @@ GridPicker::GridPicker(QWidget* parent) : QWidget(parent) {
   field_ = new QLineEdit(this);
   field_->setPlaceholderText(tr("karras?rho=5, flow?shift=1.5, entropic?increment=sqrt-rate…"));
   field_->setAccessibleName(tr("Grid spec to add"));
-  auto* add = new QPushButton(tr("&Add grid"), this);
+  auto* add = new QPushButton(tr("Add &grid"), this);
   row->addWidget(field_, 1);
   row->addWidget(add);
   layout->addLayout(row);

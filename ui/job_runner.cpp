@@ -4,6 +4,7 @@
 #include <QMetaObject>
 
 #include <chrono>
+#include <vector>
 
 #include "util/error.h"
 
@@ -43,11 +44,23 @@ void JobRunner::submit(const QString& tag, Work work, Done done, Failed failed) 
 
 void JobRunner::cancel(const QString& tagText) {
   const std::string tag = tagText.toStdString();
-  std::lock_guard<std::mutex> lock(mutex_);
-  for (auto it = queue_.begin(); it != queue_.end();) {
-    it = (tag.empty() || it->tag == tag) ? queue_.erase(it) : std::next(it);
+  std::vector<Job> dropped;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      if (tag.empty() || it->tag == tag) {
+        dropped.push_back(std::move(*it));
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (runningCancel_ && (tag.empty() || running_ == tag)) runningCancel_->store(true);
   }
-  if (runningCancel_ && (tag.empty() || running_ == tag)) runningCancel_->store(true);
+  // A queued job cancelled before it started ends like a running one: its owner hears it was
+  // cancelled (a panel waiting for it would otherwise wait for ever).
+  for (Job& job : dropped)
+    if (job.failed) post([failed = std::move(job.failed)] { failed(tr("Cancelled"), true); });
 }
 
 bool JobRunner::isIdle() const {

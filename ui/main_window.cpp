@@ -29,6 +29,7 @@
 #include "ui/load_options_dialog.h"
 #include "ui/sampling_panel.h"
 #include "ui/schedule_panel.h"
+#include "ui/session_profile_files.h"
 #include "ui/training_panel.h"
 #include "ui/warning_box.h"
 #include "ui/workbench.h"
@@ -97,6 +98,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Wo
   // A schedule built on the Schedules tab, trained on the Training tab: written into the runs
   // folder (a run's config names the file), then chosen there.
   connect(schedulePanel_, &SchedulePanel::trainWithRequested, this, &MainWindow::trainWithSchedule);
+  // A profile of this session raced on the Sampling tab: the race reads files, so the profile
+  // and the rest of its bracket are written into the runs folder's profiles/.
+  connect(samplingPanel_, &SamplingPanel::sessionProfileChosen, this, [this](const QString& name) {
+    try {
+      const QString folder =
+          QDir(trainingPanel_->runsFolder()).filePath(QStringLiteral("profiles"));
+      samplingPanel_->useSessionProfileFile(name, writeSessionProfile(*workbench_, name, folder));
+    } catch (const std::exception& e) {
+      showWarning(this, tr("Session profile"), QString::fromStdString(e.what()));
+    }
+  });
   connect(workbench_, &Workbench::datasetChanged, this, &MainWindow::updateSummary);
   connect(workbench_, &Workbench::statisticsChanged, this, &MainWindow::updateSummary);
 

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -23,6 +24,7 @@
 #include <cmath>
 
 #include "pipeline/sampling/sample_race.h"
+#include "profile/profile.h"
 #include "ui/curve_chart.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
@@ -98,13 +100,15 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   auto* modelBox = new QGroupBox(tr("Model"), this);
   auto* form = new QFormLayout(modelBox);
   model_ = pathField(this, tr("a run folder, or a TorchScript x0 denoiser (.pt)"));
-  auto* runButton = new QPushButton(tr("&Run folder…"), this);
-  auto* fileButton = new QPushButton(tr("&TorchScript file…"), this);
+  // Mnemonics: every letter once on the tab, none of the tab bar's (D, i, S, T, m) or the menu
+  // bar's (F, H); test_window_layout checks it.
+  auto* runButton = new QPushButton(tr("R&un folder…"), this);
+  auto* fileButton = new QPushButton(tr("T&orchScript file…"), this);
   auto* modelRow = new QHBoxLayout();
   modelRow->addWidget(model_, 1);
   modelRow->addWidget(runButton);
   modelRow->addWidget(fileButton);
-  form->addRow(buddyLabel(tr("M&odel:"), model_), modelRow);
+  form->addRow(buddyLabel(tr("Model:"), model_), modelRow);
   auto browseRow = [this](QLineEdit* field, const QString& title, const QString& filter) {
     auto* row = new QHBoxLayout();
     auto* browse = new QPushButton(tr("Browse…"), this);
@@ -121,7 +125,15 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   features_ = pathField(this, tr("optional: default the config's eval.feature_network"));
   form->addRow(buddyLabel(tr("&Config:"), config_),
                browseRow(config_, tr("Training config"), tr("Config (*.json);;All files (*)")));
-  form->addRow(buddyLabel(tr("&Profile:"), profile_),
+  sessionProfile_ = new QComboBox(this);
+  sessionProfile_->setToolTip(
+      tr("A profile of this session (a bracket from the Diagnostic tab, a loaded file): it is "
+         "written into the runs folder's profiles/ with the rest of its bracket, and the field "
+         "below names that file"));
+  sessionProfile_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  sessionProfile_->setMinimumContentsLength(24);
+  form->addRow(buddyLabel(tr("&Profile:"), sessionProfile_), sessionProfile_);
+  form->addRow(buddyLabel(tr("Profile fi&le:"), profile_),
                browseRow(profile_, tr("Profile"), tr("Profiles (*.json);;All files (*)")));
   form->addRow(buddyLabel(tr("Feature net&work:"), features_),
                browseRow(features_, tr("Feature network"), tr("TorchScript (*.pt);;All (*)")));
@@ -165,17 +177,28 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   elbo_->setChecked(defaults.elbo);
   settings->addRow(tr("&NFE:"), nfe_);
   settings->addRow(tr("S&eeds:"), seeds_);
-  settings->addRow(tr("Sa&mples:"), samples_);
-  settings->addRow(tr("Sampl&er:"), sampler_);
+  settings->addRow(tr("S&amples:"), samples_);
+  settings->addRow(tr("Sampler:"), sampler_);
   settings->addRow(elbo_);
   leftLayout->addLayout(settings);
   auto* buttons = new QHBoxLayout();
-  start_ = new QPushButton(tr("&Start race"), left);
+  quick_ = new QPushButton(tr("&Quick look"), left);
+  quick_->setToolTip(
+      tr("A first look in minutes, with the settings named under the buttons; "
+         "the fields above are left as they are"));
+  start_ = new QPushButton(tr("Start &race"), left);
+  start_->setToolTip(tr("Race the checked grids with the settings above"));
   cancel_ = new QPushButton(tr("Cancel"), left);
+  cancel_->setToolTip(tr("Stop the race; the cells already finished stay in the table"));
   cancel_->setEnabled(false);
+  buttons->addWidget(quick_);
   buttons->addWidget(start_);
   buttons->addWidget(cancel_);
   leftLayout->addLayout(buttons);
+  quickNote_ = new QLabel(left);
+  quickNote_->setWordWrap(true);
+  quickNote_->setEnabled(false);  // a note, drawn dimmed
+  leftLayout->addWidget(quickNote_);
   progress_ = new QProgressBar(left);
   progress_->setRange(0, 1000);
   progress_->setValue(0);
@@ -199,7 +222,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   gridChart_ = new CurveChart(gridPage);
   gridChart_->setAxisTitles(tr("σ"), tr("grid row · π, rate (scaled)"));
   gridLayout->addWidget(gridChart_, 1);
-  views->addTab(gridPage, tr("&Grids on σ"));
+  views->addTab(gridPage, tr("Grids on σ"));
 
   auto* racePage = new QWidget(views);
   auto* raceLayout = new QVBoxLayout(racePage);
@@ -209,7 +232,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   raceRow->addWidget(measure_);
   raceRow->addStretch(1);
   saveJson_ = new QPushButton(tr("Save &JSON…"), racePage);
-  saveChart_ = new QPushButton(tr("Save c&hart…"), racePage);
+  saveChart_ = new QPushButton(tr("Sa&ve chart…"), racePage);
   saveJson_->setEnabled(false);
   saveChart_->setEnabled(false);
   raceRow->addWidget(saveJson_);
@@ -225,7 +248,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   table_->setAccessibleName(tr("Race table"));
   raceLayout->addWidget(table_, 1);
-  views->addTab(racePage, tr("&Race"));
+  views->addTab(racePage, tr("Race"));
   split->addWidget(views);
   split->setStretchFactor(1, 3);
 
@@ -249,7 +272,21 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   connect(grids_, &GridPicker::selectionChanged, this, [this] { redrawGrids(); });
   connect(previewNfe_, &QComboBox::currentIndexChanged, this, [this] { redrawGrids(); });
   connect(measure_, &QComboBox::currentIndexChanged, this, [this] { redrawRace(); });
+  connect(quick_, &QPushButton::clicked, this, &SamplingPanel::startQuickLook);
   connect(start_, &QPushButton::clicked, this, &SamplingPanel::startRace);
+  // A session profile picked: the main window writes its file. Editing the file field leaves the
+  // session profile.
+  connect(sessionProfile_, &QComboBox::activated, this, [this] {
+    const QString name = sessionProfile_->currentData().toString();
+    if (!name.isEmpty()) Q_EMIT sessionProfileChosen(name);
+  });
+  connect(profile_, &QLineEdit::textChanged, this, [this](const QString& text) {
+    if (text != sessionProfilePath_ && sessionProfile_->currentIndex() != 0) {
+      sessionProfilePath_.clear();
+      sessionProfile_->setCurrentIndex(0);
+    }
+  });
+  connect(workbench_, &Workbench::profilesChanged, this, &SamplingPanel::refillSessionProfiles);
   connect(cancel_, &QPushButton::clicked, this, &SamplingPanel::cancelRace);
   connect(saveJson_, &QPushButton::clicked, this, &SamplingPanel::saveJson);
   connect(saveChart_, &QPushButton::clicked, this, &SamplingPanel::saveChart);
@@ -258,6 +295,57 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
             if (tag == kRaceTag) onProgress(fraction, message);
           });
   start_->setEnabled(false);
+  quick_->setEnabled(false);
+  refillSessionProfiles();
+}
+
+SamplingPanel::~SamplingPanel() {
+  // ~QWidget closes the panel, and a field losing its focus then would replan on members
+  // already destroyed.
+  for (QWidget* field :
+       std::initializer_list<QWidget*>{model_, config_, profile_, nfe_, sampler_, sessionProfile_})
+    field->disconnect(this);
+}
+
+void SamplingPanel::refillSessionProfiles() {
+  const QString chosen = sessionProfile_->currentData().toString();
+  const QSignalBlocker block(sessionProfile_);
+  sessionProfile_->clear();
+  sessionProfile_->addItem(workbench_->profiles().empty()
+                               ? tr("none in this session: run a bracket, or load a profile")
+                               : tr("a file: the field below"),
+                           QString());
+  for (const auto& named : workbench_->profiles()) {
+    sessionProfile_->addItem(named.name, named.name);
+    sessionProfile_->setItemData(sessionProfile_->count() - 1,
+                                 QString::fromStdString(named.profile->kind + ": " +
+                                                        profileKindMeaning(named.profile->kind)),
+                                 Qt::ToolTipRole);
+  }
+  const int index = chosen.isEmpty() ? -1 : sessionProfile_->findData(chosen);
+  if (index > 0) {
+    sessionProfile_->setCurrentIndex(index);
+  } else {
+    sessionProfile_->setCurrentIndex(0);
+    if (!sessionProfilePath_.isEmpty() && profile_->text() == sessionProfilePath_)
+      profile_->clear();  // its profile was removed from the session
+    sessionProfilePath_.clear();
+  }
+}
+
+void SamplingPanel::chooseSessionProfile(const QString& name) {
+  const int index = sessionProfile_->findData(name);
+  if (index <= 0) return;
+  sessionProfile_->setCurrentIndex(index);
+  Q_EMIT sessionProfile_->activated(index);
+}
+
+void SamplingPanel::useSessionProfileFile(const QString& name, const QString& path) {
+  const int index = sessionProfile_->findData(name);
+  sessionProfilePath_ = path;
+  if (index > 0) sessionProfile_->setCurrentIndex(index);
+  profile_->setText(path);
+  profile_->setToolTip(tr("%1, written from this session's profile “%2”").arg(path, name));
 }
 
 void SamplingPanel::setModel(const QString& path) {
@@ -284,6 +372,9 @@ void SamplingPanel::setSamples(int samples) {
 }
 void SamplingPanel::setElbo(bool on) {
   elbo_->setChecked(on);
+}
+QString SamplingPanel::profilePath() const {
+  return profile_->text().trimmed();
 }
 QString SamplingPanel::planText() const {
   return plan_->text();
@@ -312,15 +403,32 @@ pipeline::SampleRaceOptions SamplingPanel::options() const {
   return o;
 }
 
+pipeline::SampleRaceOptions SamplingPanel::quickOptions() const {
+  const pipeline::SampleRaceOptions form = options();
+  pipeline::SampleRaceOptions o = pipeline::SampleRaceOptions::quick();
+  o.model = form.model;
+  o.config = form.config;
+  o.profile = form.profile;
+  o.featureNetwork = form.featureNetwork;
+  o.sampler = form.sampler;
+  return o;
+}
+
+QString SamplingPanel::quickLookText() const {
+  return quickNote_->text();
+}
+
 void SamplingPanel::replan() {
   racePlan_.reset();
   backdrop_ = {};
   backdropError_.clear();
   pipeline::SampleRaceOptions o = options();
   o.grids.clear();  // the defaults for this model; the picker keeps the user's own
+  quickNote_->clear();
   if (o.model.empty()) {
     plan_->setText(tr("Choose a run folder or a TorchScript file."));
     start_->setEnabled(false);
+    quick_->setEnabled(false);
     redrawGrids();
     return;
   }
@@ -339,6 +447,12 @@ void SamplingPanel::replan() {
                        .arg(plan.context.sigmaMin, 0, 'g', 4)
                        .arg(plan.context.sigmaMax, 0, 'g', 4)
                        .arg(text(plan.source).toHtmlEscaped()));
+    const pipeline::SampleRaceOptions quick = quickOptions();
+    QStringList quickGrids;
+    for (const auto& g : pipeline::defaultGridsOf(quick, plan.context)) quickGrids << text(g);
+    quickNote_->setText(tr("Quick look: %1 · %2")
+                            .arg(quickGrids.join(QStringLiteral(", ")),
+                                 text(pipeline::sampleRaceSettingsText(quick))));
     try {
       backdrop_ = pipeline::raceBackdrop(plan);
     } catch (const std::exception& e) {
@@ -358,6 +472,7 @@ void SamplingPanel::replan() {
     previewNfe_->setCurrentIndex(index >= 0 ? index : 0);
   }
   start_->setEnabled(racePlan_.has_value() && !racing_);
+  quick_->setEnabled(racePlan_.has_value() && !racing_);
   redrawGrids();
 }
 
@@ -436,45 +551,92 @@ void SamplingPanel::startRace() {
     status_->setText(tr("Seeds must be positive whole numbers, e.g. 1 2 3."));
     return;
   }
-  const pipeline::SampleRaceOptions o = options();
+  race(options());
+}
+
+void SamplingPanel::startQuickLook() {
+  if (racing_) return;
+  race(quickOptions());
+}
+
+void SamplingPanel::race(const pipeline::SampleRaceOptions& o) {
   auto result = std::make_shared<SampleRaceResult>();
   racing_ = true;
   eta_.clear();
+  result_.reset();
+  table_->clear();
+  raceChart_->setCurves({});
+  saveJson_->setEnabled(false);
+  saveChart_->setEnabled(false);
   start_->setEnabled(false);
+  quick_->setEnabled(false);
   cancel_->setEnabled(true);
   progress_->setValue(0);
   status_->setText(tr("Starting the race…"));
+  // Each finished cell is posted to the GUI thread and shown; the guard drops one that arrives
+  // after the panel is gone (the runner outlives it).
+  const QPointer<SamplingPanel> self(this);
+  JobRunner* jobs = workbench_->jobs();
+  const pipeline::SampleRaceObserver onCell = [self, jobs](const SampleRaceResult& sofar) {
+    auto copy = std::make_shared<const SampleRaceResult>(sofar);
+    jobs->post([self, copy] {
+      if (self && self->racing_) self->showRace(copy);
+    });
+  };
   workbench_->jobs()->submit(
       kRaceTag,
-      [o, result](const Progress& progress) { *result = pipeline::runSampleRace(o, progress); },
+      [o, result, onCell](const Progress& progress) {
+        *result = pipeline::runSampleRace(o, progress, onCell);
+      },
       [this, result] {
         racing_ = false;
-        result_ = result;
         cancel_->setEnabled(false);
         start_->setEnabled(racePlan_.has_value());
+        quick_->setEnabled(racePlan_.has_value());
         progress_->setValue(1000);
         status_->setText(tr("Raced %1 grids at %2 budgets with %3 seeds.")
                              .arg(result->grids.size())
                              .arg(result->nfe.size())
                              .arg(result->seeds.size()));
-        table_->setPlainText(text(pipeline::sampleRaceText(*result)));
-        {
-          const QSignalBlocker block(measure_);
-          measure_->clear();
-          for (const auto& m : result->measures()) measure_->addItem(text(m));
-        }
-        saveJson_->setEnabled(true);
-        saveChart_->setEnabled(true);
-        redrawRace();
+        showRace(result);
         Q_EMIT raceFinished(true);
       },
       [this](const QString& message, bool cancelled) {
         racing_ = false;
         cancel_->setEnabled(false);
         start_->setEnabled(racePlan_.has_value());
-        status_->setText(cancelled ? tr("Race cancelled.") : message);
+        quick_->setEnabled(racePlan_.has_value());
+        // The cells that finished stay, marked; the rest were not raced.
+        QString kept;
+        if (result_) {
+          auto stopped = std::make_shared<SampleRaceResult>(*result_);
+          stopped->state = SampleRaceState::Cancelled;
+          kept = tr(" %1 of %2 cells finished and kept.")
+                     .arg(stopped->cells.size())
+                     .arg(stopped->grids.size() * stopped->nfe.size());
+          showRace(stopped);
+        }
+        status_->setText((cancelled ? tr("Race cancelled.") : message) + kept);
         Q_EMIT raceFinished(false);
       });
+}
+
+void SamplingPanel::showRace(std::shared_ptr<const SampleRaceResult> result) {
+  result_ = std::move(result);
+  table_->setPlainText(text(pipeline::sampleRaceText(*result_)));
+  {
+    // The measure shown stays through the updates of one race.
+    const QString shown = measure_->currentText();
+    const QSignalBlocker block(measure_);
+    measure_->clear();
+    for (const auto& m : result_->measures()) measure_->addItem(text(m));
+    const int index = measure_->findText(shown);
+    measure_->setCurrentIndex(index >= 0 ? index : 0);
+  }
+  saveJson_->setEnabled(true);
+  saveChart_->setEnabled(measure_->count() > 0);
+  redrawRace();
+  Q_EMIT raceUpdated();
 }
 
 void SamplingPanel::cancelRace() {

@@ -35,6 +35,7 @@ class SamplingPanel : public QWidget {
 
  public:
   explicit SamplingPanel(Workbench* workbench, QWidget* parent = nullptr);
+  ~SamplingPanel() override;
 
   // What the fields hold (for the tab's own buttons and for tests).
   void setModel(const QString& path);
@@ -48,12 +49,22 @@ class SamplingPanel : public QWidget {
   GridPicker* gridPicker() const { return grids_; }
   QLineEdit* nfeField() const { return nfe_; }
 
+  // The session's profiles (the Diagnostic tab's brackets, loaded files) offered beside the file
+  // field. Picking one asks for its file (sessionProfileChosen): the main window writes it into
+  // the runs folder and hands the path back through useSessionProfileFile.
+  QComboBox* sessionProfileBox() const { return sessionProfile_; }
+  QString profilePath() const;                     // the profile file the race reads ("" for none)
+  void chooseSessionProfile(const QString& name);  // as the user's pick
+  void useSessionProfileFile(const QString& name, const QString& path);
+
   // The race's JSON (noisescope.sample-race/1) and the chart of the shown measure (.svg or .png),
   // as `sample-race --json/--chart` write them; false, with a warning naming the file, on failure.
   bool saveJsonAs(const QString& path);
   bool saveChartAs(const QString& path);
 
-  void startRace();
+  void startRace();       // the checked grids with the tab's settings
+  void startQuickLook();  // pipeline::SampleRaceOptions::quick() on the tab's model and profile
+  QString quickLookText() const;  // what a quick look races, as the tab names it
   void cancelRace();
   bool racing() const { return racing_; }
   const SampleRaceResult* result() const { return result_.get(); }
@@ -65,9 +76,16 @@ class SamplingPanel : public QWidget {
 
  Q_SIGNALS:
   void raceFinished(bool succeeded);
+  // The race so far changed: the grids and floor are known, a cell finished, or it ended.
+  void raceUpdated();
+  void sessionProfileChosen(const QString& name);
 
  private:
   pipeline::SampleRaceOptions options() const;
+  pipeline::SampleRaceOptions quickOptions() const;
+  void race(const pipeline::SampleRaceOptions& options);
+  void showRace(std::shared_ptr<const SampleRaceResult> result);  // table, measures, chart
+  void refillSessionProfiles();
   void replan();       // model, config or profile changed: new default grids and preview
   void redrawGrids();  // the preview chart at the chosen NFE
   void redrawRace();   // the race chart of the chosen measure
@@ -78,6 +96,8 @@ class SamplingPanel : public QWidget {
   Workbench* workbench_;
   QLineEdit* model_;
   QLineEdit* config_;
+  QComboBox* sessionProfile_;
+  QString sessionProfilePath_;  // the file written for the chosen session profile
   QLineEdit* profile_;
   QLineEdit* features_;
   QLabel* plan_;
@@ -87,6 +107,8 @@ class SamplingPanel : public QWidget {
   QSpinBox* samples_;
   QComboBox* sampler_;
   QCheckBox* elbo_;
+  QPushButton* quick_;
+  QLabel* quickNote_;
   QPushButton* start_;
   QPushButton* cancel_;
   QProgressBar* progress_;

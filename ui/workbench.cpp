@@ -30,8 +30,10 @@ QStringList Workbench::addProfiles(const std::vector<NamedProfile>& profiles) {
     for (int n = 2; this->profile(unique); ++n)
       unique = QStringLiteral("%1 (%2)").arg(p.name).arg(n);
     profiles_.push_back({unique, p.profile});
+    addedIn_.push_back(additions_);
     names << unique;
   }
+  ++additions_;
   if (!profiles.empty()) Q_EMIT profilesChanged();
   return names;
 }
@@ -40,6 +42,7 @@ void Workbench::removeProfile(const QString& name) {
   const auto it = std::find_if(profiles_.begin(), profiles_.end(),
                                [&](const NamedProfile& p) { return p.name == name; });
   if (it == profiles_.end()) return;
+  addedIn_.erase(addedIn_.begin() + (it - profiles_.begin()));
   profiles_.erase(it);
   Q_EMIT profilesChanged();
 }
@@ -48,6 +51,17 @@ std::shared_ptr<const Profile> Workbench::profile(const QString& name) const {
   for (const NamedProfile& p : profiles_)
     if (p.name == name) return p.profile;
   return nullptr;
+}
+
+QStringList Workbench::addedWith(const QString& name) const {
+  QStringList names;
+  const auto it = std::find_if(profiles_.begin(), profiles_.end(),
+                               [&](const NamedProfile& p) { return p.name == name; });
+  if (it == profiles_.end()) return names;
+  const int call = addedIn_[size_t(it - profiles_.begin())];
+  for (size_t i = 0; i < profiles_.size(); ++i)
+    if (addedIn_[i] == call) names << profiles_[i].name;
+  return names;
 }
 
 }  // namespace noisescope::ui

@@ -42,6 +42,9 @@ class Workbench : public QObject {
   QStringList addProfiles(const std::vector<NamedProfile>& profiles);
   void removeProfile(const QString& name);
   std::shared_ptr<const Profile> profile(const QString& name) const;
+  // The profiles added in the same call as `name` (a bracket's curves), `name` included, in order;
+  // empty for an unknown name.
+  QStringList addedWith(const QString& name) const;
 
  Q_SIGNALS:
   void datasetChanged();
@@ -54,6 +57,8 @@ class Workbench : public QObject {
   DatasetStatistics statistics_;
   bool hasStatistics_ = false;
   std::vector<NamedProfile> profiles_;
+  std::vector<int> addedIn_;  // per profile, which addProfiles call added it
+  int additions_ = 0;
 };
 
 }  // namespace noisescope::ui

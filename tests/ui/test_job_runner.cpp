@@ -76,6 +76,28 @@ class TestJobRunner : public QObject {
     QCOMPARE(finished.first().at(1).toBool(), false);
   }
 
+  // A job cancelled while it waits in the queue never runs, and its owner hears it was cancelled
+  // (the Sampling tab's race queued behind a bracket, cancelled: the tab must not wait for ever).
+  void cancelledQueuedJobReportsCancelled() {
+    JobRunner runner;
+    std::atomic<bool> release{false};
+    runner.submit(
+        "block",
+        [&release](const Progress&) {
+          while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        },
+        [] {});
+    bool ran = false, cancelledSeen = false;
+    runner.submit(
+        "queued", [&ran](const Progress&) { ran = true; }, [] {},
+        [&](const QString&, bool cancelled) { cancelledSeen = cancelled; });
+    runner.cancel(QStringLiteral("queued"));
+    QTRY_VERIFY_WITH_TIMEOUT(cancelledSeen, 1000);
+    release = true;
+    QTRY_VERIFY(runner.isIdle());
+    QVERIFY(!ran);
+  }
+
   void errorsComeBackAsMessages() {
     JobRunner runner;
     QString message;

@@ -2,15 +2,21 @@
 // the GUI. The tab resolves the run, offers the race's default grids, draws each grid's σ steps
 // at the chosen NFE over the run's π, refuses a bad spec and a bad model with the reason, shows
 // progress with an ETA while it samples in the background, can be cancelled, and gives the same
-// numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes).
+// numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes). Its table
+// fills cell by cell and keeps the finished cells on cancel; it offers the session's profiles and
+// a quick look (issue 35).
 #include <QByteArray>
 #include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
 #include <QFile>
 #include <QIODevice>
 #include <QLabel>
 #include <QLineEdit>
 #include <QObject>
+#include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QString>
 #include <QStringList>
 #include <QTabWidget>
@@ -30,6 +36,7 @@
 #include "train/trainer.h"
 #include "train/training_data.h"
 #include "ui/curve_chart.h"
+#include "ui/diagnostic_panel.h"
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
 #include "ui/main_window.h"
@@ -233,6 +240,14 @@ class TestSamplingPanel : public QObject {
     QStringList statuses;
     connect(workbench.jobs(), &JobRunner::progressChanged, this,
             [&] { statuses << panel.statusText(); });
+    // The table while the race runs: the cells finished so far, the rest "…".
+    std::vector<size_t> shownCells;
+    QStringList runningTables;
+    connect(&panel, &SamplingPanel::raceUpdated, this, [&] {
+      if (!panel.racing()) return;
+      shownCells.push_back(panel.result()->cells.size());
+      runningTables << panel.tableText();
+    });
     QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
     panel.startRace();
     QVERIFY(panel.racing());
@@ -243,8 +258,15 @@ class TestSamplingPanel : public QObject {
     QVERIFY(r);
     QCOMPARE(int(r->grids.size()), 2);
     QCOMPARE(int(r->cells.size()), 4);
+    QVERIFY(r->state == SampleRaceState::Complete);
     QVERIFY2(panel.tableText().contains("karras?rho=7") && panel.tableText().contains("floor"),
              qPrintable(panel.tableText()));
+    // Shown as they came: the floor first with no cell, then one more cell each time.
+    QCOMPARE(shownCells, (std::vector<size_t>{0, 1, 2, 3, 4}));
+    QVERIFY2(runningTables[2].contains("2 of 4 cells finished; the race is running") &&
+                 runningTables[2].contains("…  "),
+             qPrintable(runningTables[2]));
+    QVERIFY(!panel.tableText().contains("cells finished"));
     bool floor = false;
     int lines = 0;
     for (const Curve& c : panel.raceChart()->curves()) {
@@ -299,21 +321,149 @@ class TestSamplingPanel : public QObject {
              qPrintable(window.samplingPanel()->planText()));
   }
 
-  void cancels() {
+  // Cancelled once the first cell is in: that cell stays in the table and the chart, the cells
+  // not raced say so, and the JSON records the race as cancelled.
+  void cancelKeepsTheFinishedCells() {
     Workbench workbench;
     SamplingPanel panel(&workbench);
     prepare(panel);
-    panel.setNfe(QStringLiteral("64"));
-    panel.setSeeds(QStringLiteral("1 2 3"));
-    panel.setSamples(256);
+    panel.setSamples(64);
     QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
-    connect(workbench.jobs(), &JobRunner::progressChanged, &panel, &SamplingPanel::cancelRace);
+    connect(&panel, &SamplingPanel::raceUpdated, &panel, [&panel] {
+      if (panel.racing() && !panel.result()->cells.empty()) panel.cancelRace();
+    });
     panel.startRace();
     QVERIFY(finished.wait(120000));
     QCOMPARE(finished.first().first().toBool(), false);
-    QCOMPARE(panel.statusText(), QStringLiteral("Race cancelled."));
     QVERIFY(!panel.racing());
+    const SampleRaceResult* r = panel.result();
+    QVERIFY(r);
+    QVERIFY(r->state == SampleRaceState::Cancelled);
+    QVERIFY2(!r->cells.empty() && r->cells.size() < 4, qPrintable(panel.tableText()));
+    const SampleRaceCell& first = r->cells.front();
+    QCOMPARE(first.nfe, int64_t(4));  // budget by budget: the cheapest first
+    QCOMPARE(int(first.values.at("kmer_js").size()), 2);
+    QVERIFY2(panel.statusText().startsWith("Race cancelled.") &&
+                 panel.statusText().contains(
+                     QStringLiteral("%1 of 4 cells finished and kept").arg(r->cells.size())),
+             qPrintable(panel.statusText()));
+    QVERIFY2(panel.tableText().contains("the race was cancelled") &&
+                 panel.tableText().contains("cancelled  ") && !panel.tableText().contains("…  "),
+             qPrintable(panel.tableText()));
+    bool drawn = false;
+    for (const Curve& c : panel.raceChart()->curves())
+      if (!c.dashed && c.name == QString::fromStdString(first.grid)) drawn = c.x.size() == 1;
+    QVERIFY(drawn);
+    const QString json = dir_.filePath(QStringLiteral("cancelled.json"));
+    QVERIFY(panel.saveJsonAs(json));
+    std::ifstream in(json.toStdString());
+    const nlohmann::json saved = nlohmann::json::parse(in);
+    QCOMPARE(saved["state"].get<std::string>(), std::string("cancelled"));
+    QCOMPARE(saved["cells"].size(), r->cells.size());
+    panel.resize(1200, 700);
+    panel.show();
+    panel.findChild<QTabWidget*>()->setCurrentIndex(1);  // the Race view
+    saveScreenshot(&panel, "sampling-race-cancelled");
+    // A new race starts from an empty table.
+    panel.startRace();
     QVERIFY(!panel.result());
+    panel.cancelRace();
+    QVERIFY(finished.wait(120000));
+  }
+
+  // The quick look: the pipeline's quick settings on the tab's model, named on the tab, the
+  // fields left as the user set them.
+  void quickLookRacesThePipelinesQuickSettings() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    prepare(panel);
+    const pipeline::SampleRaceOptions quick = pipeline::SampleRaceOptions::quick();
+    const QString named = QString::fromStdString(pipeline::sampleRaceSettingsText(quick));
+    QVERIFY2(panel.quickLookText().contains(named) &&
+                 panel.quickLookText().contains("karras?rho=7, log-sigma"),
+             qPrintable(panel.quickLookText()));
+    QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
+    panel.startQuickLook();
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    const SampleRaceResult* r = panel.result();
+    QVERIFY(r);
+    QCOMPARE(r->nfe, quick.nfe);
+    QCOMPARE(r->seeds, quick.seeds);
+    QCOMPARE(r->samples, quick.samples);
+    QCOMPARE(r->elboSamples, int64_t(0));
+    QCOMPARE(r->grids.front().name, std::string("karras?rho=7"));
+    QCOMPARE(r->cells.size(), r->grids.size() * quick.nfe.size());
+    QCOMPARE(panel.nfeField()->text(), QStringLiteral("4 8"));  // the form as it was
+  }
+
+  // The session's profiles are offered: after a bracket on the Diagnostic tab and a loaded
+  // profile, the tab lists them; the bracket's bound, picked, is written with its siblings into
+  // the runs folder, its rate drawn under the grids, and a race uses it (auto reads the bracket).
+  void offersTheSessionsProfiles() {
+    MainWindow window;
+    const QString runs = dir_.filePath(QStringLiteral("runs"));
+    window.trainingPanel()->setRunsFolder(runs);
+    window.show();
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(QStringLiteral("synthetic:gaussian?n=300&d=4&seed=3"), false);
+    QVERIFY(loaded.count() == 1 || loaded.wait(30000));
+    DiagnosticPanel* diagnostic = window.diagnosticPanel();
+    diagnostic->levelsSpin()->setValue(6);
+    diagnostic->queriesSpin()->setValue(16);
+    QSignalSpy measured(diagnostic, &DiagnosticPanel::diagnosticFinished);
+    diagnostic->bracketButton()->click();
+    QVERIFY(measured.wait(120000));
+
+    SamplingPanel* panel = window.samplingPanel();
+    QComboBox* box = panel->sessionProfileBox();
+    QString bound;
+    for (const auto& named : window.workbench()->profiles()) {
+      QVERIFY2(box->findData(named.name) > 0, qPrintable(named.name));
+      if (named.profile->kind == "bound") bound = named.name;
+    }
+    QVERIFY(!bound.isEmpty());
+    prepare(*panel);
+    panel->chooseSessionProfile(bound);
+    QCOMPARE(box->currentData().toString(), bound);
+    const QDir folder(QDir(runs).filePath(QStringLiteral("profiles")));
+    const QStringList files = folder.entryList({QStringLiteral("*.json")}, QDir::Files);
+    QVERIFY2(files.size() == int(window.workbench()->profiles().size()),
+             qPrintable(files.join(", ")));
+    QVERIFY2(files.filter(".bound.json").size() == 1 && files.filter(".empirical.json").size() == 1,
+             qPrintable(files.join(", ")));
+    QCOMPARE(panel->profilePath(), folder.filePath(files.filter(".bound.json").front()));
+    // The profile's rate under the grids, and the data-driven grid offered with it.
+    bool rate = false;
+    for (const Curve& c : panel->gridChart()->curves())
+      rate = rate || c.name.startsWith("profile rate");
+    QVERIFY(rate);
+    QVERIFY2(panel->gridPicker()->allSpecs().filter("auto").size() == 1,
+             qPrintable(panel->gridPicker()->allSpecs().join(", ")));
+    GridPicker* grids = panel->gridPicker();
+    for (const QString& spec : grids->allSpecs())
+      grids->setChecked(spec, spec == "karras?rho=7" || spec.startsWith("auto"));
+    QSignalSpy finished(panel, &SamplingPanel::raceFinished);
+    panel->startRace();
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(finished.first().first().toBool(), true);
+    QCOMPARE(int(panel->result()->grids.size()), 2);
+    QVERIFY(panel->result()->grids.back().name.rfind("auto", 0) == 0);
+
+    // A loaded profile is offered too; typing another file leaves the session profile.
+    const QString boundFile = folder.filePath(files.filter(".bound.json").front());
+    QVERIFY(diagnostic->loadProfile(boundFile).isEmpty());
+    const QString loadedName = window.workbench()->profiles().back().name;
+    QVERIFY(box->findData(loadedName) > 0);
+    QCOMPARE(box->currentData().toString(), bound);  // the pick stays through the refill
+    panel->setProfile(QString());
+    QCOMPARE(box->currentIndex(), 0);
+    panel->chooseSessionProfile(loadedName);
+    QCOMPARE(box->currentData().toString(), loadedName);
+    QVERIFY2(panel->planText().contains("heun"), qPrintable(panel->planText()));
+    window.resize(1366, 768);
+    window.tabs()->setCurrentWidget(panel);
+    saveScreenshot(&window, "sampling-session-profile");
   }
 };
 
