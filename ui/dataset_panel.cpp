@@ -43,7 +43,7 @@ DatasetPanel::DatasetPanel(Workbench* workbench, QWidget* parent)
   sampleCount_->setRange(1, 400);
   sampleCount_->setValue(48);
   sampleCount_->setAccessibleName(tr("Number of samples shown"));
-  auto* countLabel = new QLabel(tr("Sa&mples:"), this);
+  auto* countLabel = new QLabel(tr("Sam&ples:"), this);
   countLabel->setBuddy(sampleCount_);
   newSamples_ = new QPushButton(tr("&New samples"), this);
   newSamples_->setToolTip(tr("Show another random selection of samples and noise"));

@@ -7,6 +7,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -97,12 +98,12 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   memory_->setSuffix(tr(" MB"));
   memory_->setToolTip(tr("Extra memory the computation may use on top of the dataset"));
   form->addRow(tr("&Levels:"), levels_);
-  form->addRow(tr("σ m&in:"), sigmaMin_);
-  form->addRow(tr("σ m&ax:"), sigmaMax_);
+  form->addRow(tr("σ min:"), sigmaMin_);
+  form->addRow(tr("σ max:"), sigmaMax_);
   form->addRow(tr("&Queries per level:"), queries_);
   form->addRow(tr("S&eed:"), seed_);
   form->addRow(tr("De&vice:"), device_);
-  form->addRow(tr("&Memory:"), memory_);
+  form->addRow(tr("Memor&y:"), memory_);
   heldOutShare_ = new QDoubleSpinBox(settings);
   heldOutShare_->setRange(1.0, 50.0);
   heldOutShare_->setDecimals(1);
@@ -114,7 +115,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
          "the dataset is held out and the prior is the rest. A checkpoint is scored on the "
          "loaded set when it is a test split, otherwise on this seeded share of it (as "
          "`diagnose --checkpoint --holdout`)"));
-  form->addRow(tr("&Held-out share:"), heldOutShare_);
+  form->addRow(tr("Held-o&ut share:"), heldOutShare_);
   runBracket_ = new QPushButton(tr("Run &bracket on dataset"), settings);
   runBracket_->setDefault(true);
   runBracket_->setToolTip(
@@ -135,7 +136,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   prediction_->addItem(tr("v (VP input): x̂₀ = α·z − s·v̂"), QStringLiteral("v"));
   prediction_->setToolTip(tr("What the TorchScript model's forward(x, sigma) returns"));
   form->addRow(tr("Checkpoint &predicts:"), prediction_);
-  runCheckpoint_ = new QPushButton(tr("Run &checkpoint…"), settings);
+  runCheckpoint_ = new QPushButton(tr("Run chec&kpoint…"), settings);
   runCheckpoint_->setToolTip(
       tr("A trained denoiser's unweighted x₀ error per σ: an upper bound on the MMSE. Scored on "
          "the loaded dataset if it is a test split, else on the held-out share of it (the "
@@ -146,12 +147,16 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   auto* profilesLayout = new QVBoxLayout(profilesBox);
   list_ = new QListWidget(profilesBox);
   list_->setAccessibleName(tr("Profiles"));
-  auto* load = new QPushButton(tr("&Load…"), profilesBox);
-  auto* save = new QPushButton(tr("Sa&ve JSON…"), profilesBox);
+  auto* load = new QPushButton(tr("Lo&ad…"), profilesBox);
+  auto* save = new QPushButton(tr("Save &JSON…"), profilesBox);
   auto* csv = new QPushButton(tr("Export &CSV…"), profilesBox);
-  auto* remove = new QPushButton(tr("Re&move"), profilesBox);
-  auto* buttons = new QHBoxLayout();
-  for (QPushButton* b : {load, save, csv, remove}) buttons->addWidget(b);
+  auto* remove = new QPushButton(tr("Rem&ove"), profilesBox);
+  // Two rows: four buttons in one cut their text short in the settings column's width.
+  auto* buttons = new QGridLayout();
+  buttons->addWidget(load, 0, 0);
+  buttons->addWidget(remove, 0, 1);
+  buttons->addWidget(save, 1, 0);
+  buttons->addWidget(csv, 1, 1);
   profilesLayout->addWidget(list_);
   profilesLayout->addLayout(buttons);
   summary_ = new QLabel(profilesBox);
@@ -178,7 +183,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   posteriorChart_->setAxisTitles(tr("noise level σ (log scale)"), tr("fraction"));
 
   auto* rateHeader = new QHBoxLayout();
-  auto* coordinateLabel = new QLabel(tr("Rate c&oordinate:"), this);
+  auto* coordinateLabel = new QLabel(tr("Rate coordinate:"), this);
   coordinateLabel->setBuddy(coordinate_);
   rateHeader->addWidget(coordinateLabel);
   rateHeader->addWidget(coordinate_);

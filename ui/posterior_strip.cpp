@@ -51,7 +51,7 @@ PosteriorStrip::PosteriorStrip(Workbench* workbench, QWidget* parent)
   columns_->setRange(2, 16);
   columns_->setValue(8);
   random_ = new QPushButton(tr("Ra&ndom sample"), this);
-  run_ = new QPushButton(tr("&Show posterior"), this);
+  run_ = new QPushButton(tr("Sho&w posterior"), this);
   export_ = new QPushButton(tr("E&xport strip…"), this);
   auto* sampleLabel = new QLabel(tr("Sample:"), this);
   sampleLabel->setBuddy(sample_);

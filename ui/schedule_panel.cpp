@@ -111,8 +111,8 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   bins_ = new QSpinBox(gridBox);
   bins_->setRange(8, 4096);
   bins_->setValue(pipeline::defaults::kBins);
-  gridForm->addRow(tr("σ m&in:"), sigmaMin_);
-  gridForm->addRow(tr("σ m&ax:"), sigmaMax_);
+  gridForm->addRow(tr("σ mi&n:"), sigmaMin_);
+  gridForm->addRow(tr("σ ma&x:"), sigmaMax_);
   gridForm->addRow(tr("&Bins (log σ):"), bins_);
 
   auto* listBox = new QGroupBox(tr("Schedules (checked ones are drawn)"), this);
@@ -125,13 +125,13 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   add_ = new QPushButton(tr("&Add"), listBox);
   add_->setMenu(new QMenu(add_));
   remove_ = new QPushButton(tr("&Remove"), listBox);
-  export_ = new QPushButton(tr("E&xport…"), listBox);
+  export_ = new QPushButton(tr("&Export…"), listBox);
   export_->setToolTip(tr("Write the selected schedule as JSON, CSV or HDF5 (by extension)"));
   samplingGrid_ = new QPushButton(tr("Sampling &grid…"), listBox);
   samplingGrid_->setToolTip(
       tr("Inference σ steps to sample with: Karras ρ = 7 by default, or DDPM, flow, entropic or "
          "quantile grids, checked against the step-ratio limit"));
-  exportFor_ = new QPushButton(tr("&Export for…"), listBox);
+  exportFor_ = new QPushButton(tr("Export f&or…"), listBox);
   exportFor_->setToolTip(
       tr("Another trainer's own knobs (diffusers, sd-scripts, OneTrainer, EDM, "
          "…) fitted to the selected allocation φ"));
@@ -165,17 +165,17 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   coordinate_ = new QComboBox(this);
   for (Coordinate c : kCoordinates) coordinate_->addItem(coordinateTitle(c));
   coordinate_->setAccessibleName(tr("Chart coordinate"));
-  auto* coordinateLabel = new QLabel(tr("C&oordinate:"), this);
+  auto* coordinateLabel = new QLabel(tr("&Coordinate:"), this);
   coordinateLabel->setBuddy(coordinate_);
   curves_ = new QButtonGroup(this);
   auto* curveRow = new QHBoxLayout();
   curveRow->addWidget(coordinateLabel);
   curveRow->addWidget(coordinate_);
   curveRow->addSpacing(16);
-  const std::pair<int, QString> curveNames[] = {{kAllocation, tr("φ = π·w (e&ffective)")},
-                                                {kSampling, tr("π (sam&pling)")},
-                                                {kWeight, tr("&w (loss weight)")},
-                                                {kCdf, tr("CD&F of π")}};
+  const std::pair<int, QString> curveNames[] = {{kAllocation, tr("φ = π·w (effecti&ve)")},
+                                                {kSampling, tr("π (sampling)")},
+                                                {kWeight, tr("w (loss weight)")},
+                                                {kCdf, tr("CDF of π")}};
   for (const auto& [id, label] : curveNames) {
     auto* button = new QRadioButton(label, this);
     curves_->addButton(button, id);
@@ -218,7 +218,7 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
   bandProfile_ = new ProfileChoice(workbench_, tr("(none)"), metricsArea);
   bandProfile_->setAccessibleName(tr("Profile for the informative band"));
   auto* bandRow = new QHBoxLayout();
-  auto* bandLabel = new QLabel(tr("Informative band from &profile:"), metricsArea);
+  auto* bandLabel = new QLabel(tr("Informative band from profile:"), metricsArea);
   bandLabel->setBuddy(bandProfile_);
   bandRow->addWidget(bandLabel);
   bandRow->addWidget(bandProfile_, 1);
@@ -498,7 +498,7 @@ void SchedulePanel::showEditor() {
       auto* profile = new QComboBox(editor);
       for (const auto& named : workbench_->profiles()) profile->addItem(named.name);
       profile->setCurrentText(QString::fromStdString(recipe.profileName));
-      form->addRow(tr("Pro&file:"), profile);
+      form->addRow(tr("&Profile:"), profile);
       // Where the schedule is made, what its profile's kind means for it
       // (pipeline/schedules/caveats.h).
       auto* caveat = new QLabel(editor);
@@ -801,10 +801,12 @@ void SchedulePanel::updateMetrics() {
   else
     note += tr(" Pick a profile to add the informative-band columns.");
   metricsNote_->setText(note);
+  // Headers on two lines where they are wider than their numbers, so that every column fits
+  // beside the chart at 1366 pixels.
   const QStringList headers = {
-      tr("schedule"), tr("loss weight"), tr("KL(φ‖ref)"),    tr("KL(ref‖φ)"),
-      tr("TV"),       tr("Hellinger"),   tr("mass in band"), tr("mass, rate < 1% of peak"),
-      tr("σ 5%"),     tr("median σ"),    tr("σ 95%"),        tr("truncated mass")};
+      tr("schedule"), tr("loss\nweight"), tr("KL(φ‖ref)"),     tr("KL(ref‖φ)"),
+      tr("TV"),       tr("Hellinger"),    tr("mass\nin band"), tr("mass, rate\n< 1% of peak"),
+      tr("σ 5%"),     tr("median σ"),     tr("σ 95%"),         tr("truncated\nmass")};
   metrics_->setColumnCount(headers.size());
   metrics_->setHorizontalHeaderLabels(headers);
   auto number = [](double v) {
@@ -830,8 +832,12 @@ void SchedulePanel::updateMetrics() {
                                number(m.truncatedMass)};
     for (int c = 0; c < cells.size(); ++c)
       metrics_->setItem(row, c, new QTableWidgetItem(cells[c]));
+    metrics_->item(row, 0)->setToolTip(cells[0]);  // the whole name where the column cuts it
   }
   metrics_->resizeColumnsToContents();
+  // A long schedule name ("InfoNoise from population bound · …") is cut, not the numbers.
+  constexpr int kNameColumnWidth = 220;
+  if (metrics_->columnWidth(0) > kNameColumnWidth) metrics_->setColumnWidth(0, kNameColumnWidth);
 }
 
 }  // namespace noisescope::ui

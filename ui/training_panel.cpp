@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QThread>
@@ -100,22 +101,22 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* datasetRow = new QHBoxLayout();
   datasetRow->addWidget(dataset_, 1);
   datasetRow->addWidget(browse);
-  auto* datasetLabel = new QLabel(tr("&Dataset:"), form);
+  auto* datasetLabel = new QLabel(tr("Dataset:"), form);
   datasetLabel->setBuddy(dataset_);
   layout->addRow(datasetLabel, datasetRow);
   transform_ = new QComboBox(form);
   transform_->addItems({"none", "binarize"});
-  layout->addRow(tr("&Transform:"), transform_);
+  layout->addRow(tr("Tr&ansform:"), transform_);
   model_ = new QComboBox(form);
   model_->addItems({"auto", "mlp", "unet", "conv1d"});
   model_->setToolTip(tr("auto: MLP for flat data, U-Net for images, 1-D conv net for DNA"));
-  layout->addRow(tr("&Network:"), model_);
+  layout->addRow(tr("Networ&k:"), model_);
   width_ = intSpin(form, 8, 4096, static_cast<int>(defaults.model.width), 32);
   layout->addRow(tr("MLP &width:"), width_);
   channels_ = intSpin(form, 4, 512, static_cast<int>(defaults.model.channels), 8);
   layout->addRow(tr("U-Net / conv &channels:"), channels_);
   steps_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.optim.steps), 1000);
-  layout->addRow(tr("&Steps:"), steps_);
+  layout->addRow(tr("Steps:"), steps_);
   batch_ = intSpin(form, 1, 65536, static_cast<int>(defaults.optim.batchSize), 32);
   layout->addRow(tr("&Batch size:"), batch_);
   lr_ = new QDoubleSpinBox(form);
@@ -131,14 +132,14 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   sampler_->setToolTip(
       tr("static: the schedule below throughout; infonoise / sqrt-entropy: "
          "warm up with it, then adapt to the measured per-bin error"));
-  layout->addRow(tr("Noise sa&mpler:"), sampler_);
+  layout->addRow(tr("Noise sampler:"), sampler_);
   schedulePreset_ = new QComboBox(form);
   for (const auto& p : schedule::presets())
     schedulePreset_->addItem(QString::fromStdString(p.label), QString::fromStdString(p.name));
-  layout->addRow(tr("Sc&hedule (or warm-up):"), schedulePreset_);
+  layout->addRow(tr("Schedule (or warm-up):"), schedulePreset_);
   lossWeight_ = new QComboBox(form);
   lossWeight_->addItems({"edm", "uniform", "epsilon", "v", "min-snr"});
-  layout->addRow(tr("Loss &weight:"), lossWeight_);
+  layout->addRow(tr("Loss weight:"), lossWeight_);
   // A preset is trained with the weight chosen here; a schedule file with the one it carries.
   connect(schedulePreset_, &QComboBox::currentIndexChanged, this, [this] {
     const bool file =
@@ -183,7 +184,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   device_ = new QComboBox(form);
   for (const std::string& name : pipeline::deviceNames())
     device_->addItem(QString::fromStdString(name));
-  layout->addRow(tr("De&vice:"), device_);
+  layout->addRow(tr("Device:"), device_);
   // Sample quality for the race (THEORY §11): without a feature network images are scored by the
   // held-out error only, so one found beside the data is filled in (suggestFeatureNetwork).
   featureNetwork_ = new QLineEdit(form);
@@ -199,7 +200,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* featureRow = new QHBoxLayout();
   featureRow->addWidget(featureNetwork_, 1);
   featureRow->addWidget(featureBrowse);
-  auto* featureLabel = new QLabel(tr("&Feature network:"), form);
+  auto* featureLabel = new QLabel(tr("Feature network:"), form);
   featureLabel->setBuddy(featureNetwork_);
   layout->addRow(featureLabel, featureRow);
   featureNote_ = new QLabel(form);
@@ -215,10 +216,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   runsFolder_ = new QLineEdit(form);
   setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
                     .filePath(QStringLiteral("runs")));
-  layout->addRow(tr("R&uns folder:"), runsFolder_);
+  layout->addRow(tr("Runs folder:"), runsFolder_);
 
-  auto* start = new QPushButton(tr("Sta&rt run"), form);
-  auto* race = new QPushButton(tr("Start r&ace"), form);
+  auto* start = new QPushButton(tr("Start ru&n"), form);
+  auto* race = new QPushButton(tr("Start &race"), form);
   race->setToolTip(
       tr("Three runs with the same data, network and budget: static EDM, "
          "InfoNoise online and √-entropy online"));
@@ -234,7 +235,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* stopRaceButton = new QPushButton(tr("Stop race"), form);
   stopRaceButton->setToolTip(tr("Stop every run of the selected run's race"));
   auto* open = new QPushButton(tr("&Open run…"), form);
-  auto* profile = new QPushButton(tr("Profile this run's c&heckpoint"), form);
+  auto* profile = new QPushButton(tr("Profile this run's checkpoint"), form);
   profile->setToolTip(
       tr("The selected run's newest exported denoiser, scored on the run's own held-out data; "
          "the profile appears in the Diagnostic list and the Schedules tab"));
@@ -256,7 +257,12 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* scroll = new QScrollArea(this);
   scroll->setWidget(form);
   scroll->setWidgetResizable(true);
-  scroll->setMaximumWidth(400);
+  // As wide as the form with the vertical scroll bar beside it: a narrower area covers the
+  // form's right edge with its scroll bar (1366×768, test_window_layout).
+  const int formWidth = form->minimumSizeHint().width() +
+                        scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
+  scroll->setMinimumWidth(formWidth);
+  scroll->setMaximumWidth(std::max(400, formWidth));
 
   runs_ = new RunListModel(this);
   list_ = new QListView(this);
@@ -288,7 +294,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
                             .arg(QString::fromStdString(
                                 pipeline::raceMeasure(pipeline::RaceMeasureId::HeldOut).name)));
   raceMeasure_->setAccessibleName(tr("Race measure"));
-  auto* measureLabel = new QLabel(tr("Race &ranked by:"), this);
+  auto* measureLabel = new QLabel(tr("Race ranked b&y:"), this);
   measureLabel->setBuddy(raceMeasure_);
   auto* measureRow = new QHBoxLayout();
   measureRow->addWidget(measureLabel);
@@ -305,7 +311,7 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D(y;σ) − x₀‖²"));
   overlayProfile_ = new ProfileChoice(workbench_, tr("(none)"), this);
   overlayProfile_->setAccessibleName(tr("Profile for the offline MMSE overlay"));
-  auto* overlayLabel = new QLabel(tr("Offline MMSE &from profile:"), this);
+  auto* overlayLabel = new QLabel(tr("Offline MMSE from profile:"), this);
   overlayLabel->setBuddy(overlayProfile_);
   auto* overlayRow = new QHBoxLayout();
   overlayRow->addWidget(overlayLabel);
