@@ -83,8 +83,18 @@ struct ShiftGrid {
 // randint(lo, hi), so hi itself is never drawn (the last, lowest-noise entry by default);
 // content 1000·U³ and style 1000·(1 − U³) mapped by value_map from [0, 999] onto [lo, hi],
 // truncated and clamped to [lo, hi]. lo == hi draws lo.
+// content_or_style: which way the index is drawn. An enum, not the YAML's word: a fit evaluates
+// the law's probabilities millions of times.
+enum class IndexStyle { Balanced, Content, Style };
+
+IndexStyle indexStyle(const std::string& word) {
+  return word == "content" ? IndexStyle::Content
+         : word == "style" ? IndexStyle::Style
+                           : IndexStyle::Balanced;
+}
+
 struct IndexLaw {
-  std::string style = "balanced";
+  IndexStyle style = IndexStyle::Balanced;
   int lo = 0, hi = 999;
 
   // P(the draw lands at or above the cube's share f of the range), f = (j − lo)·999/(1000·(hi −
@@ -92,20 +102,37 @@ struct IndexLaw {
   double share(int j) const {
     return std::clamp((j - lo) * 999.0 / (1000.0 * (hi - lo)), 0.0, 1.0);
   }
+  double cubeProbability(int i) const {
+    if (style == IndexStyle::Content)  // ⌊v⌋ = i for v = 1000·U³·(hi − lo)/999 + lo; rest to hi
+      return i == hi ? 1.0 - std::cbrt(share(hi)) : std::cbrt(share(i + 1)) - std::cbrt(share(i));
+    // style: v = 1000·(1 − U³)·(hi − lo)/999 + lo
+    return i == hi ? std::cbrt(1.0 - share(hi))
+                   : std::cbrt(1.0 - share(i)) - std::cbrt(1.0 - share(i + 1));
+  }
   double probability(int i) const {
     if (i < lo || i > hi) return 0.0;
     if (lo == hi) return 1.0;
-    if (style == "content")  // ⌊v⌋ = i for v = 1000·U³·(hi − lo)/999 + lo; the rest clamps to hi
-      return i == hi ? 1.0 - std::cbrt(share(hi)) : std::cbrt(share(i + 1)) - std::cbrt(share(i));
-    if (style == "style")  // v = 1000·(1 − U³)·(hi − lo)/999 + lo
-      return i == hi ? std::cbrt(1.0 - share(hi))
-                     : std::cbrt(1.0 - share(i)) - std::cbrt(1.0 - share(i + 1));
-    return i < hi ? 1.0 / (hi - lo) : 0.0;  // randint(lo, hi)
+    if (style == IndexStyle::Balanced) return i < hi ? 1.0 / (hi - lo) : 0.0;  // randint(lo, hi)
+    if (lo == 0 && hi == 999) return fullRange(style)[i];
+    return cubeProbability(i);
   }
   bool operator==(const IndexLaw& o) const { return style == o.style && lo == o.lo && hi == o.hi; }
+
+  // The default window's cube probabilities, computed once per style.
+  static const std::vector<double>& fullRange(IndexStyle style) {
+    auto table = [](IndexStyle s) {
+      const IndexLaw law{s};
+      std::vector<double> p(1000);
+      for (int i = 0; i < 1000; ++i) p[i] = law.cubeProbability(i);
+      return p;
+    };
+    static const std::vector<double> content = table(IndexStyle::Content);
+    static const std::vector<double> styled = table(IndexStyle::Style);
+    return style == IndexStyle::Content ? content : styled;
+  }
 };
 
-IndexLaw windowOf(const std::string& style, const Params& p) {
+IndexLaw windowOf(IndexStyle style, const Params& p) {
   IndexLaw law{style};
   law.lo = std::clamp(static_cast<int>(std::floor(p[0])), 0, 999);  // the YAML's integers
   law.hi = std::clamp(static_cast<int>(std::floor(p[1])), 0, 999);
@@ -291,17 +318,17 @@ std::vector<double> balancedMasses() {
 
 // P(index ≤ c) of content_or_style's index draw: ⌊1000·U³⌋ (content) or ⌊1000·(1 − U³)⌋
 // (style), clamped to 0 … 999.
-double indexCdf(int c, const std::string& style) {
+double indexCdf(int c, IndexStyle style) {
   if (c < 0) return 0.0;
   if (c >= 999) return 1.0;
   const double f = (c + 1) / 1000.0;
-  return style == "content" ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
+  return style == IndexStyle::Content ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
 }
 
 // Content or style: the index picks an order statistic. Entry i of the descending grid is ≥ v
 // exactly when at least i + 1 entries are, and that count is fixedAtLeast(v) plus a
 // Binomial(749, atLeast(v, z)) given Z_max, so P(timestep ≥ v) = E[indexCdf(count − 1)].
-std::vector<double> orderStatisticMasses(const std::string& style) {
+std::vector<double> orderStatisticMasses(IndexStyle style) {
   const MaxLaw law(200, 1.0, 5.5);  // Z_max lies in [1, 5.5] but for < 10⁻⁹
   constexpr int n = kLognormal - 1;
   std::vector<double> logFactorial(n + 1, 0.0);
@@ -339,14 +366,14 @@ std::vector<double> orderStatisticMasses(const std::string& style) {
 
 // Probability per timestep k = 0 … 1000 of the lognorm_blend draw with this index law (k = 0 is
 // σ = 0: no log σ), computed once per law.
-const std::vector<double>& lognormBlendMasses(const std::string& style) {
+const std::vector<double>& lognormBlendMasses(IndexStyle style) {
   static const std::vector<double> balanced = lognorm::balancedMasses();
-  if (style == "content") {
-    static const std::vector<double> content = lognorm::orderStatisticMasses("content");
+  if (style == IndexStyle::Content) {
+    static const std::vector<double> content = lognorm::orderStatisticMasses(style);
     return content;
   }
-  if (style == "style") {
-    static const std::vector<double> styled = lognorm::orderStatisticMasses("style");
+  if (style == IndexStyle::Style) {
+    static const std::vector<double> styled = lognorm::orderStatisticMasses(style);
     return styled;
   }
   return balanced;
@@ -354,7 +381,7 @@ const std::vector<double>& lognormBlendMasses(const std::string& style) {
 
 // Density per unit t of the lognorm_blend draw: timestep k's probability spread over the table
 // cell ((k − 1)/1000, k/1000] that trains at t = k/1000.
-double lognormBlendDensity(double t, const std::string& style) {
+double lognormBlendDensity(double t, IndexStyle style) {
   if (!(t > 0.0 && t <= 1.0)) return 0.0;
   const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)), 1, 1000);
   return 1000.0 * lognormBlendMasses(style)[k];
@@ -364,11 +391,20 @@ std::string yaml(const std::string& type, const std::string& style) {
   return "train:\n  timestep_type: " + type + "\n  content_or_style: " + style;
 }
 
+// timestep_type's grids that the index picks from (weighted is the linear grid, loss weighted).
+enum class GridType { Sigmoid, Linear, Shift };
+
+GridType gridType(const std::string& word) {
+  return word == "sigmoid" ? GridType::Sigmoid
+         : word == "shift" ? GridType::Shift
+                           : GridType::Linear;
+}
+
 // Density per unit t of a timestep_type's grid under an index law.
-double gridDensity(const std::string& type, double u, const IndexLaw& law, const ShiftGrid& grid) {
+double gridDensity(GridType type, double u, const IndexLaw& law, const ShiftGrid& grid) {
   if (!(u > 0.0 && u < 1.0)) return 0.0;
-  if (type == "sigmoid") return sigmoidGridDensity(u, law);
-  if (type == "shift") return shiftGridDensity(u, law, grid);
+  if (type == GridType::Sigmoid) return sigmoidGridDensity(u, law);
+  if (type == GridType::Shift) return shiftGridDensity(u, law, grid);
   const auto [v, dvdt] = gridIndex(u);
   return indexDensity(v, law) * dvdt;
 }
@@ -385,8 +421,9 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
     for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
       TrainerFamily f;
       f.name = style == "balanced" ? type : type + " + " + style;
-      f.density = [=](double u, const Params&) {
-        return gridDensity(type, u, IndexLaw{style}, grid);
+      const IndexLaw law{indexStyle(style)};
+      f.density = [law, grid, grid_type = gridType(type)](double u, const Params&) {
+        return gridDensity(grid_type, u, law, grid);
       };
       f.toolWeight =
           type == "weighted"
@@ -395,8 +432,7 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                 })
               : std::function<double(double, const Params&)>(noWeight);
       if (type == "weighted") f.weighting = "weighted";
-      if (type == "shift")
-        f.atoms = shiftGridAtoms(grid, [style](const Params&) { return IndexLaw{style}; });
+      if (type == "shift") f.atoms = shiftGridAtoms(grid, [law](const Params&) { return law; });
       f.snippet = [=](const Params&) { return yaml(type, style); };
       f.note = type == "sigmoid"    ? "1 − sigmoid(z) grid, no knob"
                : type == "linear"   ? "uniform t grid, no knob"
@@ -415,8 +451,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
         type + " + window",
         {param("min_denoising_steps", 0.0, 0.0, 998.0),
          param("max_denoising_steps", 999.0, 1.0, 999.0)},
-        [=](double u, const Params& p) {
-          return gridDensity(type, u, windowOf("balanced", p), grid);
+        [grid, grid_type = gridType(type)](double u, const Params& p) {
+          return gridDensity(grid_type, u, windowOf(IndexStyle::Balanced, p), grid);
         },
         noWeight,
         [type](const Params& p) {
@@ -428,7 +464,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
             " grid (0 is the highest noise)"};
     for (auto& q : f.parameters) q.quantum = 1.0;
     if (type == "shift")
-      f.atoms = shiftGridAtoms(grid, [](const Params& p) { return windowOf("balanced", p); });
+      f.atoms =
+          shiftGridAtoms(grid, [](const Params& p) { return windowOf(IndexStyle::Balanced, p); });
     if (type == "weighted") {
       f.toolWeight = [](double sigma, const Params&) {
         return weighingAt(1000.0 * (1.0 - flowT(sigma)));
@@ -442,21 +479,22 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
   for (const std::string style : {"balanced", "content", "style"})
     for (const bool half : {false, true}) {
       const std::string key = half ? "linear_timesteps2" : "linear_timesteps";
-      TrainerFamily f{
-          style == "balanced" ? key : key + " + " + style,
-          {},
-          [=](double u, const Params&) { return gridDensity("linear", u, IndexLaw{style}, grid); },
-          [half](double sigma, const Params&) {
-            return bellWeight(1000.0 * (1.0 - flowT(sigma)), half);
-          },
-          [key, style](const Params&) {
-            return "train:\n  timestep_type: linear\n  " + key +
-                   ": true\n  content_or_style: " + style;
-          },
-          std::string("uniform t grid, loss × the ") +
-              (half ? "half bell (flat from index 500, the low-noise half)"
-                    : "bell exp(−2((i − 500)/1000)²) less its minimum") +
-              ", mean 1; no knob"};
+      TrainerFamily f{style == "balanced" ? key : key + " + " + style,
+                      {},
+                      [grid, law = IndexLaw{indexStyle(style)}](double u, const Params&) {
+                        return gridDensity(GridType::Linear, u, law, grid);
+                      },
+                      [half](double sigma, const Params&) {
+                        return bellWeight(1000.0 * (1.0 - flowT(sigma)), half);
+                      },
+                      [key, style](const Params&) {
+                        return "train:\n  timestep_type: linear\n  " + key +
+                               ": true\n  content_or_style: " + style;
+                      },
+                      std::string("uniform t grid, loss × the ") +
+                          (half ? "half bell (flat from index 500, the low-noise half)"
+                                : "bell exp(−2((i − 500)/1000)²) less its minimum") +
+                          ", mean 1; no knob"};
       if (style != "balanced")
         f.note +=
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
@@ -464,13 +502,14 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
     }
   // lognorm_blend's grid reads no scheduler config: the same for every architecture.
   for (const std::string style : {"balanced", "content", "style"}) {
-    TrainerFamily f{style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
-                    {},
-                    [style](double u, const Params&) { return lognormBlendDensity(u, style); },
-                    noWeight,
-                    [style](const Params&) { return yaml("lognorm_blend", style); },
-                    "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the "
-                    "linear grid; no knob"};
+    TrainerFamily f{
+        style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
+        {},
+        [law = indexStyle(style)](double u, const Params&) { return lognormBlendDensity(u, law); },
+        noWeight,
+        [style](const Params&) { return yaml("lognorm_blend", style); },
+        "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the "
+        "linear grid; no knob"};
     if (style != "balanced")
       f.note += "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
     t.families.push_back(f);
