@@ -1,9 +1,11 @@
 """race_stats.py --self-test (ctest test_race_stats): the tables on synthetic runs with known
 answers, and the coverage of the intervals measured by simulating races whose truth is known:
 3-seed races for the final difference and the steps to reach, and 5-seed races whose expected
-curves flatten early (EDM's, the sampler's, both or neither) for the speed-up, EDM's steps over
-the sampler's (issue 33). Exits non-zero on a wrong answer or on coverage below 0.93 at nominal
-0.95."""
+curves flatten early (EDM's at 40, 60 or 80 % of the budget, the sampler's too, or neither) for the
+speed-up, EDM's steps over the sampler's (issue 33), each coverage with its binomial standard
+error and, for comparison, that of a paired percentile bootstrap of both arms' steps. Exits
+non-zero on a wrong answer or on a coverage of the intervals race_stats prints below 0.93 at
+nominal 0.95."""
 import json
 import math
 import os
@@ -172,7 +174,7 @@ def coverage(rng, *scenario):
             float(np.mean(np.isinf(hi))))
 
 
-PLATEAU_REPLICATES = 4000  # ≥ 2000 asked by issue 33; coverage ± 0.004 at 0.975
+PLATEAU_REPLICATES = 4000  # ≥ 2000 asked by issue 33; coverage ± 0.0034 (one binomial SE) at 0.95
 
 
 def edm_decay(x):
@@ -191,6 +193,10 @@ def edm_asymptotic(x):
 # thereafter, so a plateau equals the final value exactly.
 PLATEAU_SCENARIOS = [
     ("EDM flat from 40 % of the budget", edm_decay(np.minimum(STEPS, 2000)), sampler_decay(STEPS),
+     0.0),
+    ("EDM flat from 60 % of the budget", edm_decay(np.minimum(STEPS, 3000)), sampler_decay(STEPS),
+     0.0),
+    ("EDM flat from 80 % of the budget", edm_decay(np.minimum(STEPS, 4000)), sampler_decay(STEPS),
      0.0),
     ("EDM flat from 40 %, the sampler from 30 %", edm_decay(np.minimum(STEPS, 2000)),
      sampler_decay(np.minimum(STEPS, 1500)), 0.0),
@@ -229,7 +235,49 @@ def plateau_coverage(rng, mu_e, mu_s, tol, seed_sd=5.0, run_sd=3.0):
     arm_s = float(np.mean((s_lo <= x_s) & (x_s <= s_hi)))
     width = float(np.median(np.where(np.isfinite(hi), hi - lo, np.nan)[np.isfinite(hi)])) \
         if np.isfinite(hi).any() else math.inf
-    return x_e, x_s, r_true, cov, old, arm_e, arm_s, width, float(np.mean(np.isinf(hi)))
+    boot = paired_bootstrap_coverage(rng, edm, smp, tol, r_true)
+    return x_e, x_s, r_true, cov, old, arm_e, arm_s, width, float(np.mean(np.isinf(hi))), boot
+
+
+BOOTSTRAP_RACES, BOOTSTRAP_DRAWS = 400, 400
+
+
+def paired_bootstrap_coverage(rng, edm, smp, tol, r_true):
+    """The alternative issue 33's brief suggested, measured and not used: a paired percentile
+    bootstrap that resamples the seeds (the same draw for both arms), recomputes the target and
+    both arms' steps to reach it from the resampled seed means, and takes the 2.5 and 97.5 %
+    points of EDM's steps / the sampler's. Over 5 seeds (126 distinct resamples) it under-covers
+    (0.83–0.89 here), so race_stats keeps the Bonferroni t inversion. Returns its coverage on the
+    first BOOTSTRAP_RACES races."""
+    edm, smp = edm[:BOOTSTRAP_RACES], smp[:BOOTSTRAP_RACES]
+    n = edm.shape[-2]
+    idx = rng.integers(0, n, (len(edm), BOOTSTRAP_DRAWS, n))
+    rows = np.arange(len(edm))[:, None, None]
+    eb, sb = edm[rows, idx], smp[rows, idx]             # races × draws × seeds × steps
+    target = reach_target(eb, tol).mean(-1)[..., None]  # races × draws × 1
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = (first_crossing(STEPS, eb.mean(-2) - target)
+                 / first_crossing(STEPS, sb.mean(-2) - target))
+    ratio = np.where(np.isfinite(ratio), ratio, 0.0)    # the sampler never reaches it: 0
+    lo, hi = np.quantile(ratio, 0.025, axis=1), np.quantile(ratio, 0.975, axis=1)
+    return float(np.mean((lo <= r_true) & (r_true <= hi)))
+
+
+def binomial_se(p, n):
+    """Standard error of a coverage p measured on n independent races."""
+    return math.sqrt(max(p * (1.0 - p), 0.0) / n)
+
+
+def wilson(p, n, z=1.959964):
+    """95 % Wilson interval of a coverage p measured on n races (meaningful at p = 0 or 1, where
+    the plug-in standard error is 0)."""
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def fmt_cov(p, n):
+    return "%.3f (± %.3f; Wilson 95 %% [%.3f, %.3f])" % ((p, binomial_se(p, n)) + wilson(p, n))
 
 
 def self_test():
@@ -252,15 +300,22 @@ def self_test():
         checks.append((old < 0.9, "the former bootstrap of the final value under-covers (%s)"
                        % name))
     for name, mu_e, mu_s, tol in PLATEAU_SCENARIOS:
-        x_e, x_s, r_true, cov, old, arm_e, arm_s, width, open_end = plateau_coverage(
+        x_e, x_s, r_true, cov, old, arm_e, arm_s, width, open_end, boot = plateau_coverage(
             rng, mu_e, mu_s, tol)
         lines.append("%s, %d seeds, %d races: speed-up EDM steps / steps (truth %.0f / %.0f = "
-                     "%.2f×; the budget rule's truth %.2f×) coverage at nominal 0.95: %.3f "
+                     "%.2f×; the budget rule's truth %.2f×) coverage at nominal 0.95: %s "
                      "(median width %.2f, open-ended in %.1f %%); the former budget / steps "
-                     "rule %.3f; per arm at 97.5 %%: EDM %.3f, sampler %.3f"
+                     "rule %s; a paired percentile bootstrap of both arms' steps "
+                     "(%d races, %d draws) %s; per arm at 97.5 %%: EDM %.3f, sampler %.3f"
                      % (name, PLATEAU_SEEDS, PLATEAU_REPLICATES, x_e, x_s, r_true,
-                        STEPS[-1] / x_s, cov, width, 100 * open_end, old, arm_e, arm_s))
+                        STEPS[-1] / x_s, fmt_cov(cov, PLATEAU_REPLICATES), width, 100 * open_end,
+                        fmt_cov(old, PLATEAU_REPLICATES), BOOTSTRAP_RACES, BOOTSTRAP_DRAWS,
+                        fmt_cov(boot, BOOTSTRAP_RACES), arm_e, arm_s))
+        # 0.93 is about 6 binomial standard errors (0.0034 at 0.95 over 4 000 races) below 0.95.
         checks.append((cov >= 0.93, "speed-up coverage ≥ 0.93 (%s)" % name))
+        if name.startswith("EDM flat from"):
+            # The same check fails the former rule where EDM flattens early (it has the power).
+            checks.append((old < 0.93, "the former budget / steps rule under-covers (%s)" % name))
     failed = [what for ok, what in checks if not ok]
     print("\n".join(lines))
     if failed:
