@@ -243,6 +243,216 @@ ReportRequest reportRequest(const std::vector<std::string>& datasets, const Load
   return settings;
 }
 
+namespace {
+
+// The diagnostic of one dataset, exactly as the Diagnostic tab's default run: the bracket
+// (held-out points by the one rule: the test split beside the file, else a seeded 10 %), or the
+// empirical profile alone for a set too small for the bound's two halves. Writes each curve's JSON
+// and CSV and the MMSE and rate charts.
+struct ReportProfiles {
+  bool bracketable = false;
+  std::vector<Profile> curves;  // the empirical profile first; the bound (if any) last
+  const Profile& empirical() const { return curves.front(); }
+  const Profile& scheduled() const { return curves.back(); }  // what the schedules follow
+};
+
+ReportProfiles profileDataset(const ReportRequest& request, const std::string& path,
+                              const Dataset& d, const fs::path& folder, ReportDataset& out,
+                              const Progress& progress) {
+  const std::string& stem = out.stem;
+  HeldOutRequest held;
+  held.seed = request.profile.seed;
+  held.load = request.load;
+  held.load.progress = {};
+  ReportProfiles profiles;
+  profiles.bracketable = canBracket(held, path, d.split, d.size());
+  if (profiles.bracketable) {
+    BracketJob job = runBracket(d, path, held, request.profile, {}, progress);
+    for (Profile* p : bracketCurves(job.bracket)) profiles.curves.push_back(std::move(*p));
+  } else {
+    profiles.curves.push_back(computeEmpiricalProfile(d, request.profile, progress));
+  }
+  for (Profile& p : profiles.curves) {
+    p.provenance["producer"] = request.producer;
+    writeProfile((folder / (stem + "." + p.kind + ".profile.json")).string(), p);
+    writeProfileCsv((folder / (stem + "." + p.kind + ".profile.csv")).string(), p);
+    out.files.push_back(stem + "." + p.kind + ".profile.json");
+    out.files.push_back(stem + "." + p.kind + ".profile.csv");
+  }
+  const Profile& scheduled = profiles.scheduled();
+  writeBoth(folder, stem + "-mmse",
+            mmseChart(profiles.bracketable
+                          ? std::vector<const Profile*>{&profiles.empirical(), &scheduled}
+                          : std::vector<const Profile*>{&scheduled},
+                      d.name),
+            out);
+  writeBoth(folder, stem + "-rate", rateChart(scheduled, d.name), out);
+  return profiles;
+}
+
+// The schedules on the profile (EDM and log-uniform beside InfoNoise and √-entropy, through the
+// one recipe pipeline) compared on φ with EDM as the reference; writes the comparison CSV and
+// the allocation chart.
+struct ReportSchedules {
+  std::vector<BuiltSchedule> built;  // EDM, log-uniform, InfoNoise, √-entropy
+  Comparison comparison;
+  const BuiltSchedule& exported() const { return built[2]; }  // InfoNoise
+};
+
+ReportSchedules compareDatasetSchedules(const ReportRequest& request, const Dataset& d,
+                                        const Profile& profile, const fs::path& folder,
+                                        ReportDataset& out) {
+  const std::string& stem = out.stem;
+  const LogSigmaGrid grid = LogSigmaGrid::uniform(request.profile.sigmaMin,
+                                                  request.profile.sigmaMax, request.scheduleBins);
+  RecipeContext context;
+  context.profile = &profile;
+  context.profileSource = stem + "." + profile.kind + ".profile.json";
+  context.datasetSigmaData = measuredSigmaData(d, d.name);
+  ReportSchedules result;
+  std::vector<Schedule> schedules;
+  for (const auto& recipe :
+       {presetRecipe("edm"), presetRecipe("log-uniform"), infoNoiseRecipe(), sqrtEntropyRecipe()}) {
+    result.built.push_back(buildSchedule(recipe, grid, context));
+    schedules.push_back(result.built.back().schedule);
+  }
+  const RateProfile rates = rateProfileFrom(profile, context.profileSource);
+  ComparisonOptions compare;
+  compare.grid = grid;
+  compare.reference = 0;
+  compare.profile = &rates;
+  compare.bandGateC = defaults::comparisonBandGateC(profile.kind);
+  result.comparison = compareSchedules(schedules, compare);
+  writeFileAtomically((folder / (stem + "-comparison.csv")).string(),
+                      comparisonToCsv(result.comparison));
+  out.files.push_back(stem + "-comparison.csv");
+  writeBoth(folder, stem + "-allocation",
+            scheduleChart(schedules, result.comparison.labels, grid, Coordinate::LogSigma,
+                          Curve::Allocation, result.comparison.bandLow, result.comparison.bandHigh),
+            out);
+  return result;
+}
+
+// The exported schedule (InfoNoise) and its inference σ-steps on the default sampling grid, not
+// the schedule's quantiles (pipeline/sampling/sigma_steps.h).
+SigmaSteps exportSchedule(const ReportRequest& request, const BuiltSchedule& exported,
+                          const fs::path& folder, ReportDataset& out) {
+  const std::string& stem = out.stem;
+  const json provenance = scheduleProvenance(exported, request.producer);
+  writeSchedule((folder / (stem + "-infonoise.schedule.json")).string(), exported.schedule,
+                provenance);
+  const SigmaSteps steps = sigmaSteps(exported, request.sigmaSteps);
+  writeSigmaSteps((folder / (stem + "-infonoise.sigma-steps.json")).string(), steps, provenance);
+  out.files.push_back(stem + "-infonoise.schedule.json");
+  out.files.push_back(stem + "-infonoise.sigma-steps.json");
+  return steps;
+}
+
+void writeIntroduction(std::ostream& md, const std::string& producer) {
+  md << "# NoiseScope report\n\n"
+     << "Per dataset: samples across noise levels, the diagnostic bracket (the sample's own\n"
+     << "optimal-denoiser profile and the population bound), the schedules built from the bound\n"
+     << "beside two fixed heuristics, compared on the effective allocation φ ∝ π·w, and one\n"
+     << "exported schedule. Made by `" << producer << "`, NoiseScope " << NOISESCOPE_VERSION << ", "
+     << utcTimestamp() << ".\n\n"
+     << "**What the curves mean.** The *empirical* profile is the exact posterior of the finite\n"
+     << "dataset used as its own prior: below the memorisation scale named per dataset it sits on\n"
+     << "one training point and its MMSE drops towards 0, which is about memorising the sample.\n"
+     << "The *bound* is the error of denoisers fitted on part of the data and scored on held-out\n"
+     << "points, an upper bound on the population MMSE (docs/profiles.md); the schedules follow\n"
+     << "it. A dataset too small to hold out points is profiled empirically, with a caveat.\n\n";
+}
+
+// The dataset's section of README.md, up to the trainer section: its facts, the pictures, and
+// the comparison's table.
+void writeDatasetSection(std::ostream& md, const ReportRequest& request, const Dataset& d,
+                         const DatasetStatistics& stats, const ReportProfiles& profiles,
+                         const ReportSchedules& schedules, const SigmaSteps& steps,
+                         double memorising, const std::string& stem) {
+  const Profile& profile = profiles.scheduled();
+  const BuiltSchedule& exported = schedules.exported();
+  md << "## " << d.name << "\n\n"
+     << "| | |\n|---|---|\n"
+     << "| source | `" << d.source << "` |\n"
+     << "| N, shape | " << d.size() << ", " << d.shapeString() << " (" << toString(d.kind)
+     << ") |\n"
+     << "| values | " << d.scaling << ", range [" << number(stats.minValue) << ", "
+     << number(stats.maxValue) << "], mean " << number(stats.mean) << " |\n"
+     << "| σ_data (measured) | " << number(exported.sigmaData.value) << " |\n"
+     << "| nearest-neighbour distance (median) | " << number(stats.nearestNeighbourMedian) << " |\n"
+     << "| memorisation scale (posterior max weight ≥ ½ up to) | σ ≈ " << number(memorising)
+     << " |\n"
+     << "| profile | " << profile.kind << " (" << profile.primary().name << "), "
+     << profile.levels() << " levels × " << request.profile.queries << " queries, seed "
+     << request.profile.seed << " |\n";
+  if (profiles.bracketable)
+    md << "| held-out points | "
+       << profiles.curves[1].provenance.value("query_set", std::string("")) << " |\n";
+  md << "\n"
+     << "![samples](" << stem << "-samples.png)\n\n"
+     << "Same samples with noise x + σ·ε, σ = ";
+  for (size_t k = 0; k < request.ladderSigmas.size(); ++k)
+    md << (k ? ", " : "") << request.ladderSigmas[k];
+  md << " (top to bottom; left to right for point sets).\n\n"
+     << "![MMSE](" << stem << "-mmse.png) ![rate](" << stem << "-rate.png)\n\n"
+     << (profiles.bracketable
+             ? "The bound's band is a Student-t 95 % interval over the held-out points; "
+               "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
+               "(clipped at 0).\n\n"
+             : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
+               "± 1.96·se, clipped at 0).\n\n")
+     << "![allocation](" << stem << "-allocation.png)\n\n"
+     << "Effective allocation φ ∝ π·w per log σ; the shaded range is the profile's informative "
+        "band (central 90 % of the gated rate).\n\n"
+     << "| schedule | KL(φ‖EDM) | TV to EDM | mass in band | σ 5 % | σ median | σ 95 % |\n"
+     << "|---|---|---|---|---|---|---|\n";
+  for (const auto& m : schedules.comparison.metrics)
+    md << "| " << m.label << " | " << number(m.klToReference) << " | " << number(m.totalVariation)
+       << " | " << number(m.massInBand) << " | " << number(m.sigmaQ05) << " | "
+       << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
+  md << "\nExported: `" << stem << "-infonoise.schedule.json` and " << request.sigmaSteps
+     << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json` on the default sampling "
+     << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
+     << number(steps.ratioLimit) << ").\n\n";
+  for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
+}
+
+// One dataset of the report: loaded, pictured, profiled, its schedules compared and one exported,
+// its section written to `md`; returns its summary.json entry.
+json reportDataset(const ReportRequest& request, size_t index, const fs::path& folder,
+                   std::ostream& md, ReportDataset& out, const Progress& progress) {
+  const std::string& path = request.datasets[index];
+  LoadOptions load = request.load;
+  load.progress = progress.sub(0.0, 0.1);
+  const Dataset d = loadDataset(path, load);
+  out.name = d.name;
+  out.stem = fileStem(d, index);
+  const std::string& stem = out.stem;
+
+  const DatasetStatistics stats = datasetStatistics(d);
+  writePng((folder / (stem + "-samples.png")).string(), noiseLadder(d, request));
+  out.files.push_back(stem + "-samples.png");
+
+  const ReportProfiles profiles =
+      profileDataset(request, path, d, folder, out, progress.sub(0.1, 0.9));
+  const ReportSchedules schedules =
+      compareDatasetSchedules(request, d, profiles.scheduled(), folder, out);
+  const BuiltSchedule& exported = schedules.exported();
+  const SigmaSteps steps = exportSchedule(request, exported, folder, out);
+  const double memorising = memorisationSigma(profiles.empirical());
+  writeDatasetSection(md, request, d, stats, profiles, schedules, steps, memorising, stem);
+  const json trainers = trainerSection(exported.schedule, exported.sigmaData.value,
+                                       stem + "-infonoise.schedule.json", folder, stem, md, out);
+  return {{"dataset", describeDataset(d)},
+          {"sigma_data", exported.sigmaData.value},
+          {"nearest_neighbour_median", stats.nearestNeighbourMedian},
+          {"memorisation_sigma", memorising},
+          {"trainers", trainers},
+          {"files", out.files}};
+}
+
+}  // namespace
+
 ReportResult writeReport(const ReportRequest& request, const Progress& progress) {
   if (request.datasets.empty()) throw InputError("report", "no datasets given");
   std::error_code ec;
@@ -253,166 +463,16 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
   result.folder = folder.string();
 
   std::ostringstream md;
-  md << "# NoiseScope report\n\n"
-     << "Per dataset: samples across noise levels, the diagnostic bracket (the sample's own\n"
-     << "optimal-denoiser profile and the population bound), the schedules built from the bound\n"
-     << "beside two fixed heuristics, compared on the effective allocation φ ∝ π·w, and one\n"
-     << "exported schedule. Made by `" << request.producer << "`, NoiseScope " << NOISESCOPE_VERSION
-     << ", " << utcTimestamp() << ".\n\n"
-     << "**What the curves mean.** The *empirical* profile is the exact posterior of the finite\n"
-     << "dataset used as its own prior: below the memorisation scale named per dataset it sits on\n"
-     << "one training point and its MMSE drops towards 0, which is about memorising the sample.\n"
-     << "The *bound* is the error of denoisers fitted on part of the data and scored on held-out\n"
-     << "points, an upper bound on the population MMSE (docs/profiles.md); the schedules follow\n"
-     << "it. A dataset too small to hold out points is profiled empirically, with a caveat.\n\n";
+  writeIntroduction(md, request.producer);
   json summary = {{"format", "noisescope.report/1"},
                   {"provenance", makeProvenance(request.producer)},
                   {"ladder_sigmas", request.ladderSigmas},
                   {"datasets", json::array()}};
-
   const double share = 1.0 / static_cast<double>(request.datasets.size());
   for (size_t i = 0; i < request.datasets.size(); ++i) {
-    const Progress part = progress.sub(share * i, share * (i + 1));
-    LoadOptions load = request.load;
-    load.progress = part.sub(0.0, 0.1);
-    const Dataset d = loadDataset(request.datasets[i], load);
     ReportDataset out;
-    out.name = d.name;
-    out.stem = fileStem(d, i);
-    const std::string& stem = out.stem;
-
-    const DatasetStatistics stats = datasetStatistics(d);
-    writePng((folder / (stem + "-samples.png")).string(), noiseLadder(d, request));
-    out.files.push_back(stem + "-samples.png");
-
-    // The diagnostic, exactly as the Diagnostic tab's default run: the bracket (held-out points
-    // by the one rule: the test split beside the file, else a seeded 10 %), the schedules on its
-    // bound. A set too small for the bound's two halves gets the empirical profile alone.
-    HeldOutRequest held;
-    held.seed = request.profile.seed;
-    held.load = request.load;
-    held.load.progress = {};
-    const bool bracketable = canBracket(held, request.datasets[i], d.split, d.size());
-    std::vector<Profile> curves;
-    if (bracketable) {
-      BracketJob job =
-          runBracket(d, request.datasets[i], held, request.profile, {}, part.sub(0.1, 0.9));
-      for (Profile* p : bracketCurves(job.bracket)) curves.push_back(std::move(*p));
-    } else {
-      curves.push_back(computeEmpiricalProfile(d, request.profile, part.sub(0.1, 0.9)));
-    }
-    for (Profile& p : curves) {
-      p.provenance["producer"] = request.producer;
-      writeProfile((folder / (stem + "." + p.kind + ".profile.json")).string(), p);
-      writeProfileCsv((folder / (stem + "." + p.kind + ".profile.csv")).string(), p);
-      out.files.push_back(stem + "." + p.kind + ".profile.json");
-      out.files.push_back(stem + "." + p.kind + ".profile.csv");
-    }
-    const Profile& empirical = curves.front();
-    const Profile& profile = curves.back();  // the bound (or the empirical profile alone)
-    writeBoth(folder, stem + "-mmse",
-              mmseChart(bracketable ? std::vector<const Profile*>{&empirical, &profile}
-                                    : std::vector<const Profile*>{&profile},
-                        d.name),
-              out);
-    writeBoth(folder, stem + "-rate", rateChart(profile, d.name), out);
-
-    // The schedules, through the one recipe pipeline.
-    const LogSigmaGrid grid = LogSigmaGrid::uniform(request.profile.sigmaMin,
-                                                    request.profile.sigmaMax, request.scheduleBins);
-    RecipeContext context;
-    context.profile = &profile;
-    context.profileSource = stem + "." + profile.kind + ".profile.json";
-    context.datasetSigmaData = measuredSigmaData(d, d.name);
-    const std::vector<ScheduleRecipe> recipes = {presetRecipe("edm"), presetRecipe("log-uniform"),
-                                                 infoNoiseRecipe(), sqrtEntropyRecipe()};
-    std::vector<BuiltSchedule> built;
-    std::vector<Schedule> schedules;
-    for (const auto& recipe : recipes) {
-      built.push_back(buildSchedule(recipe, grid, context));
-      schedules.push_back(built.back().schedule);
-    }
-    const RateProfile rates = rateProfileFrom(profile, context.profileSource);
-    ComparisonOptions compare;
-    compare.grid = grid;
-    compare.reference = 0;
-    compare.profile = &rates;
-    compare.bandGateC = defaults::comparisonBandGateC(profile.kind);
-    const Comparison comparison = compareSchedules(schedules, compare);
-    writeFileAtomically((folder / (stem + "-comparison.csv")).string(),
-                        comparisonToCsv(comparison));
-    out.files.push_back(stem + "-comparison.csv");
-    writeBoth(folder, stem + "-allocation",
-              scheduleChart(schedules, comparison.labels, grid, Coordinate::LogSigma,
-                            Curve::Allocation, comparison.bandLow, comparison.bandHigh),
-              out);
-
-    // One exported schedule (the InfoNoise one) with its inference σ-steps.
-    const BuiltSchedule& exported = built[2];
-    const json provenance = scheduleProvenance(exported, request.producer);
-    writeSchedule((folder / (stem + "-infonoise.schedule.json")).string(), exported.schedule,
-                  provenance);
-    // The default sampling grid, not the schedule's quantiles (pipeline/sampling/sigma_steps.h).
-    const SigmaSteps steps = sigmaSteps(exported, request.sigmaSteps);
-    writeSigmaSteps((folder / (stem + "-infonoise.sigma-steps.json")).string(), steps, provenance);
-    out.files.push_back(stem + "-infonoise.schedule.json");
-    out.files.push_back(stem + "-infonoise.sigma-steps.json");
-
-    const double memorising = memorisationSigma(empirical);
-    md << "## " << d.name << "\n\n"
-       << "| | |\n|---|---|\n"
-       << "| source | `" << d.source << "` |\n"
-       << "| N, shape | " << d.size() << ", " << d.shapeString() << " (" << toString(d.kind)
-       << ") |\n"
-       << "| values | " << d.scaling << ", range [" << number(stats.minValue) << ", "
-       << number(stats.maxValue) << "], mean " << number(stats.mean) << " |\n"
-       << "| σ_data (measured) | " << number(exported.sigmaData.value) << " |\n"
-       << "| nearest-neighbour distance (median) | " << number(stats.nearestNeighbourMedian)
-       << " |\n"
-       << "| memorisation scale (posterior max weight ≥ ½ up to) | σ ≈ " << number(memorising)
-       << " |\n"
-       << "| profile | " << profile.kind << " (" << profile.primary().name << "), "
-       << profile.levels() << " levels × " << request.profile.queries << " queries, seed "
-       << request.profile.seed << " |\n";
-    if (bracketable)
-      md << "| held-out points | " << curves[1].provenance.value("query_set", std::string(""))
-         << " |\n";
-    md << "\n"
-       << "![samples](" << stem << "-samples.png)\n\n"
-       << "Same samples with noise x + σ·ε, σ = ";
-    for (size_t k = 0; k < request.ladderSigmas.size(); ++k)
-      md << (k ? ", " : "") << request.ladderSigmas[k];
-    md << " (top to bottom; left to right for point sets).\n\n"
-       << "![MMSE](" << stem << "-mmse.png) ![rate](" << stem << "-rate.png)\n\n"
-       << (bracketable ? "The bound's band is a Student-t 95 % interval over the held-out points; "
-                         "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
-                         "(clipped at 0).\n\n"
-                       : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
-                         "± 1.96·se, clipped at 0).\n\n")
-       << "![allocation](" << stem << "-allocation.png)\n\n"
-       << "Effective allocation φ ∝ π·w per log σ; the shaded range is the profile's informative "
-          "band (central 90 % of the gated rate).\n\n"
-       << "| schedule | KL(φ‖EDM) | TV to EDM | mass in band | σ 5 % | σ median | σ 95 % |\n"
-       << "|---|---|---|---|---|---|---|\n";
-    for (const auto& m : comparison.metrics)
-      md << "| " << m.label << " | " << number(m.klToReference) << " | " << number(m.totalVariation)
-         << " | " << number(m.massInBand) << " | " << number(m.sigmaQ05) << " | "
-         << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
-    md << "\nExported: `" << stem << "-infonoise.schedule.json` and " << request.sigmaSteps
-       << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json` on the default sampling "
-       << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
-       << number(steps.ratioLimit) << ").\n\n";
-    for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
-    const json trainers = trainerSection(exported.schedule, exported.sigmaData.value,
-                                         stem + "-infonoise.schedule.json", folder, stem, md, out);
-
-    json files = out.files;
-    summary["datasets"].push_back({{"dataset", describeDataset(d)},
-                                   {"sigma_data", exported.sigmaData.value},
-                                   {"nearest_neighbour_median", stats.nearestNeighbourMedian},
-                                   {"memorisation_sigma", memorising},
-                                   {"trainers", trainers},
-                                   {"files", files}});
+    summary["datasets"].push_back(
+        reportDataset(request, i, folder, md, out, progress.sub(share * i, share * (i + 1))));
     result.datasets.push_back(std::move(out));
   }
   writeFileAtomically((folder / "summary.json").string(), summary.dump(2) + "\n");
