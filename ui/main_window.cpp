@@ -3,6 +3,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -18,6 +20,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QUrl>
 
 #include <memory>
 
@@ -43,6 +46,19 @@ const QString kLoadTag = QStringLiteral("load");
 const QString kStatisticsTag = QStringLiteral("statistics");
 const QString kReportTag = QStringLiteral("report folder");
 const char* kProducer = "noisescope workbench";
+
+// The user guide: the installed copy (share/doc/noisescope beside bin/), else docs/ of the
+// source tree a build folder sits in (build/app/noisescope); "" when neither is there.
+QString findUserGuide() {
+  const QDir program(QCoreApplication::applicationDirPath());
+  QStringList candidates{program.filePath(QStringLiteral("../share/doc/noisescope/user-guide.md"))};
+  QDir up = program;
+  for (int level = 0; level < 4 && up.cdUp(); ++level)
+    candidates << up.filePath(QStringLiteral("docs/user-guide.md"));
+  for (const QString& candidate : candidates)
+    if (QFileInfo(candidate).isFile()) return QFileInfo(candidate).canonicalFilePath();
+  return {};
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), workbench_(new Workbench(this)) {
@@ -138,6 +154,17 @@ void MainWindow::buildMenus() {
   quit->setShortcut(QKeySequence::Quit);
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* guide = help->addAction(tr("&User guide"), this, [this] {
+    const QString path = findUserGuide();
+    if (path.isEmpty() || !QDesktopServices::openUrl(QUrl::fromLocalFile(path)))
+      QMessageBox::information(
+          this, tr("User guide"),
+          path.isEmpty() ? tr("The user guide (user-guide.md) is not installed beside this "
+                              "program; it is docs/user-guide.md in the source tree.")
+                         : tr("No program here opens %1; open it in any text viewer.").arg(path));
+  });
+  guide->setObjectName(QStringLiteral("userGuideAction"));
+  guide->setShortcut(QKeySequence::HelpContents);
   help->addAction(tr("&About NoiseScope"), this, [this] {
     QMessageBox::about(this, tr("About NoiseScope"),
                        tr("<b>NoiseScope %1</b><p>Which noise levels should a diffusion model "

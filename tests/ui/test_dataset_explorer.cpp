@@ -1,9 +1,12 @@
 // The workbench opens the bundled sample data off the GUI thread, shows it, and redraws the
 // same samples with noise as the σ slider moves, clipped or signal-scaled, with each sample's
-// class label; bad files give a message and leave the previous dataset in place.
+// class label; bad files give a message and leave the previous dataset in place; Help opens the
+// user guide.
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
@@ -19,6 +22,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <QUrl>
 #include <QWidget>
 
 #include <cmath>
@@ -69,6 +73,16 @@ double correlation(const QImage& a, const QImage& b) {
   return cov / std::sqrt((saa / n - sa / n * sa / n) * (sbb / n - sb / n * sb / n));
 }
 
+// Receives what QDesktopServices::openUrl is asked to open.
+class UrlCatcher : public QObject {
+  Q_OBJECT
+
+ public:
+  QUrl url;
+
+ public Q_SLOTS:
+  void open(const QUrl& opened) { url = opened; }
+};
 }  // namespace
 
 class TestDatasetExplorer : public QObject {
@@ -200,6 +214,22 @@ class TestDatasetExplorer : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(again.count(), 1, 20000);
     QVERIFY(!window.workbench()->dataset()->hasLabels());
     QVERIFY(panel->imageView()->cellLabels().isEmpty());
+  }
+
+  // Help ▸ User guide opens the guide's file.
+  void helpOpensTheUserGuide() {
+    MainWindow window;
+    UrlCatcher catcher;
+    QDesktopServices::setUrlHandler(QStringLiteral("file"), &catcher, "open");
+    auto* guide = window.findChild<QAction*>(QStringLiteral("userGuideAction"));
+    QVERIFY(guide);
+    QVERIFY(guide->text().remove('&').contains("User guide"));
+    guide->trigger();
+    QDesktopServices::unsetUrlHandler(QStringLiteral("file"));
+    QVERIFY(catcher.url.isLocalFile());
+    const QFileInfo opened(catcher.url.toLocalFile());
+    QCOMPARE(opened.fileName(), QStringLiteral("user-guide.md"));
+    QVERIFY(opened.isFile());
   }
 
   void pointSetsAreScatterPlots() {
