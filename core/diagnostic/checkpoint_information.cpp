@@ -214,6 +214,164 @@ int64_t perSample(const at::Tensor& t) {
   return t.numel() / std::max<int64_t>(1, t.size(0));
 }
 
+// The same (x, ε) at every level (common random numbers), drawn once on the CPU: noisy inputs
+// x + σ·ε of any slice of them, shaped as the model takes them.
+class CommonDraws {
+ public:
+  CommonDraws(const Dataset& data, int64_t samples, at::Generator& generator,
+              const c10::Device& device)
+      : device_(device) {
+    shape_ = {0};
+    shape_.insert(shape_.end(), data.sampleShape.begin(), data.sampleShape.end());
+    const at::Tensor rows =
+        at::randint(data.size(), {samples}, generator, at::TensorOptions().dtype(at::kLong));
+    const at::Tensor all =
+        at::from_blob(const_cast<float*>(data.values.data()), {data.size(), data.dim()}, kFloatCpu);
+    x0_ = all.index_select(0, rows).to(device);
+    noise_ = at::randn({samples, data.dim()}, generator, kFloatCpu).to(device);
+  }
+  at::Tensor noisy(int64_t start, int64_t count, double sigma) const {
+    std::vector<int64_t> shape = shape_;
+    shape[0] = count;
+    return (x0_.narrow(0, start, count) + noise_.narrow(0, start, count) * sigma).reshape(shape);
+  }
+  at::Tensor levels(int64_t count, double sigma) const {
+    return at::full({count}, sigma, kFloatCpu.device(device_));
+  }
+
+  static inline const at::TensorOptions kFloatCpu = at::TensorOptions().dtype(at::kFloat);
+
+ private:
+  c10::Device device_;
+  std::vector<int64_t> shape_;
+  at::Tensor x0_, noise_;
+};
+
+const std::string kHowToName = "; name the output layer's weight with --parameter NAME";
+
+// The layer whose weight is `name`, or an error that says why it cannot be used.
+const LayerSite& namedLayer(const std::vector<LayerSite>& sites, jit::Module& module,
+                            const std::string& name, const std::string& modelPath) {
+  for (const LayerSite& s : sites)
+    if (s.weightName == name) return s;
+  if (!parameter(module, name).defined())
+    throw InputError(modelPath, "has no parameter named '" + name + "'");
+  throw InputError(modelPath, "parameter '" + name +
+                                  "' is not the weight of a linear, conv1d or conv2d call in "
+                                  "forward (groups 1, constant padding)");
+}
+
+// Whether the output moves affinely with `site`'s weight: perturbed by ±δ, the output moves by
+// exactly ∓ the same amount (to 10⁻³ of the first difference).
+bool outputIsAffineIn(const LayerSite& site, jit::Module& module, TorchScriptDenoiser& denoiser,
+                      const at::Tensor& y, const at::Tensor& s, const at::Tensor& base,
+                      at::Generator& generator) {
+  at::Tensor weight = parameter(module, site.weightName);
+  const at::Tensor saved = weight.clone();
+  const double rms = weight.to(at::kDouble).square().mean().sqrt().item<double>();
+  const at::Tensor delta =
+      at::randn(weight.sizes(), generator, CommonDraws::kFloatCpu).to(weight.device()) *
+      std::max(rms, 0.1);
+  bool isAffine = false;
+  try {
+    weight.add_(delta);
+    const at::Tensor up = denoiser.denoise(y, s).to(at::kDouble);
+    weight.copy_(saved).sub_(delta);
+    const at::Tensor down = denoiser.denoise(y, s).to(at::kDouble);
+    const double first = (up - down).norm().item<double>();
+    const double second = (up + down - 2.0 * base).norm().item<double>();
+    isAffine = first > 1e-9 * (1.0 + base.norm().item<double>()) && second <= 1e-3 * first;
+  } catch (const InputError&) {
+    isAffine = false;  // the perturbed model returned NaN: nothing linear about it
+  }
+  weight.copy_(saved);
+  return isAffine;
+}
+
+// The output layer found from a probe batch at the middle level: the one layer whose output has
+// as many entries as the model's and which the output depends on affinely.
+const LayerSite& affineOutputLayer(const std::vector<LayerSite>& sites, jit::Module& module,
+                                   TorchScriptDenoiser& denoiser, const CommonDraws& draws,
+                                   int64_t probe, double mid, at::Generator& generator,
+                                   const std::string& modelPath) {
+  at::NoGradGuard noGrad;
+  const at::Tensor y = draws.noisy(0, probe, mid), s = draws.levels(probe, mid);
+  const at::Tensor base = denoiser.denoise(y, s).to(at::kDouble);
+  std::vector<const LayerSite*> affine;
+  std::string candidates;
+  for (const LayerSite& site : sites) {
+    if (perSample(slot(module, site.outputSlot)) != perSample(base)) continue;
+    candidates += (candidates.empty() ? "" : ", ") + site.weightName;
+    if (outputIsAffineIn(site, module, denoiser, y, s, base, generator)) affine.push_back(&site);
+  }
+  if (affine.size() == 1) return *affine.front();
+  std::string found;
+  for (const LayerSite* a : affine) found += (found.empty() ? "" : ", ") + a->weightName;
+  throw InputError(
+      modelPath,
+      affine.empty()
+          ? "cannot identify the output layer: no linear or conv layer with an output of the "
+            "model's size (" +
+                std::to_string(perSample(base)) +
+                " per sample) enters the output affinely (candidates by size: " +
+                (candidates.empty() ? std::string("none") : candidates) + ")" + kHowToName
+          : "cannot identify the output layer: the output is affine in several layers (" + found +
+                ")" + kHowToName);
+}
+
+// The chosen layer with what the information matrix is built from.
+struct OutputLayer {
+  const LayerSite* site = nullptr;
+  at::Tensor weight, bias;  // bias undefined when the layer has none
+  int64_t rows = 0, inputs = 0, width = 0;
+};
+
+// One level's Kronecker-reduced Gauss–Newton factor E[Σ_p g_p² · a_p a_pᵀ] / rows over the
+// samples, with Rademacher directions r in output space (g = ∂(rᵀx̂0)/∂(layer output)). `batch`
+// adapts to keep a batch's patches near 8M doubles; `positions` is the layer's output positions.
+Eigen::MatrixXd informationAtLevel(double sigma, const OutputLayer& layer,
+                                   TorchScriptDenoiser& denoiser, jit::Module& module,
+                                   const CommonDraws& draws, at::Generator& generator,
+                                   const CheckpointInformationOptions& options,
+                                   const std::string& modelPath, int64_t& batch,
+                                   int64_t& positions) {
+  const LayerSite& site = *layer.site;
+  const int64_t width = layer.width;
+  at::Tensor factor = at::zeros({width, width}, at::TensorOptions().dtype(at::kDouble));
+  for (int64_t start = 0; start < options.samples; start += batch) {
+    options.progress.throwIfCancelled();
+    const int64_t count = std::min<int64_t>(batch, options.samples - start);
+    const at::Tensor estimate =
+        denoiser.denoise(draws.noisy(start, count, sigma), draws.levels(count, sigma));
+    const at::Tensor layerOutput = slot(module, site.outputSlot);
+    const at::Tensor patches = inputPatches(
+        site, layer.weight, slot(module, site.inputSlot).detach(), layer.bias.defined());
+    const at::Tensor r = at::randint(2, estimate.sizes(), generator, CommonDraws::kFloatCpu)
+                             .mul_(2)
+                             .sub_(1)
+                             .to(estimate.device());
+    const at::Tensor gradient =
+        torch::autograd::grad({(estimate * r).sum()}, {layerOutput}, {}, false, false, true)[0];
+    if (!gradient.defined())
+      throw InputError(
+          modelPath, "the output does not depend on layer '" + site.weightName + "'" + kHowToName);
+    const at::Tensor g2 = outputGradients(site, gradient).square().sum(2).div_(double(layer.rows));
+    if (patches.size(1) != g2.size(1))
+      throw InputError(modelPath, "layer '" + site.weightName +
+                                      "': its input patches and outputs do not line up");
+    positions = patches.size(1);
+    const at::Tensor weighted = (patches * g2.sqrt().unsqueeze(2)).reshape({-1, width}).cpu();
+    factor += weighted.t().mm(weighted);
+    batch = std::clamp<int64_t>((int64_t{8} << 20) / std::max<int64_t>(1, positions * width), 1,
+                                std::max(1, options.batch));
+  }
+  factor /= double(options.samples);
+  Eigen::MatrixXd h(width, width);
+  const at::Tensor contiguous = factor.contiguous();
+  std::copy(contiguous.data_ptr<double>(), contiguous.data_ptr<double>() + width * width, h.data());
+  return 0.5 * (h + h.transpose());
+}
+
 }  // namespace
 
 InformationMatrices checkpointInformation(const std::string& modelPath, const Dataset& data,
@@ -228,164 +386,58 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
   jit::Module& module = denoiser.module();
   for (const auto& p : module.named_parameters(true)) p.value.requires_grad_(false);
   const std::vector<LayerSite> sites = instrumentForward(module, modelPath);
-
-  std::vector<int64_t> shape = {0};
-  shape.insert(shape.end(), data.sampleShape.begin(), data.sampleShape.end());
   at::Generator generator = at::detail::createCPUGenerator(options.seed);
-  const auto floatCpu = at::TensorOptions().dtype(at::kFloat);
-  // The same (x, ε) at every level (common random numbers), drawn once on the CPU.
-  const at::Tensor rowsPicked =
-      at::randint(data.size(), {options.samples}, generator, at::TensorOptions().dtype(at::kLong));
-  const at::Tensor all =
-      at::from_blob(const_cast<float*>(data.values.data()), {data.size(), data.dim()}, floatCpu);
-  const at::Tensor x0 = all.index_select(0, rowsPicked).to(device);
-  const at::Tensor noise = at::randn({options.samples, data.dim()}, generator, floatCpu).to(device);
-  auto noisy = [&](int64_t start, int64_t count, double s) {
-    shape[0] = count;
-    return (x0.narrow(0, start, count) + noise.narrow(0, start, count) * s).reshape(shape);
-  };
-  auto levels = [&](int64_t count, double s) {
-    return at::full({count}, s, floatCpu.device(device));
-  };
+  const CommonDraws draws(data, options.samples, generator, device);
 
-  // ---- which layer
-  const std::string howTo = "; name the output layer's weight with --parameter NAME";
-  const LayerSite* chosen = nullptr;
+  OutputLayer layer;
   std::string how;
   if (!options.parameter.empty()) {
-    for (const LayerSite& s : sites)
-      if (s.weightName == options.parameter) chosen = &s;
-    if (!chosen) {
-      if (!parameter(module, options.parameter).defined())
-        throw InputError(modelPath, "has no parameter named '" + options.parameter + "'");
-      throw InputError(modelPath, "parameter '" + options.parameter +
-                                      "' is not the weight of a linear, conv1d or conv2d call "
-                                      "in forward (groups 1, constant padding)");
-    }
+    layer.site = &namedLayer(sites, module, options.parameter, modelPath);
     how = "named by --parameter";
   } else {
-    // A probe batch at the middle level: the output must be affine in the output layer's weight
-    // (its perturbation by ±δ moves the output by exactly ∓ the same amount) and that layer's
-    // output must have as many entries as the model's.
-    const int64_t probe = std::min<int64_t>(4, options.samples);
-    const double mid = sigma[sigma.size() / 2];
-    at::NoGradGuard noGrad;
-    const at::Tensor y = noisy(0, probe, mid), s = levels(probe, mid);
-    const at::Tensor base = denoiser.denoise(y, s).to(at::kDouble);
-    std::vector<const LayerSite*> affine;
-    std::string candidates;
-    for (const LayerSite& site : sites) {
-      if (perSample(slot(module, site.outputSlot)) != perSample(base)) continue;
-      candidates += (candidates.empty() ? "" : ", ") + site.weightName;
-      at::Tensor weight = parameter(module, site.weightName);
-      const at::Tensor saved = weight.clone();
-      const double rms = weight.to(at::kDouble).square().mean().sqrt().item<double>();
-      const at::Tensor delta =
-          at::randn(weight.sizes(), generator, floatCpu).to(weight.device()) * std::max(rms, 0.1);
-      bool isAffine = false;
-      try {
-        weight.add_(delta);
-        const at::Tensor up = denoiser.denoise(y, s).to(at::kDouble);
-        weight.copy_(saved).sub_(delta);
-        const at::Tensor down = denoiser.denoise(y, s).to(at::kDouble);
-        const double first = (up - down).norm().item<double>();
-        const double second = (up + down - 2.0 * base).norm().item<double>();
-        isAffine = first > 1e-9 * (1.0 + base.norm().item<double>()) && second <= 1e-3 * first;
-      } catch (const InputError&) {
-        isAffine = false;  // the perturbed model returned NaN: nothing linear about it
-      }
-      weight.copy_(saved);
-      if (isAffine) affine.push_back(&site);
-    }
-    if (affine.size() != 1) {
-      std::string found;
-      for (const LayerSite* a : affine) found += (found.empty() ? "" : ", ") + a->weightName;
-      throw InputError(
-          modelPath,
-          affine.empty()
-              ? "cannot identify the output layer: no linear or conv layer with an output of the "
-                "model's size (" +
-                    std::to_string(perSample(base)) +
-                    " per sample) enters the output affinely (candidates by size: " +
-                    (candidates.empty() ? std::string("none") : candidates) + ")" + howTo
-              : "cannot identify the output layer: the output is affine in several layers (" +
-                    found + ")" + howTo);
-    }
-    chosen = affine.front();
+    layer.site =
+        &affineOutputLayer(sites, module, denoiser, draws, std::min<int64_t>(4, options.samples),
+                           sigma[sigma.size() / 2], generator, modelPath);
     how = "automatic: the one layer the output depends on affinely";
   }
-
-  at::Tensor weight = parameter(module, chosen->weightName);
-  at::Tensor bias = chosen->biasName.empty() ? at::Tensor() : parameter(module, chosen->biasName);
-  const int64_t rows = weight.size(0);
-  const int64_t inputs = weight.numel() / rows;
-  const int64_t width = inputs + (bias.defined() ? 1 : 0);
-  if (width > 8192)
-    throw InputError(modelPath, "the output layer '" + chosen->weightName + "' has " +
-                                    std::to_string(width) + " inputs per output (at most 8192)");
+  const LayerSite& chosen = *layer.site;
+  layer.weight = parameter(module, chosen.weightName);
+  if (!chosen.biasName.empty()) layer.bias = parameter(module, chosen.biasName);
+  layer.rows = layer.weight.size(0);
+  layer.inputs = layer.weight.numel() / layer.rows;
+  layer.width = layer.inputs + (layer.bias.defined() ? 1 : 0);
+  if (layer.width > 8192)
+    throw InputError(modelPath, "the output layer '" + chosen.weightName + "' has " +
+                                    std::to_string(layer.width) +
+                                    " inputs per output (at most 8192)");
   // Gradients are needed with respect to the layer's output only; its weight requiring them is
   // what puts that output on the autograd tape.
-  weight.requires_grad_(true);
+  layer.weight.requires_grad_(true);
 
   InformationMatrices out;
   out.sigma = sigma;
   out.model = "checkpoint-last-layer";
   int64_t batch = std::max(1, options.batch), positions = 0;
   for (std::size_t g = 0; g < sigma.size(); ++g) {
-    at::Tensor factor = at::zeros({width, width}, at::TensorOptions().dtype(at::kDouble));
-    for (int64_t start = 0; start < options.samples; start += batch) {
-      options.progress.throwIfCancelled();
-      const int64_t count = std::min<int64_t>(batch, options.samples - start);
-      const at::Tensor estimate =
-          denoiser.denoise(noisy(start, count, sigma[g]), levels(count, sigma[g]));
-      const at::Tensor layerOutput = slot(module, chosen->outputSlot);
-      const at::Tensor patches =
-          inputPatches(*chosen, weight, slot(module, chosen->inputSlot).detach(), bias.defined());
-      // Rademacher directions in output space, one independent vector per sample.
-      const at::Tensor r =
-          at::randint(2, estimate.sizes(), generator, floatCpu).mul_(2).sub_(1).to(device);
-      const at::Tensor gradient =
-          torch::autograd::grad({(estimate * r).sum()}, {layerOutput}, {}, false, false, true)[0];
-      if (!gradient.defined())
-        throw InputError(
-            modelPath, "the output does not depend on layer '" + chosen->weightName + "'" + howTo);
-      const at::Tensor g2 = outputGradients(*chosen, gradient).square().sum(2).div_(double(rows));
-      if (patches.size(1) != g2.size(1))
-        throw InputError(modelPath, "layer '" + chosen->weightName +
-                                        "': its input patches and outputs do not line up");
-      positions = patches.size(1);
-      const at::Tensor weighted = (patches * g2.sqrt().unsqueeze(2)).reshape({-1, width}).cpu();
-      factor += weighted.t().mm(weighted);
-      // Keep a batch's patches near 8M doubles, whatever the layer's width.
-      batch = std::clamp<int64_t>((int64_t{8} << 20) / std::max<int64_t>(1, positions * width), 1,
-                                  std::max(1, options.batch));
-    }
-    factor /= double(options.samples);
-    Eigen::MatrixXd h(width, width);
-    const at::Tensor contiguous = factor.contiguous();
-    std::copy(contiguous.data_ptr<double>(), contiguous.data_ptr<double>() + width * width,
-              h.data());
-    out.information.push_back(0.5 * (h + h.transpose()));
+    out.information.push_back(informationAtLevel(sigma[g], layer, denoiser, module, draws,
+                                                 generator, options, modelPath, batch, positions));
     options.progress.report(double(g + 1) / sigma.size(),
                             "information at σ = " + std::to_string(sigma[g]));
   }
-  weight.requires_grad_(false);
-  out.parameters = {{"samples", double(options.samples)},
-                    {"batch", double(batch)},
-                    {"rows", double(rows)},
-                    {"inputs", double(inputs)},
-                    {"positions", double(positions)},
-                    {"seed", double(options.seed)}};
+  layer.weight.requires_grad_(false);
+  out.parameters = {{"samples", double(options.samples)}, {"batch", double(batch)},
+                    {"rows", double(layer.rows)},         {"inputs", double(layer.inputs)},
+                    {"positions", double(positions)},     {"seed", double(options.seed)}};
   out.notes = {{"checkpoint", modelPath},
-               {"parameter", chosen->weightName},
-               {"bias", chosen->biasName.empty() ? "none" : chosen->biasName},
-               {"layer", chosen->describe(weight)},
+               {"parameter", chosen.weightName},
+               {"bias", chosen.biasName.empty() ? "none" : chosen.biasName},
+               {"layer", chosen.describe(layer.weight)},
                {"layer_choice", how},
                {"prediction", toString(options.prediction)},
                {"dataset", data.source.empty() ? data.name : data.source},
                {"device", device.str()}};
-  out.description = "TorchScript checkpoint, output layer '" + chosen->weightName + "' (" +
-                    chosen->describe(weight) + ", " + toString(options.prediction) +
+  out.description = "TorchScript checkpoint, output layer '" + chosen.weightName + "' (" +
+                    chosen.describe(layer.weight) + ", " + toString(options.prediction) +
                     " prediction; Kronecker-reduced Gauss–Newton of the x0 estimate)";
   return out;
 }
