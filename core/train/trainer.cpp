@@ -458,11 +458,16 @@ struct Trainer::Impl {
 
   // ------------------------------------------------------------------------------ one step
 
-  void trainStep(double lr) {
-    const auto& o = config.optim;
-    const int64_t batch = o.batchSize;
-    const int K = sampler->grid().bins();
-    auto gen = at::detail::createCPUGenerator(mixSeed(o.seed, uint64_t(rank), uint64_t(step)));
+  // One step's draws, seeded by (seed, rank, step): data rows, σ by the sampler's inverse CDF of
+  // uniforms, their loss weights and bins, and the noisy inputs.
+  struct NoisyBatch {
+    at::Tensor x0, y, sigma, weight, bin;
+  };
+
+  NoisyBatch drawBatch() {
+    const int64_t batch = config.optim.batchSize;
+    auto gen =
+        at::detail::createCPUGenerator(mixSeed(config.optim.seed, uint64_t(rank), uint64_t(step)));
     const auto rows = torch::randint(trainData.size(0), {batch}, gen, torch::kLong);
     const auto uniforms = torch::rand({batch}, gen, torch::kDouble);
     std::vector<int64_t> shape{batch};
@@ -478,67 +483,96 @@ struct Trainer::Impl {
       weights[i] = weight.at(sigmas[i]);
       bins[i] = sampler->binOf(sigmas[i]);
     }
-    const auto sigma = torch::tensor(sigmas, torch::kDouble).to(torch::kFloat).to(device);
-    const auto w = torch::tensor(weights, torch::kDouble).to(torch::kFloat).to(device);
-    const auto binIndex = torch::tensor(bins, torch::kLong).to(device);
-
-    const auto x0 = trainData.index_select(0, rows.to(device));
-    std::vector<int64_t> view(x0.dim(), 1);
+    NoisyBatch b;
+    b.sigma = torch::tensor(sigmas, torch::kDouble).to(torch::kFloat).to(device);
+    b.weight = torch::tensor(weights, torch::kDouble).to(torch::kFloat).to(device);
+    b.bin = torch::tensor(bins, torch::kLong).to(device);
+    b.x0 = trainData.index_select(0, rows.to(device));
+    std::vector<int64_t> view(b.x0.dim(), 1);
     view[0] = batch;
-    const auto y = x0 + sigma.view(view) * noise;
-    const auto d = model->forward(y, sigma);
-    const auto err = (d - x0).pow(2).flatten(1).sum(1);  // unweighted, summed over dimensions
-    const auto loss = (w * err).mean() / double(x0[0].numel());
-    adam->zero_grad();
-    loss.backward();
+    b.y = b.x0 + b.sigma.view(view) * noise;
+    return b;
+  }
 
-    const auto errDetached = err.detach();
-    auto binSum = torch::zeros({K}, errDetached.options()).index_add_(0, binIndex, errDetached);
-    auto binCount = torch::zeros({K}, errDetached.options())
-                        .index_add_(0, binIndex, torch::ones_like(errDetached));
-    auto params = model->parameters();
-    if (world > 1) {
-      std::vector<at::Tensor> pieces;
-      for (auto& p : params) pieces.push_back(p.grad().flatten());
-      pieces.push_back(binSum);
-      pieces.push_back(binCount);
-      pieces.push_back(loss.detach().reshape({1}));
-      auto flat = torch::cat(pieces);
-      options.communicator->allReduceSum(flat);
-      int64_t offset = 0;
-      for (auto& p : params) {
-        const int64_t n = p.numel();
-        p.mutable_grad().copy_(flat.narrow(0, offset, n).view_as(p).div(double(world)));
-        offset += n;
-      }
-      binSum = flat.narrow(0, offset, K);
-      binCount = flat.narrow(0, offset + K, K);
-      offset += 2 * K;
-      logLossSum += flat[offset].item<double>() / double(world);
-    } else {
-      logLossSum += loss.item<double>();
+  // Sums each sample's unweighted error into its σ bin: the sampler's statistics.
+  static std::pair<at::Tensor, at::Tensor> binTotals(const at::Tensor& err, const at::Tensor& bin,
+                                                     int bins) {
+    const auto e = err.detach();
+    auto sum = torch::zeros({bins}, e.options()).index_add_(0, bin, e);
+    auto count = torch::zeros({bins}, e.options()).index_add_(0, bin, torch::ones_like(e));
+    return {sum, count};
+  }
+
+  // Across ranks in one collective: the gradients averaged, the bin totals summed, and the mean
+  // loss returned (this rank's loss when alone).
+  double reduceAcrossRanks(std::vector<at::Tensor>& params, at::Tensor& binSum,
+                           at::Tensor& binCount, const at::Tensor& loss) {
+    if (world <= 1) return loss.item<double>();
+    const int64_t bins = binSum.numel();
+    std::vector<at::Tensor> pieces;
+    for (auto& p : params) pieces.push_back(p.grad().flatten());
+    pieces.push_back(binSum);
+    pieces.push_back(binCount);
+    pieces.push_back(loss.detach().reshape({1}));
+    auto flat = torch::cat(pieces);
+    options.communicator->allReduceSum(flat);
+    int64_t offset = 0;
+    for (auto& p : params) {
+      const int64_t n = p.numel();
+      p.mutable_grad().copy_(flat.narrow(0, offset, n).view_as(p).div(double(world)));
+      offset += n;
     }
-    if (o.gradClip > 0) torch::nn::utils::clip_grad_norm_(params, o.gradClip);
+    binSum = flat.narrow(0, offset, bins);
+    binCount = flat.narrow(0, offset + bins, bins);
+    return flat[offset + 2 * bins].item<double>() / double(world);
+  }
+
+  void optimiserStep(std::vector<at::Tensor>& params, double lr) {
+    if (config.optim.gradClip > 0) torch::nn::utils::clip_grad_norm_(params, config.optim.gradClip);
     for (auto& group : adam->param_groups())
       static_cast<torch::optim::AdamOptions&>(group.options()).lr(lr);
     adam->step();
+  }
 
-    {  // EMA with the usual early ramp so that the first steps are not frozen at initialisation.
-      torch::NoGradGuard noGrad;
-      const double decay = std::min(o.emaDecay, (1.0 + double(step)) / (10.0 + double(step)));
-      const auto ep = ema->parameters();
-      for (size_t i = 0; i < params.size(); ++i)
-        ep[i].mul_(decay).add_(params[i].detach(), 1 - decay);
-    }
+  // EMA with the usual early ramp so that the first steps are not frozen at initialisation.
+  void updateEma(const std::vector<at::Tensor>& params) {
+    torch::NoGradGuard noGrad;
+    const double decay =
+        std::min(config.optim.emaDecay, (1.0 + double(step)) / (10.0 + double(step)));
+    const auto ep = ema->parameters();
+    for (size_t i = 0; i < params.size(); ++i)
+      ep[i].mul_(decay).add_(params[i].detach(), 1 - decay);
+  }
 
-    BinStatistics stats(K);
+  // The step's bin totals to the online sampler, the run's totals and the log window.
+  void recordBins(const at::Tensor& binSum, const at::Tensor& binCount, int bins) {
+    BinStatistics stats(bins);
     const auto sumHost = binSum.to(torch::kCPU, torch::kDouble).contiguous();
     const auto countHost = binCount.to(torch::kCPU, torch::kDouble).contiguous();
-    std::copy(sumHost.data_ptr<double>(), sumHost.data_ptr<double>() + K, stats.errorSum.begin());
-    std::copy(countHost.data_ptr<double>(), countHost.data_ptr<double>() + K, stats.count.begin());
+    std::copy(sumHost.data_ptr<double>(), sumHost.data_ptr<double>() + bins,
+              stats.errorSum.begin());
+    std::copy(countHost.data_ptr<double>(), countHost.data_ptr<double>() + bins,
+              stats.count.begin());
     sampler->record(stats);
     total.add(stats);
     logWindow.add(stats);
+  }
+
+  void trainStep(double lr) {
+    const int bins = sampler->grid().bins();
+    const NoisyBatch b = drawBatch();
+    const auto d = model->forward(b.y, b.sigma);
+    const auto err = (d - b.x0).pow(2).flatten(1).sum(1);  // unweighted, summed over dimensions
+    const auto loss = (b.weight * err).mean() / double(b.x0[0].numel());
+    adam->zero_grad();
+    loss.backward();
+
+    auto [binSum, binCount] = binTotals(err, b.bin, bins);
+    auto params = model->parameters();
+    logLossSum += reduceAcrossRanks(params, binSum, binCount, loss);
+    optimiserStep(params, lr);
+    updateEma(params);
+    recordBins(binSum, binCount, bins);
     ++logSteps;
     ++step;
   }
