@@ -1,6 +1,7 @@
 // The pipeline's run watch folds a run's events.jsonl into the record the faces draw: the start,
 // the loss, schedules as densities per unit log σ, evaluations, the error that stopped the run,
-// a skipped line noted, a rewritten file read again with its notes kept, and the ETA.
+// a skipped line noted, a rewritten file read again with its notes kept, the ETA, and the phase a
+// run is finishing after its last step.
 #include <QObject>
 #include <QTemporaryDir>
 #include <QTest>
@@ -167,6 +168,40 @@ class TestRunWatch : public QObject {
         json{{"event", "end"}, {"step", 1100}, {"time", 1200.0}, {"seconds", 200.0}}.dump() + "\n");
     watch.poll();
     QVERIFY(r.ended);
+  }
+
+  // After its last step the trainer evaluates, writes its checkpoint and export, then its final
+  // schedule: the ETA names each phase instead of "ETA 0 s", and the finished run has none.
+  void finishingPhaseAfterTheLastStep() {
+    QTemporaryDir dir;
+    const std::string events = dir.filePath("events.jsonl").toStdString();
+    RunWatch watch(events);
+    const RunRecord& r = watch.record();
+    append(events, startEvent(300).dump() + "\n" + trainEvent(250, 1050.0, 0.5).dump() + "\n" +
+                       trainEvent(300, 1060.0, 0.4).dump() + "\n");
+    watch.poll();
+    auto eta = noisescope::pipeline::runEta(r);
+    QVERIFY(eta.finishing);
+    QCOMPARE(eta.text, std::string("finishing: final evaluation…"));
+    append(events, evalEvent(300).dump() + "\n");
+    watch.poll();
+    QCOMPARE(noisescope::pipeline::runEta(r).text,
+             std::string("finishing: writing checkpoint and export…"));
+    append(events, json{{"event", "checkpoint"},
+                        {"step", 300},
+                        {"time", 1090.0},
+                        {"path", "checkpoints/step-300.ckpt"}}
+                           .dump() +
+                       "\n");
+    watch.poll();
+    QCOMPARE(r.lastCheckpointStep, 300.0);
+    QCOMPARE(noisescope::pipeline::runEta(r).text,
+             std::string("finishing: writing the final schedule…"));
+    append(
+        events,
+        json{{"event", "end"}, {"step", 300}, {"time", 1095.0}, {"seconds", 95.0}}.dump() + "\n");
+    watch.poll();
+    QVERIFY(!noisescope::pipeline::runEta(r).finishing);
   }
 };
 
