@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "command.h"
+#include "io/comparison_io.h"
 #include "io/profile_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedules/compare_job.h"

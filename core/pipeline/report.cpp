@@ -10,6 +10,7 @@
 
 #include "data/statistics.h"
 #include "diagnostic/empirical_diagnostic.h"
+#include "io/comparison_io.h"
 #include "io/profile_io.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"

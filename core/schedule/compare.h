@@ -51,10 +51,7 @@ struct Comparison {
 Comparison compareSchedules(const std::vector<Schedule>& schedules,
                             const ComparisonOptions& options = {});
 
-// A fixed-width text table (one row per schedule) for a terminal.
-std::string formatComparisonTable(const Comparison& comparison);
-// The same as CSV (header + rows; inf and nan spelled out).
-std::string comparisonToCsv(const Comparison& comparison);
+// Its text table and CSV are file formats: io/comparison_io.h.
 
 // Probability-vector divergences used above (inputs sum to 1).
 double klDivergence(const std::vector<double>& p, const std::vector<double>& q);

@@ -1,5 +1,6 @@
 #include "pipeline/schedules/compare_job.h"
 
+#include "io/comparison_io.h"
 #include "pipeline/defaults.h"
 #include "render/chart.h"
 #include "schedule/entropic.h"

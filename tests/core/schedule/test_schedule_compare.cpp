@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "io/comparison_io.h"
 #include "io/schedule_spec.h"
 #include "schedule/compare.h"
 #include "schedule/entropic.h"
