@@ -29,8 +29,8 @@
 #include <cstdint>
 #include <utility>
 
-#include "noisescope_test_paths.h"
 #include "screenshot.h"
+#include "test_paths.h"
 #include "ui/dataset_panel.h"
 #include "ui/image_view.h"
 #include "ui/main_window.h"
@@ -41,8 +41,8 @@
 using namespace noisescope::ui;
 
 namespace {
-const QString kSampleImages =
-    QStringLiteral(NOISESCOPE_SOURCE_DIR "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
+const QString kSampleImages = QString::fromStdString(
+    noisescope::test::sourcePath("sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
 
 // The share of black or white pixels among the tiles' pixels of a grey grid image (the grid's
 // gaps and empty cells are renderSampleGrid's grey 230).

@@ -22,11 +22,15 @@
 #include "io/profile_io.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
+#include "test_paths.h"
 
 using namespace noisescope;
 
 namespace {
 
+// The workbench side of the test, built beside it (tests/ui/CMakeLists.txt).
+const QString kDriver =
+    QString::fromStdString(noisescope::test::buildPath("tests/ui/gui_write_driver"));
 const QStringList kFiles = {"schedule.json", "schedule.csv", "steps.json", "profile.json",
                             "profile.csv"};
 
@@ -48,7 +52,7 @@ class TestGuiKilledMidWrite : public QObject {
   void killedAtRandomPointsLeavesNoTornFile() {
     QTemporaryDir refs, dir;
     QProcess reference;
-    reference.start(GUI_WRITE_DRIVER, {refs.path(), "--reference"});
+    reference.start(kDriver, {refs.path(), "--reference"});
     QVERIFY(reference.waitForFinished(60000));
     QVERIFY2(reference.exitCode() == 0, reference.readAllStandardError().constData());
     std::map<QString, std::pair<std::vector<double>, std::vector<double>>> versions;
@@ -65,7 +69,7 @@ class TestGuiKilledMidWrite : public QObject {
     int wholeKills = 0;
     for (int round = 0; round < 40; ++round) {
       QProcess driver;
-      driver.start(GUI_WRITE_DRIVER, {dir.path()});
+      driver.start(kDriver, {dir.path()});
       QVERIFY(driver.waitForStarted());
       // Half the kills during the writing loop (once every file exists: under load the first pass
       // can take longer than the kill delay), the rest anywhere from start-up on.
@@ -114,7 +118,7 @@ class TestGuiKilledMidWrite : public QObject {
 
     // A writer that finishes leaves nothing else behind: it removed the killed one's temporaries.
     QProcess last;
-    last.start(GUI_WRITE_DRIVER, {dir.path(), "--once"});
+    last.start(kDriver, {dir.path(), "--once"});
     QVERIFY(last.waitForFinished(60000));
     QCOMPARE(last.exitCode(), 0);
     QStringList left = QDir(dir.path()).entryList(QDir::Files);

@@ -29,9 +29,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "noisescope_test_paths.h"
 #include "pipeline/sampling/sample_race.h"
 #include "screenshot.h"
+#include "test_paths.h"
 #include "train/train_config.h"
 #include "train/trainer.h"
 #include "train/training_data.h"
@@ -86,7 +86,7 @@ class TestSamplingPanel : public QObject {
     run_ = dir_.filePath(QStringLiteral("run"));
     const nlohmann::json j = {
         {"dataset",
-         {{"path", std::string(NOISESCOPE_SOURCE_DIR) + "/sample_data/dna/lambda_phage.fa"},
+         {{"path", noisescope::test::sourcePath() + "/sample_data/dna/lambda_phage.fa"},
           {"fasta_window", 32},
           {"fasta_stride", 32},
           {"test_fraction", 0.1}}},

@@ -37,11 +37,11 @@
 #include <nlohmann/json.hpp>
 
 #include "io/schedule_io.h"
-#include "noisescope_test_paths.h"
 #include "pipeline/schedules/schedule_recipe.h"
 #include "pipeline/training/schedule_race.h"
 #include "profile/profile.h"
 #include "screenshot.h"
+#include "test_paths.h"
 #include "train/train_config.h"
 #include "ui/curve_chart.h"
 #include "ui/diagnostic_panel.h"
@@ -186,7 +186,7 @@ class TestTrainingPanel : public QObject {
     TrainingPanel* panel = window.trainingPanel();
     panel->setCliPath(standInCli(runs));
     panel->setRunsFolder(runs.path());
-    QVERIFY(openSample(window, QStringLiteral(NOISESCOPE_SOURCE_DIR) +
+    QVERIFY(openSample(window, QString::fromStdString(noisescope::test::sourcePath()) +
                                    "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
     SchedulePanel* schedules = window.schedulePanel();
     window.tabs()->setCurrentWidget(schedules);
@@ -242,7 +242,7 @@ class TestTrainingPanel : public QObject {
     window.show();
     TrainingPanel* panel = window.trainingPanel();
     window.tabs()->setCurrentWidget(panel);
-    panel->setCliPath(NOISESCOPE_BINARY_DIR "/app/noisescope-cli");
+    panel->setCliPath(QString::fromStdString(noisescope::test::cliPath()));
     panel->setRunsFolder(runs.path());
     panel->datasetEdit()->setText("synthetic:two-moons?n=1000&seed=1");
     panel->stepsSpin()->setValue(240);
@@ -300,7 +300,7 @@ class TestTrainingPanel : public QObject {
     QTemporaryDir runs;
     Workbench workbench;
     TrainingPanel panel(&workbench);
-    panel.setCliPath(NOISESCOPE_BINARY_DIR "/app/noisescope-cli");
+    panel.setCliPath(QString::fromStdString(noisescope::test::cliPath()));
     panel.setRunsFolder(runs.path());
     panel.datasetEdit()->setText("synthetic:circle?n=500");
     panel.stepsSpin()->setValue(1000000);
@@ -539,7 +539,7 @@ class TestTrainingPanel : public QObject {
   void relativePathsReachTheConfigInFull() {
     StandInPanel fixture;
     const QString before = QDir::currentPath();
-    QVERIFY(QDir::setCurrent(QStringLiteral(NOISESCOPE_SOURCE_DIR)));
+    QVERIFY(QDir::setCurrent(QString::fromStdString(noisescope::test::sourcePath())));
     fixture.panel.datasetEdit()->setText("sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
     fixture.panel.featureNetworkEdit()->setText(
         "sample_data/fashion-mnist/fashion-mnist.features.pt");
@@ -547,7 +547,7 @@ class TestTrainingPanel : public QObject {
     QDir::setCurrent(before);
     QVERIFY(!dir.isEmpty());
     const json config = readJson(dir + ".config.json");
-    const std::string root = NOISESCOPE_SOURCE_DIR;
+    const std::string root = noisescope::test::sourcePath();
     QCOMPARE(config["dataset"]["path"].get<std::string>(),
              root + "/sample_data/fashion-mnist/train-images-idx3-ubyte.gz");
     QCOMPARE(config["eval"]["feature_network"].get<std::string>(),
@@ -652,7 +652,7 @@ class TestTrainingPanel : public QObject {
     TrainingPanel* panel = window.trainingPanel();
     panel->setCliPath(standInCli(runs));
     panel->setRunsFolder(runs.path());
-    const QString sample = QStringLiteral(NOISESCOPE_SOURCE_DIR) + "/sample_data/";
+    const QString sample = QString::fromStdString(noisescope::test::sourcePath()) + "/sample_data/";
     QVERIFY(openSample(window, sample + "fashion-mnist/train-images-idx3-ubyte.gz"));
     const QString fashionNet = sample + "fashion-mnist/fashion-mnist.features.pt";
     // Named, not loaded (a TorchScript file runs code): the field fills once the user uses it.
@@ -698,7 +698,7 @@ class TestTrainingPanel : public QObject {
 
     // A short real run on the sample: the trainer loads the shipped network and every evaluation
     // carries its Fréchet distance, which the race chart plots by default.
-    panel->setCliPath(NOISESCOPE_BINARY_DIR "/app/noisescope-cli");
+    panel->setCliPath(QString::fromStdString(noisescope::test::cliPath()));
     panel->stepsSpin()->setValue(20);
     auto setSpin = [panel](int index, int value) {
       panel->findChildren<QSpinBox*>().at(index)->setValue(value);
