@@ -28,7 +28,8 @@ struct ComparisonRequest {
 // profileSource).
 schedule::Comparison compareSchedules(const ComparisonRequest& request);
 
-// The comparison as the CSV both faces write (the text table is io/comparison_io.h formatComparisonTable).
+// The comparison as the CSV both faces write (the text table is io/comparison_io.h
+// formatComparisonTable).
 void writeComparisonCsv(const std::string& path, const schedule::Comparison& comparison);
 
 // The compared schedules' `curve` in `coordinate` as a chart with the informative band shaded
