@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "schedule/allocation.h"
 #include "schedule/engine_defaults.h"
@@ -206,13 +207,10 @@ ResolvedGrid resolveSamplingGrid(const SamplingGridSpec& given, const SamplingGr
   const std::string source = given.text.empty() ? canonicalSpec(given) : given.text;
   const SamplingRate* rate = inputs.rate;
   if (spec.family == GridFamily::Auto) {
-    if (!rate) {
+    if (!rate) {  // Karras ρ = 7 on the spec's range, with its guard, margin and text
       SamplingGridSpec karras;
-      karras.sigmaMin = spec.sigmaMin;
-      karras.sigmaMax = spec.sigmaMax;
-      karras.guard = spec.guard;
-      karras.margin = spec.margin;
-      karras.text = given.text;
+      std::tie(karras.sigmaMin, karras.sigmaMax, karras.guard, karras.margin, karras.text) =
+          std::tie(spec.sigmaMin, spec.sigmaMax, spec.guard, spec.margin, given.text);
       spec = karras;
       out.notes.push_back("auto: no profile, so Karras rho=7 (the default without data)");
       return out;
