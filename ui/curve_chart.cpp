@@ -125,15 +125,17 @@ void CurveChart::setAxisTitles(const QString& x, const QString& y) {
 }
 
 void CurveChart::setLogX(bool on) {
-  if (on == logX_) return;
-  logX_ = on;
-  dropSeries();  // which points a log axis can show changes: no curve is kept
-  rebuild();
+  setLogAxes(on, logY_);
 }
 
 void CurveChart::setLogY(bool on) {
-  if (on == logY_) return;
-  logY_ = on;
+  setLogAxes(logX_, on);
+}
+
+void CurveChart::setLogAxes(bool logX, bool logY) {
+  if (logX == logX_ && logY == logY_) return;
+  logX_ = logX;
+  logY_ = logY;
   dropSeries();  // which points a log axis can show changes: no curve is kept
   rebuild();
 }

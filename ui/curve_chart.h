@@ -83,6 +83,9 @@ class CurveChart : public QChartView {
   void setAxisTitles(const QString& x, const QString& y);
   void setLogX(bool on);
   void setLogY(bool on);
+  // Both at once, with one rebuild: axes replaced before the chart's first layout stay drawn in
+  // its corner (Qt Charts 6.4), so a chart that changes both kinds is given them together.
+  void setLogAxes(bool logX, bool logY);
   bool logX() const { return logX_; }
   bool logY() const { return logY_; }
 

@@ -339,8 +339,7 @@ void ExportForDialog::showFamily(int row) {
   }
   const pipeline::ToolOverlay overlay = pipeline::toolOverlay(*fit_);
   const schedule::TrainerFamilyFit& family = fit_->fits[row];
-  chart_->setLogX(overlay.logX);
-  chart_->setLogY(false);
+  chart_->setLogAxes(overlay.logX, false);
   chart_->setAxisTitles(QString::fromStdString(overlay.xLabel),
                         QString::fromStdString(overlay.yLabel));
   chart_->setTitle(

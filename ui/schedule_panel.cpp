@@ -611,8 +611,7 @@ void SchedulePanel::redraw() {
   const QString yTitles[] = {
       tr("effective allocation φ (density %1)").arg(unit), tr("sampling density π (%1)").arg(unit),
       tr("loss weight w(σ) (x0 space, log scale)"), tr("cumulative probability P(σ′ ≤ σ)")};
-  chart_->setLogX(coordinate == Coordinate::Sigma);
-  chart_->setLogY(curve == kWeight);
+  chart_->setLogAxes(coordinate == Coordinate::Sigma, curve == kWeight);
   chart_->setAxisTitles(coordinateTitle(coordinate), yTitles[curve]);
   chart_->setTitle(curve == kAllocation
                        ? tr("What training emphasises: φ ∝ π·w, normalised on the grid")

@@ -276,12 +276,10 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
 
   loss_ = new CurveChart(this);
   loss_->setTitle(tr("Training loss"));
-  loss_->setLogX(false);
-  loss_->setLogY(true);
+  loss_->setLogAxes(false, true);
   loss_->setAxisTitles(tr("step"), tr("weighted loss"));
   quality_ = new CurveChart(this);
-  quality_->setLogX(false);
-  quality_->setLogY(true);
+  quality_->setLogAxes(false, true);
   // Sample quality first: the ELBO-like error ranks the race's samplers in the opposite order
   // (docs/schedule-race.md), so it is only ever the second measure.
   raceMeasure_ = new QComboBox(this);
