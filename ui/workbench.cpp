@@ -29,8 +29,7 @@ QStringList Workbench::addProfiles(const std::vector<NamedProfile>& profiles) {
     QString unique = p.name;
     for (int n = 2; this->profile(unique); ++n)
       unique = QStringLiteral("%1 (%2)").arg(p.name).arg(n);
-    profiles_.push_back({unique, p.profile});
-    addedIn_.push_back(additions_);
+    profiles_.push_back({unique, p.profile, additions_});
     names << unique;
   }
   ++additions_;
@@ -42,7 +41,6 @@ void Workbench::removeProfile(const QString& name) {
   const auto it = std::find_if(profiles_.begin(), profiles_.end(),
                                [&](const NamedProfile& p) { return p.name == name; });
   if (it == profiles_.end()) return;
-  addedIn_.erase(addedIn_.begin() + (it - profiles_.begin()));
   profiles_.erase(it);
   Q_EMIT profilesChanged();
 }
@@ -58,9 +56,8 @@ QStringList Workbench::addedWith(const QString& name) const {
   const auto it = std::find_if(profiles_.begin(), profiles_.end(),
                                [&](const NamedProfile& p) { return p.name == name; });
   if (it == profiles_.end()) return names;
-  const int call = addedIn_[size_t(it - profiles_.begin())];
-  for (size_t i = 0; i < profiles_.size(); ++i)
-    if (addedIn_[i] == call) names << profiles_[i].name;
+  for (const NamedProfile& p : profiles_)
+    if (p.addedBy == it->addedBy) names << p.name;
   return names;
 }
 

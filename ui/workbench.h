@@ -33,6 +33,7 @@ class Workbench : public QObject {
   struct NamedProfile {
     QString name;  // unique display name, e.g. "fashion-mnist · empirical · 64 levels"
     std::shared_ptr<const Profile> profile;
+    int addedBy = 0;  // which addProfiles call added it (a bracket's curves share one)
   };
   const std::vector<NamedProfile>& profiles() const { return profiles_; }
   // Adds a profile under a unique name (a suffix is added when the name is taken); returns it.
@@ -57,8 +58,7 @@ class Workbench : public QObject {
   DatasetStatistics statistics_;
   bool hasStatistics_ = false;
   std::vector<NamedProfile> profiles_;
-  std::vector<int> addedIn_;  // per profile, which addProfiles call added it
-  int additions_ = 0;
+  int additions_ = 0;  // addProfiles calls so far
 };
 
 }  // namespace noisescope::ui
