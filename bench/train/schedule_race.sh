@@ -17,6 +17,16 @@
 # SAMPLERS and SEEDS pick the runs, e.g. the 5-seed headline of docs/schedule-race.md:
 #   SAMPLERS="static infonoise" SEEDS="1 2 3 4 5" DATASETS=fashion schedule_race.sh build OUT
 # FLOORS_ONLY=1 writes the configs and floors of an existing race directory and trains nothing.
+# DATASETS=fashion-continuous is the continuous-image lane (issue 33 item 4; not in the default
+# DATASETS): the same sample_data Fashion-MNIST files and network as "fashion", but the pixels
+# kept continuous in [−1, 1] (dataset transform "none", the reader's own scaling) instead of
+# binarised, its own feature network (features-fashion-continuous.pt, `quality train-features`
+# without --binarize) and its own floors (floor-fashion-continuous-s<seed>.json); generated
+# samples are scored as they come (not rounded). Budget STEPS_FASHION_CONTINUOUS (default 5000).
+# Its run directories are fashion-continuous-<sampler>-s<seed>. The race of docs/schedule-race.md,
+# "Continuous Fashion-MNIST" (one lane, one thread, niced beside other engineers' work):
+#   SAMPLERS="static infonoise sqrt-entropy" SEEDS="1 2 3 4 5" DATASETS=fashion-continuous \
+#     nice -n 10 schedule_race.sh build OUT
 #
 # usage: bench/train/schedule_race.sh BUILD_DIR OUT_DIR
 set -euo pipefail
@@ -37,32 +47,39 @@ samplers=${SAMPLERS:-$race_samplers infonoise-mix}
 if [ "${QUICK:-0}" = 1 ]; then
   seeds=${SEEDS:-1}
   steps_fashion=${STEPS_FASHION:-400} steps_dna=${STEPS_DNA:-600}
+  steps_fashion_continuous=${STEPS_FASHION_CONTINUOUS:-400}
   every_fashion=100 every_dna=150 quality_samples=128 heun_steps=12
 else
   seeds=${SEEDS:-1 2 3}
   steps_fashion=${STEPS_FASHION:-5000} steps_dna=${STEPS_DNA:-5000}
+  steps_fashion_continuous=${STEPS_FASHION_CONTINUOUS:-5000}
   every_fashion=500 every_dna=500 quality_samples=256 heun_steps=18
 fi
 datasets=${DATASETS:-fashion dna}
 fashion_features="$out/features-fashion-binarized.pt"
+fashion_continuous_features="$out/features-fashion-continuous.pt"
 dna_features="$out/features-dna-w64.pt"
 
 write_config() {  # dataset sampler seed file
   local dataset=$1 sampler=$2 seed=$3 file=$4 mix=0.0
   if [ "$sampler" = infonoise-mix ]; then sampler=infonoise mix=0.1; fi
-  if [ "$dataset" = fashion ]; then
+  if [ "$dataset" = fashion ] || [ "$dataset" = fashion-continuous ]; then
+    local transform=binarize steps=$steps_fashion features=$fashion_features
+    if [ "$dataset" = fashion-continuous ]; then
+      transform=none steps=$steps_fashion_continuous features=$fashion_continuous_features
+    fi
     cat > "$file" <<JSON
 {"dataset": {"path": "$repo/sample_data/fashion-mnist/train-images-idx3-ubyte.gz",
              "test_path": "$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz",
-             "transform": "binarize", "test_limit": 256},
+             "transform": "$transform", "test_limit": 256},
  "model": {"kind": "unet", "channels": 8, "embedding": 32},
- "optim": {"steps": $steps_fashion, "batch_size": 32, "lr": 2e-3, "lr_warmup_steps": 50, "seed": $seed,
+ "optim": {"steps": $steps, "batch_size": 32, "lr": 2e-3, "lr_warmup_steps": 50, "seed": $seed,
            "ema_decay": 0.99},
  "noise": {"sampler": "$sampler", "warmup_steps": 200, "refresh_every": 100,
            "uniform_mix": $mix},
- "eval": {"every": $every_fashion, "samples": 128, "levels": 16, "feature_network": "$fashion_features",
+ "eval": {"every": $every_fashion, "samples": 128, "levels": 16, "feature_network": "$features",
           "quality_samples": $quality_samples, "heun_steps": $heun_steps},
- "checkpoint": {"every": $steps_fashion, "export_torchscript": false},
+ "checkpoint": {"every": $steps, "export_torchscript": false},
  "log_every": 50}
 JSON
   else
@@ -87,6 +104,10 @@ features() {  # dataset: the feature network its eval events score with (trained
     "$cli" quality train-features "$repo/sample_data/fashion-mnist/train-images-idx3-ubyte.gz" \
       --test "$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz" --binarize --epochs 4 \
       --threads 1 --out "$fashion_features" > "$out/features-fashion.txt"
+  elif [ "$1" = fashion-continuous ] && [ ! -f "$fashion_continuous_features" ]; then
+    "$cli" quality train-features "$repo/sample_data/fashion-mnist/train-images-idx3-ubyte.gz" \
+      --test "$repo/sample_data/fashion-mnist/t10k-images-idx3-ubyte.gz" --epochs 4 \
+      --threads 1 --out "$fashion_continuous_features" > "$out/features-fashion-continuous.txt"
   elif [ "$1" = dna ] && [ ! -f "$dna_features" ]; then
     "$cli" quality train-features "$repo/sample_data/dna/lambda_phage.fa" --window 64 --stride 64 \
       --epochs 8 --threads 1 --out "$dna_features" > "$out/features-dna.txt"
