@@ -39,8 +39,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from race_intervals import (mean_ci, paired_ci, reach_interval, reach_target,  # noqa: E402
                             speedup_interval)
 
+# A dataset name may hold hyphens ("fashion-continuous"): a run name is split at the race's known
+# samplers first, and only a name that matches none of them falls back to "dataset without hyphens".
+RUN_KNOWN = re.compile(r"^(?P<dataset>[a-z0-9-]+?)-(?P<sampler>static|infonoise-mix|infonoise|"
+                       r"sqrt-entropy)-s(?P<seed>\d+)$")
 RUN = re.compile(r"^(?P<dataset>[a-z0-9]+)-(?P<sampler>[a-z0-9-]+)-s(?P<seed>\d+)$")
-FLOOR = re.compile(r"^floor-(?P<dataset>[a-z0-9]+)-s(?P<seed>\d+)\.json$")
+FLOOR = re.compile(r"^floor-(?P<dataset>[a-z0-9-]+)-s(?P<seed>\d+)\.json$")
 LABELS = {"static": "EDM log-normal", "infonoise": "InfoNoise online",
           "sqrt-entropy": "√-entropy online", "infonoise-mix": "InfoNoise + uniform floor"}
 
@@ -63,7 +67,7 @@ def collect(out):
     run still going would bias the final values), and the names of those left out."""
     runs, running = {}, []
     for name in sorted(os.listdir(out)):
-        m = RUN.match(name)
+        m = RUN_KNOWN.match(name) or RUN.match(name)
         path = os.path.join(out, name)
         if not m or not os.path.exists(os.path.join(path, "events.jsonl")):
             continue
