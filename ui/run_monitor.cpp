@@ -4,6 +4,7 @@
 #include <QFile>
 
 #include <csignal>
+#include <exception>
 
 #include "ui/child_process.h"
 
@@ -42,9 +43,10 @@ void RunMonitor::start(const QString& cliPath, const QString& configPath) {
     QString message;
     // The SIGTERM that stop() sent is not a crash: the user stopped the run.
     stoppedByUser_ = stopRequested_ && (!crashed || code == SIGTERM);
-    if (stoppedByUser_)
-      message.clear();
-    else if (crashed)
+    if (stoppedByUser_) {
+      recordStop();
+      poll();
+    } else if (crashed)
       message = tr("the training process stopped abnormally (signal %1)").arg(code);
     else if (code != 0)
       message = tr("the training process exited with code %1: %2")
@@ -55,6 +57,18 @@ void RunMonitor::start(const QString& cliPath, const QString& configPath) {
   if (!process_->start(cliPath, {QStringLiteral("train"), QStringLiteral("--config"), configPath,
                                  QStringLiteral("--out"), directory_}))
     Q_EMIT processFinished(-1, process_->errorString());
+}
+
+void RunMonitor::recordStop() {
+  // A run that ended on its own (the signal came too late) was not stopped.
+  if (watch_.record().ended) return;
+  const auto& train = watch_.record().train;
+  try {
+    pipeline::recordUserStop(QFile::encodeName(directory_).toStdString(),
+                             train.empty() ? 0 : static_cast<int64_t>(train.back().step));
+  } catch (const std::exception& e) {
+    Q_EMIT noted(tr("could not record the stop in %1: %2").arg(directory_, e.what()));
+  }
 }
 
 void RunMonitor::stop() {

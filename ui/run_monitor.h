@@ -25,8 +25,10 @@ class RunMonitor : public QObject {
   // Asks the child to stop (SIGTERM; the run keeps its last checkpoint and can resume).
   void stop();
   bool isRunning() const;
-  // The child ended because stop() asked it to: the run was stopped, it did not fail.
-  bool stoppedByUser() const { return stoppedByUser_; }
+  // The child ended because stop() asked it to, or the run directory records such a stop (a
+  // "stop" event, which this monitor appends when its child ends that way): the run was
+  // stopped, it did not fail.
+  bool stoppedByUser() const { return stoppedByUser_ || watch_.record().stoppedByUser; }
 
   const QString& runDirectory() const { return directory_; }
   const pipeline::RunRecord& record() const { return watch_.record(); }
@@ -43,6 +45,10 @@ class RunMonitor : public QObject {
   void processFinished(int exitCode, const QString& message);
 
  private:
+  // Appends the "stop" event to the run's events.jsonl, so that the run reopened later reads as
+  // stopped; a failure to write is noted, not fatal.
+  void recordStop();
+
   QString directory_;
   ChildProcess* process_ = nullptr;
   QTimer timer_;

@@ -284,7 +284,7 @@ RunEventParse parseRunEvent(std::string_view line, const std::string& source, in
         {"train", RunEvent::Kind::Train}, {"schedule", RunEvent::Kind::Schedule},
         {"eval", RunEvent::Kind::Eval},   {"checkpoint", RunEvent::Kind::Checkpoint},
         {"end", RunEvent::Kind::End},     {"note", RunEvent::Kind::Note},
-        {"error", RunEvent::Kind::Error}};
+        {"error", RunEvent::Kind::Error}, {"stop", RunEvent::Kind::Stop}};
     bool known = false;
     for (const auto& [name, kind] : kinds)
       if (r.name == name) {
@@ -317,6 +317,7 @@ RunEventParse parseRunEvent(std::string_view line, const std::string& source, in
         r.message = text(e, "message");
         break;
       case RunEvent::Kind::Error:
+      case RunEvent::Kind::Stop:
         r.message = text(e, "message");
         if (e.contains("last_checkpoint")) r.lastCheckpoint = text(e, "last_checkpoint");
         break;
@@ -386,7 +387,8 @@ json runEventJson(const RunEvent& r) {
       e["message"] = r.message;
       break;
     case RunEvent::Kind::Error:
-      e["event"] = "error";
+    case RunEvent::Kind::Stop:
+      e["event"] = r.kind == RunEvent::Kind::Error ? "error" : "stop";
       e["message"] = r.message;
       if (!r.lastCheckpoint.empty()) e["last_checkpoint"] = r.lastCheckpoint;
       break;

@@ -17,7 +17,7 @@
 namespace noisescope {
 
 struct RunEvent {
-  enum class Kind { Start, Resume, Train, Schedule, Eval, Checkpoint, End, Note, Error };
+  enum class Kind { Start, Resume, Train, Schedule, Eval, Checkpoint, End, Note, Error, Stop };
   Kind kind = Kind::Start;
   std::string name;  // the "event" field as written
   int64_t step = 0;
@@ -63,8 +63,9 @@ struct RunEvent {
   // end
   double seconds = 0.0;
 
-  // note (something skipped on resume) and error (the run stopped: a file it could not write);
-  // lastCheckpoint is the checkpoint a resume starts from ("" when there is none)
+  // note (something skipped on resume), error (the run stopped: a file it could not write) and
+  // stop (the user stopped the run; written by the face that stopped it, after the process
+  // ended); lastCheckpoint is the checkpoint a resume starts from ("" when there is none)
   std::string message, lastCheckpoint;
 };
 

@@ -1,8 +1,11 @@
 // The Training tab's run monitor on a hostile run directory: events cut off mid-line, holding
 // wrong types, huge numbers, NaN tokens or binary bytes, growing while read and replaced under
 // the reader. The monitor keeps running, exposes what it could read and notes every skipped line;
-// and a real (tiny) training run's events are read without a single note.
+// a run stopped by the user is recorded as stopped in its folder; and a real (tiny) training
+// run's events are read without a single note.
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QObject>
 #include <QSignalSpy>
 #include <QString>
@@ -53,6 +56,28 @@ json schedule(int step) {
   return {{"event", "schedule"},    {"step", step},    {"time", 3.0},
           {"sampler", "infonoise"}, {"refresh", 0},    {"log_sigma_edges", {-1.0, 0.0, 2.0}},
           {"sigma", {0.6, 2.7}},    {"pi", {0.5, 0.5}}};
+}
+
+// A stand-in for `noisescope-cli train --config C --out DIR`: creates DIR, writes a start and a
+// train event (step 30) as the trainer does, then waits to be stopped.
+QString standInTrainer(const QTemporaryDir& dir) {
+  const QString path = dir.filePath("stand-in-cli.sh");
+  std::ofstream script(path.toStdString());
+  script << "#!/bin/sh\nmkdir -p \"$5\"\n"
+         << "cat >> \"$5/events.jsonl\" <<'EOF'\n"
+         << start().dump() << "\n"
+         << train(30, 0.5).dump() << "\nEOF\nexec sleep 60\n";
+  script.close();
+  QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+  return path;
+}
+
+json lastEvent(const QString& events) {
+  std::ifstream in(events.toStdString());
+  std::string line, last;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
+  return json::parse(last);
 }
 
 void append(const QString& path, const std::string& bytes) {
@@ -151,6 +176,49 @@ class TestRunMonitor : public QObject {
     RunMonitor odd(other.path());
     odd.poll();
     QVERIFY(!odd.record().started && odd.record().notes.empty());
+  }
+
+  // A run the user stopped is recorded as stopped in its own folder: a monitor that reopens the
+  // run later (the workbench restarted) reads "stopped by you", not a run that died; a resume
+  // clears it.
+  void userStopIsRecordedInTheRunDirectory() {
+    QTemporaryDir dir;
+    const QString runDir = QDir(dir.path()).filePath("run");
+    const QString events = QDir(runDir).filePath("events.jsonl");
+    {
+      RunMonitor monitor(runDir);
+      QSignalSpy finished(&monitor, &RunMonitor::processFinished);
+      monitor.start(standInTrainer(dir), dir.filePath("unused.config.json"));
+      QTRY_VERIFY(QFile::exists(events));
+      QTRY_COMPARE(monitor.record().train.size(), size_t{1});
+      monitor.stop();
+      QTRY_COMPARE(finished.count(), 1);
+      QCOMPARE(finished[0][1].toString(), QString());  // no failure message
+      QVERIFY(monitor.stoppedByUser());
+    }
+    const json stop = lastEvent(events);
+    QCOMPARE(QString::fromStdString(stop["event"].get<std::string>()), QString("stop"));
+    QCOMPARE(stop["step"].get<int>(), 30);
+
+    RunMonitor reopened(runDir);
+    reopened.poll();
+    QVERIFY(reopened.record().notes.empty());
+    QVERIFY(reopened.record().stoppedByUser);
+    QVERIFY(reopened.stoppedByUser());
+    QVERIFY(!reopened.isRunning());
+
+    // Resumed: running again, no longer stopped.
+    json resume = start();
+    resume["event"] = "resume";
+    resume["step"] = 30;
+    append(events, resume.dump() + "\n");
+    reopened.poll();
+    QVERIFY(!reopened.stoppedByUser());
+
+    // A run that never created its folder leaves nothing behind.
+    const QString never = QDir(dir.path()).filePath("never");
+    noisescope::pipeline::recordUserStop(never.toStdString(), 0);
+    QVERIFY(!QFileInfo::exists(never));
   }
 
   void realRunIsReadWithoutNotes() {

@@ -427,6 +427,18 @@ class TestTrainingPanel : public QObject {
     QTRY_VERIFY(!panel.run(3)->isRunning());
     QVERIFY2(panel.runList()->text(3).contains("stopped by you"),
              qPrintable(panel.runList()->text(3)));
+    // The stop is recorded in the run's folder: reopened later (a new workbench), the run reads
+    // "stopped by you", not "stopped" by who knows what.
+    Workbench later;
+    TrainingPanel reopened(&later);
+    reopened.followRun(panel.run(0)->runDirectory());
+    QVERIFY2(reopened.runList()->text(0).endsWith("stopped by you at step 50"),
+             qPrintable(reopened.runList()->text(0)));
+    bool reopenedSaysStopped = false;
+    for (QLabel* label : reopened.findChildren<QLabel*>())
+      reopenedSaysStopped =
+          reopenedSaysStopped || label->text().startsWith("Stopped by you at step 50");
+    QVERIFY(reopenedSaysStopped);
   }
 
   // After the last step the run still evaluates and writes its checkpoint and schedule: the run

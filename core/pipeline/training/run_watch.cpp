@@ -1,10 +1,13 @@
 #include "pipeline/training/run_watch.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
+#include <filesystem>
 
 #include "io/run_events.h"
 #include "io/run_progress.h"
+#include "train/run_directory.h"
 
 namespace noisescope::pipeline {
 
@@ -58,6 +61,7 @@ void RunWatch::apply(const RunEvent& e, Change& change) {
     case RunEvent::Kind::Start:
     case RunEvent::Kind::Resume:
       record_.started = true;
+      record_.stoppedByUser = false;
       record_.totalSteps = static_cast<double>(e.steps);
       record_.threads = static_cast<int>(std::min<int64_t>(e.threads, 1 << 20));
       break;
@@ -96,7 +100,22 @@ void RunWatch::apply(const RunEvent& e, Change& change) {
       record_.error = e.message;
       addNote("the run stopped: " + e.message, change);
       break;
+    case RunEvent::Kind::Stop:
+      record_.stoppedByUser = true;
+      break;
   }
+}
+
+void recordUserStop(const std::string& runDirectory, int64_t step) {
+  std::error_code ignored;
+  if (!std::filesystem::is_directory(runDirectory, ignored)) return;
+  RunEvent stop;
+  stop.kind = RunEvent::Kind::Stop;
+  stop.step = step;
+  stop.time =
+      std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  stop.message = "stopped by the user at step " + std::to_string(step);
+  train::RunDirectory(runDirectory).appendEvent(runEventJson(stop));
 }
 
 namespace {

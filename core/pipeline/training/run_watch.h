@@ -3,6 +3,7 @@
 // face shows: the loss, the schedule snapshots as densities, the evaluations, how the run ended
 // and every line that was skipped. Qt-free, so the workbench's run monitor and any other face read
 // a run the same way; a line that is not a valid event is noted and skipped, never trusted.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,8 @@ struct RunRecord {
   bool ended = false;
   double lastCheckpointStep = -1;  // step of the newest "checkpoint" event (-1: none yet)
   std::string error;               // why the run stopped, from its "error" event ("" while none)
+  // A "stop" event: the user stopped the run (a later start or resume clears it).
+  bool stoppedByUser = false;
   int malformedLines = 0;          // lines that were not valid events (noted, then skipped)
   std::vector<std::string> notes;  // why, for the latest kMaxNotes of them ("FILE:LINE: ...")
   int restarts = 0;                // times the events file was replaced or cut and read again
@@ -79,6 +82,13 @@ class RunWatch {
   std::unique_ptr<RunEventsFollower> follower_;
   RunRecord record_;
 };
+
+// Records in the run directory that the user stopped its run: appends a "stop" event (step: the
+// newest logged step) to events.jsonl, so that the run reopened later reads as stopped, not failed.
+// For the face that stopped the run, once its process has ended (the trainer, killed by the
+// signal, cannot write it). Does nothing when the folder does not exist (the run never started);
+// InputError naming the file when the write fails.
+void recordUserStop(const std::string& runDirectory, int64_t step);
 
 // How long the run has left, from its "train" events' wall-clock stamps (io/run_progress.h, a
 // smoothed rate). After the last step the trainer still evaluates, writes its checkpoint and

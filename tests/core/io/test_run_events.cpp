@@ -92,6 +92,13 @@ json errorEvent() {
           {"message", "checkpoints/step-000001250.ckpt: write failed: No space left on device"},
           {"last_checkpoint", "checkpoints/step-000001000.ckpt"}};
 }
+// What the workbench appends when the user stopped the run (pipeline/training/run_watch.h).
+json stopEvent() {
+  return {{"event", "stop"},
+          {"step", 1100},
+          {"time", 1700000008.0},
+          {"message", "stopped by the user at step 1100"}};
+}
 
 RunEventParse parse(const std::string& line, int64_t number = 7) {
   return parseRunEvent(line, "run/events.jsonl", number);
@@ -200,6 +207,10 @@ class TestRunEvents : public QObject {
     QVERIFY2(error.event, error.note.c_str());
     QCOMPARE(int(error.event->kind), int(RunEvent::Kind::Error));
     QCOMPARE(error.event->lastCheckpoint, std::string("checkpoints/step-000001000.ckpt"));
+    const RunEventParse stop = parse(stopEvent().dump());
+    QVERIFY2(stop.event, stop.note.c_str());
+    QCOMPARE(int(stop.event->kind), int(RunEvent::Kind::Stop));
+    QCOMPARE(stop.event->step, int64_t{1100});
     json early = errorEvent();
     early.erase("last_checkpoint");  // stopped before its first checkpoint
     QVERIFY(parse(early.dump()).event);
@@ -237,9 +248,9 @@ class TestRunEvents : public QObject {
     bare.erase("export");
     json firstError = errorEvent();  // a fault before the first checkpoint
     firstError.erase("last_checkpoint");
-    for (const json& line :
-         {start, resume, trainEvent(50), scheduleEvent(false), scheduleEvent(true), evalEvent(),
-          quality, checkpointEvent(), bare, endEvent(), noteEvent(), errorEvent(), firstError}) {
+    for (const json& line : {start, resume, trainEvent(50), scheduleEvent(false),
+                             scheduleEvent(true), evalEvent(), quality, checkpointEvent(), bare,
+                             endEvent(), noteEvent(), errorEvent(), firstError, stopEvent()}) {
       const RunEventParse read = parse(line.dump());
       QVERIFY2(read.event, read.note.c_str());
       // Through text, as a line goes out: NaN becomes null there.
@@ -258,8 +269,9 @@ class TestRunEvents : public QObject {
     const std::set<std::string> optional = {"mhat",   "rho", "cdf_change",
                                             "export", "swd", "last_checkpoint"};
     int cases = 0;
-    for (const json& full : {startEvent(), trainEvent(5), scheduleEvent(true), evalEvent(),
-                             checkpointEvent(), endEvent(), noteEvent(), errorEvent()}) {
+    for (const json& full :
+         {startEvent(), trainEvent(5), scheduleEvent(true), evalEvent(), checkpointEvent(),
+          endEvent(), noteEvent(), errorEvent(), stopEvent()}) {
       for (const auto& item : full.items()) {
         if (optional.count(item.key())) continue;
         json cut = full;
