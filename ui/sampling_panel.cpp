@@ -29,6 +29,7 @@
 #include "ui/grid_picker.h"
 #include "ui/job_runner.h"
 #include "ui/warning_box.h"
+#include "ui/wheel_guard.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -296,6 +297,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
           });
   start_->setEnabled(false);
   quick_->setEnabled(false);
+  guardWheel(this);  // the wheel scrolls, not the setting under the pointer
   refillSessionProfiles();
 }
 

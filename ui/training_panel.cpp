@@ -50,6 +50,7 @@
 #include "ui/run_monitor.h"
 #include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
+#include "ui/wheel_guard.h"
 #include "ui/workbench.h"
 
 namespace noisescope::ui {
@@ -381,7 +382,8 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
     overlayProfile_->blockSignals(false);
     redraw();
   });
-  redraw();  // the charts' titles before the first run
+  guardWheel(this);  // the wheel scrolls the form, not the setting under the pointer
+  redraw();          // the charts' titles before the first run
 }
 
 void TrainingPanel::suggestFeatureNetwork() {
