@@ -83,6 +83,15 @@ QLabel* buddyLabel(const QString& text, QWidget* buddy) {
   return label;
 }
 
+// "grid 3 of 8 — ETA 2 min": the parts that say something, so no dash dangles before or after
+// an empty one (a progress report without a message).
+QString progressLine(const QString& message, const QString& eta) {
+  QStringList parts;
+  for (const QString& part : {message.trimmed(), eta.trimmed()})
+    if (!part.isEmpty()) parts << part;
+  return parts.join(QStringLiteral(" — "));
+}
+
 QLineEdit* pathField(QWidget* parent, const QString& placeholder) {
   auto* field = new QLineEdit(parent);
   field->setPlaceholderText(placeholder);
@@ -648,7 +657,7 @@ void SamplingPanel::cancelRace() {
 void SamplingPanel::onProgress(double fraction, const QString& message) {
   progress_->setValue(int(std::lround(1000 * std::clamp(fraction, 0.0, 1.0))));
   eta_.add(fraction, QDateTime::currentMSecsSinceEpoch() / 1000.0);
-  status_->setText(tr("%1 — %2").arg(message, text(eta_.text())));
+  status_->setText(progressLine(message, text(eta_.text())));
 }
 
 void SamplingPanel::redrawRace() {

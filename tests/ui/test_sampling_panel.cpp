@@ -233,6 +233,22 @@ class TestSamplingPanel : public QObject {
     QVERIFY2(anywhere.isEmpty(), qPrintable(anywhere.join(" | ")));
   }
 
+  // The status line joins the progress message and the ETA with a dash only when both say
+  // something: a report without a message reads "ETA …", not "— ETA …".
+  void statusLineHasNoDanglingDash() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    Q_EMIT workbench.jobs()->progressChanged("sample-race", 0.1, QString());
+    QVERIFY2(panel.statusText().startsWith("ETA"), qPrintable(panel.statusText()));
+    Q_EMIT workbench.jobs()->progressChanged("sample-race", 0.2, "  ");
+    QVERIFY2(panel.statusText().startsWith("ETA"), qPrintable(panel.statusText()));
+    Q_EMIT workbench.jobs()->progressChanged("sample-race", 0.3, "grid 2 of 4");
+    QVERIFY2(panel.statusText().startsWith("grid 2 of 4 — ETA"), qPrintable(panel.statusText()));
+    // Another job's progress is not the race's.
+    Q_EMIT workbench.jobs()->progressChanged("bracket", 0.5, "other");
+    QVERIFY(panel.statusText().startsWith("grid 2 of 4"));
+  }
+
   void racesInTheBackgroundLikeTheCli() {
     Workbench workbench;
     SamplingPanel panel(&workbench);
@@ -254,6 +270,9 @@ class TestSamplingPanel : public QObject {
     QVERIFY(finished.wait(240000));
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY2(statuses.filter("ETA").size() > 0, qPrintable(statuses.join("\n")));
+    for (const QString& status : statuses)
+      QVERIFY2(!status.startsWith("—") && !status.endsWith("—") && !status.startsWith(" "),
+               qPrintable(status));
     const SampleRaceResult* r = panel.result();
     QVERIFY(r);
     QCOMPARE(int(r->grids.size()), 2);
