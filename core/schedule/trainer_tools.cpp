@@ -75,6 +75,10 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
   return d;
 }
 
+bool combines(const trainers::LossWeighting& w, const TrainerFamily& draw) {
+  return !w.combines || w.combines(draw.name);
+}
+
 std::vector<std::string> weightingNames(const ModelDefinition& d) {
   std::vector<std::string> names{d.baseWeighting};
   auto add = [&](const std::string& n) {
@@ -116,7 +120,7 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
     for (const auto& draw : d.tool.families)
       if (draw.name == d.defaultDraw)
         for (const auto& w : d.weightings)
-          tool.families.push_back(trainers::withWeighting(draw, w));
+          if (combines(w, draw)) tool.families.push_back(trainers::withWeighting(draw, w));
     return tool;
   }
   const auto names = weightingNames(d);
@@ -131,7 +135,7 @@ TrainerTool trainerTool(const std::string& name, const TrainerSettings& settings
   for (const auto& w : d.weightings)
     if (w.name == asked)
       for (const auto& draw : d.tool.families)
-        if (draw.weighting == d.baseWeighting)
+        if (draw.weighting == d.baseWeighting && combines(w, draw))
           tool.families.push_back(trainers::withWeighting(draw, w));
   return tool;
 }

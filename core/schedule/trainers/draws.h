@@ -182,6 +182,10 @@ struct LossWeighting {
   std::function<double(double sigma, double parameter)> weight;
   std::function<std::string(double parameter)> snippet;  // the option's own lines
   std::string joiner = "\n";  // between the draw's lines and these (",\n" in a JSON config)
+  // Whether it multiplies the draw of this name: a tool whose option is a draw in one mode and a
+  // weight in the others (musubi-tuner's --weighting_scheme) leaves that mode out. Empty: every
+  // draw with the tool's base weighting.
+  std::function<bool(const std::string& draw)> combines = {};
 };
 // The family `draw` trained with `weighting`: its parameter is fitted when the draw has at most
 // one, else held at the tool's default (said in the note).

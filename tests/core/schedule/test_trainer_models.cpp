@@ -55,6 +55,17 @@ double modeDraw(double u, double s) {
   return 1.0 - u - s * (std::pow(std::cos(kPi * u / 2.0), 2.0) - 1.0 + u);
 }
 
+// Φ⁻¹(u) by bisection on erfc: the normal quantile a draw swept through u takes (musubi-tuner's
+// uniform_to_normal_ppF does the same for its bucketed timesteps).
+double probit(double u) {
+  double lo = -9.0, hi = 9.0;
+  for (int i = 0; i < 80; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (0.5 * std::erfc(-mid / std::sqrt(2.0)) < u ? lo : hi) = mid;
+  }
+  return 0.5 * (lo + hi);
+}
+
 // One weighted draw: σ and the weight on x0-space error the tool's loss gives it.
 struct Draw {
   double sigma, weight;
@@ -325,15 +336,9 @@ std::vector<Case> cases() {
   // effective draws.
   c.push_back({"musubi-tuner", "flux", "", "ideogram4_shift", {}, [n = 0](auto&) mutable {
                  const double u = (n++ % kDraws + 0.5) / kDraws;
-                 // Φ⁻¹(u) by bisection on erfc.
-                 double lo = -9.0, hi = 9.0;
-                 for (int i = 0; i < 80; ++i) {
-                   const double mid = 0.5 * (lo + hi);
-                   (0.5 * std::erfc(-mid / std::sqrt(2.0)) < u ? lo : hi) = mid;
-                 }
                  const double mean = 0.5 * std::log(1024.0 * 1024.0 / (512.0 * 512.0));
-                 const double t = std::clamp(sigmoid(mean + 1.5 * 0.5 * (lo + hi)),
-                                             1.0 - sigmoid(7.5), 1.0 - sigmoid(-9.0));
+                 const double t = std::clamp(sigmoid(mean + 1.5 * probit(u)), 1.0 - sigmoid(7.5),
+                                             1.0 - sigmoid(-9.0));
                  return flowDraw(t, 1.0 / (t * t));
                }});
   // qinglong_flux / qinglong_qwen (same function): a uniform decision per sample: below 0.79
@@ -405,6 +410,66 @@ std::vector<Case> cases() {
                  const double t = 1.0 - j / 1000.0;
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // The shared Flux-style modes (same function, its first branch): shift t = shift_a(sigmoid(s·z))
+  // with a = --discrete_flow_shift; sigmoid; flux_shift, μ = lin((256, 0.5), (4096, 1.15)) of
+  // (h//2)(w//2), h = w = 1024/8; flux2_shift, the same line of h·w, the packed Flux.2 latent h =
+  // w = 1024/16 (flux_2_train_network.py); uniform t = rand. Velocity loss (target noise − x0).
+  c.push_back({"musubi-tuner", "flux", "", "shift", {0.9, 3.0}, [=](auto& g) mutable {
+                 const double t = shift(sigmoid(0.9 * normal(g)), 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "sigmoid", {1.2}, [=](auto& g) mutable {
+                 const double t = sigmoid(1.2 * normal(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  auto musubiMu = [](double tokens) {
+    return 0.5 + (1.15 - 0.5) / (4096.0 - 256.0) * (tokens - 256.0);
+  };
+  c.push_back({"musubi-tuner", "flux", "", "flux_shift", {1.0}, [=](auto& g) mutable {
+                 const double mu = musubiMu((128 / 2) * (128 / 2));
+                 const double t = shift(sigmoid(1.0 * normal(g)), std::exp(mu));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"musubi-tuner", "flux", "", "flux2_shift", {0.8}, [=](auto& g) mutable {
+                 const double mu = musubiMu(64 * 64);
+                 const double t = shift(sigmoid(0.8 * normal(g)), std::exp(mu));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // uniform swept through u: under 1/t² a random draw leaves too few effective draws near t = 0.
+  c.push_back({"musubi-tuner", "flux", "", "uniform", {}, [n = 0](auto&) mutable {
+                 const double t = (n++ % kDraws + 0.5) / kDraws;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // sigma + sigma_sqrt: the 1000 table entries swept (probability 1/1000 each), the loss times
+  // compute_loss_weighting_for_sd3's sigmas⁻² of the entry.
+  c.push_back(
+      {"musubi-tuner", "flux", "sigma_sqrt", "sigma + sigma_sqrt", {}, [n = 0](auto&) mutable {
+         const double t = 1.0 - (n++ % 1000) / 1000.0;
+         return flowDraw(t, 1.0 / (t * t) / (t * t));
+       }});
+  // --weighting_scheme in another mode (NetworkTrainer.compute_loss → training/timesteps.py
+  // compute_loss_weighting_for_sd3 → get_sigmas): timesteps t·1000 + 1 are not in the table
+  // (1000 … 1), so the nearest entry k is taken, sigma k/1000. shift: z swept over [−9, 9], each
+  // point weighted by its normal density (under t⁻²·t⁻² φ peaks near z = −4, where a random or
+  // quantile-swept draw has almost no points); logsnr at random.
+  auto nearestTableT = [](double t) {
+    return std::clamp(std::round(t * 1000.0 + 1.0), 1.0, 1000.0) / 1000.0;
+  };
+  c.push_back({"musubi-tuner",
+               "flux",
+               "sigma_sqrt",
+               "shift + sigma_sqrt",
+               {1.0, 3.0},
+               [=, n = 0](auto&) mutable {
+                 const double z = -9.0 + 18.0 * (n++ % kDraws + 0.5) / kDraws;
+                 const double t = shift(sigmoid(z), 3.0), k = nearestTableT(t);
+                 return flowDraw(t, std::exp(-0.5 * z * z) / (k * k) / (t * t));
+               }});
+  c.push_back(
+      {"musubi-tuner", "flux", "cosmap", "logsnr + cosmap", {-1.0, 1.2}, [=](auto& g) mutable {
+         const double t = sigmoid(-(-1.0 + 1.2 * normal(g)) / 2.0), k = nearestTableT(t);
+         return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * k + 2.0 * k * k)) / (t * t));
+       }});
   // SimpleTuner flow_cubic_schedule_weights (common.py sample_flow_sigmas: the cubic draw, then
   // apply_flow_schedule_shift, off with shift 0 and auto shift false); velocity loss.
   // (Zero below t = 1/16: near t = 0 the velocity loss's weight 1/t² would give the weighted Monte
@@ -1085,6 +1150,29 @@ class TestTrainerModels : public QObject {
     QVERIFY2(std::abs(fit.parameters.front().second - 2.0) < 0.02,
              QByteArray::number(fit.parameters.front().second));
     QVERIFY(QString::fromStdString(fit.snippet).contains("--min_snr_gamma 2"));
+  }
+
+  void musubiWeightingSchemeIsTheDrawOnlyInTheSigmaMode() {
+    // --weighting_scheme sigma_sqrt weights every other mode's loss, and in the sigma mode is that
+    // mode's own scheme: no "sigma + logit_normal + sigma_sqrt", and ideogram4's loss ignores it.
+    TrainerSettings s;
+    s.lossWeighting = "sigma_sqrt";
+    const TrainerTool t = trainerTool("musubi-tuner", s);
+    std::set<std::string> names;
+    for (const auto& f : t.families) names.insert(f.name);
+    for (const std::string name : {"sigma + sigma_sqrt", "shift + sigma_sqrt",
+                                   "qinglong_qwen + sigma_sqrt", "shift + window + sigma_sqrt"})
+      QVERIFY2(names.count(name), name.c_str());
+    for (const std::string name :
+         {"sigma + logit_normal + sigma_sqrt", "sigma + sigma_sqrt + sigma_sqrt",
+          "ideogram4_shift + sigma_sqrt"})
+      QVERIFY2(!names.count(name), name.c_str());
+    QVERIFY(QString::fromStdString(familyOf(t, "shift + sigma_sqrt").snippet({1.0, 3.0}))
+                .contains("--weighting_scheme sigma_sqrt"));
+    // Without a weighting asked for, the default draw (sigma) gets no combined family.
+    for (const auto& f : trainerTool("musubi-tuner").families)
+      QVERIFY2(f.name.find("+ sigma_sqrt") == std::string::npos || f.name == "sigma + sigma_sqrt",
+               f.name.c_str());
   }
 
   void cubicKnotsReproduceATarget() {
