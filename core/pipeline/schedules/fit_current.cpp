@@ -71,6 +71,37 @@ bool sameValue(const std::string& a, const std::string& b) {
   return lower(a) == lower(b);
 }
 
+// Values a tool trains alike, read from its code: a file that sets one agrees with a family whose
+// snippet prints the other.
+struct SameSetting {
+  std::string tool, key, value, as;
+};
+
+const std::vector<SameSetting>& sameSettings() {
+  static const std::vector<SameSetting> same = {
+      // sd-scripts library/flux_train_utils.py apply_model_prediction_type: additive compares
+      // F + x_t with noise − x0, the velocity error raw takes on F, and returns no weighting, as
+      // raw does; so φ is raw's.
+      {"sd-scripts", "model_prediction_type", "additive", "raw"},
+      // sd-scripts library/train_util.py add_dit_training_arguments: "uniform and none are the
+      // same behavior" (both fall to the uniform draw and ones for the weight).
+      {"sd-scripts", "weighting_scheme", "uniform", "none"},
+  };
+  return same;
+}
+
+// Whether the file's value of `key` selects what the family's value does for `tool`.
+bool agrees(const std::string& tool, const std::string& key, const std::string& fileValue,
+            const std::string& familyValue) {
+  if (sameValue(fileValue, familyValue)) return true;
+  for (const auto& s : sameSettings())
+    if (s.tool == tool && s.key == key &&
+        ((sameValue(fileValue, s.value) && sameValue(familyValue, s.as)) ||
+         (sameValue(fileValue, s.as) && sameValue(familyValue, s.value))))
+      return true;
+  return false;
+}
+
 // A list knob's values from the file: a JSON array or comma/semicolon-separated numbers.
 std::vector<double> parseList(const std::string& text, const std::string& key,
                               const std::string& source) {
@@ -275,7 +306,7 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
     std::set<std::string> explained;
     for (const auto& [k, v] : keys.selectors)
       if (const std::string* value = lookUp(settings.values, k)) {
-        if (!sameValue(*value, v)) {
+        if (!agrees(t.name, k, *value, v)) {
           if (differs.empty())
             differs = k + " = " + *value + " where " + keys.family->name + " has " + v;
         } else {

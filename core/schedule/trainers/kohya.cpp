@@ -253,6 +253,20 @@ ModelDefinition sdScriptsDdpm(const std::string& model) {
                             return v ? 1.0 / (snr + 1.0) : 1.0 / std::sqrt(snr);
                           },
                           [](double) { return std::string("--debiased_estimation_loss"); }});
+  // --v_pred_like_loss λ, ε models only (library/train_util.py verify_training_args rejects it
+  // with --v_parameterization): library/custom_train_functions.py add_v_prediction_like_loss adds
+  // loss·λ/scale, scale = get_snr_scale = SNR/(SNR + 1), SNR capped at 1000, so the ε loss is
+  // weighted 1 + λ·(SNR + 1)/SNR: at λ = 1 a v loss at full weight on top. The flag has no default
+  // (off); λ = 1 is what it is held at beside a draw with two knobs.
+  if (!v)
+    m.weightings.push_back({"v_pred_like_loss",
+                            {param("v_pred_like_loss", 1.0, 0.0, 20.0)},
+                            1.0,
+                            [](double sigma, double lambda) {
+                              const double snr = cappedSnr(sigma);
+                              return 1.0 + lambda * (snr + 1.0) / snr;
+                            },
+                            [](double lambda) { return "--v_pred_like_loss " + num(lambda); }});
   if (v)
     m.weightings.push_back(
         {"scale_v_pred_loss_like_noise_pred",

@@ -757,6 +757,14 @@ std::vector<Case> cases() {
          const double s2 = ddpmSigma2(randint(g, 0, 1000)), snr = 1.0 / s2;
          return Draw{std::sqrt(s2), std::min(snr, 2.0) / snr * snr};
        }});
+  // --v_pred_like_loss 0.5 (add_v_prediction_like_loss): loss + loss/scale·λ, scale = SNR/(SNR + 1)
+  // with SNR capped at 1000; ε loss, x0 factor SNR.
+  c.push_back(
+      {"sd-scripts", "sdxl", "v_pred_like_loss", "uniform + v_pred_like_loss", {0.5}, [=](auto& g) {
+         const double s2 = ddpmSigma2(randint(g, 0, 1000)), snr = 1.0 / s2;
+         const double capped = std::min(snr, 1000.0), scale = capped / (capped + 1.0);
+         return Draw{std::sqrt(s2), (1.0 + 0.5 / scale) * snr};
+       }});
   c.push_back({"sd-scripts",
                "sd15",
                "debiased_estimation_loss",

@@ -173,6 +173,30 @@ config:
     }
   }
 
+  void sdScriptsAdditiveAndUniformReadAsTheirTwins() {
+    // --model_prediction_type additive trains raw's velocity error (apply_model_prediction_type),
+    // and --weighting_scheme uniform is none: the raw shift family, its knobs read.
+    const std::string line = write(dir_, "flux_additive.sh",
+                                   "accelerate launch flux_train_network.py --timestep_sampling "
+                                   "shift --discrete_flow_shift 2.0 --sigmoid_scale 1.2 "
+                                   "--model_prediction_type additive --weighting_scheme uniform\n");
+    const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
+    const CurrentFit fit = fitCurrentSettingsFile(target, line, "sd-scripts", {});
+    QCOMPARE(QString::fromStdString(fit.family), QString("shift"));
+    QVERIFY(fit.assumedDefaults.empty());
+    QCOMPARE(QString::fromStdString(changeOf(fit, "discrete_flow_shift")->from), QString("2"));
+    // Another tool's value is not widened: sigma_scaled still differs from raw.
+    const std::string scaled = write(dir_, "flux_scaled.sh",
+                                     "flux_train_network.py --timestep_sampling shift "
+                                     "--model_prediction_type sigma_scaled\n");
+    try {
+      fitCurrentSettingsFile(target, scaled, "sd-scripts", {});
+      QFAIL("sigma_scaled with the shift mode is not modelled");
+    } catch (const InputError& e) {
+      QVERIFY2(QString(e.what()).contains("flux_scaled.sh"), e.what());
+    }
+  }
+
   void sdScriptsTomlAndCommandLines() {
     const std::string toml =
         write(dir_, "flux_lora.toml", R"(pretrained_model_name_or_path = "flux1-dev.safetensors"
