@@ -204,16 +204,17 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* featureLabel = new QLabel(tr("Feature network:"), form);
   featureLabel->setBuddy(featureNetwork_);
   layout->addRow(featureLabel, featureRow);
+  // The note a widget row of its own, the form's full width, and its button on the next row
+  // (hidden, the row takes no room): beside the button in one row layout the wrapped note was
+  // given too little height and cut (1366×768, test_window_layout).
   featureNote_ = new QLabel(form);
   featureNote_->setWordWrap(true);
   featureNote_->setEnabled(false);  // a note, drawn dimmed
+  layout->addRow(featureNote_);
   featureUse_ = new QPushButton(tr("&Use it"), form);
-  featureUse_->setToolTip(tr("Load the feature network named beside it (it runs the code inside)"));
+  featureUse_->setToolTip(tr("Load the feature network named above (it runs the code inside)"));
   featureUse_->setVisible(false);
-  auto* noteRow = new QHBoxLayout();
-  noteRow->addWidget(featureNote_, 1);
-  noteRow->addWidget(featureUse_);
-  layout->addRow(noteRow);
+  layout->addRow(static_cast<QWidget*>(nullptr), featureUse_);
   runsFolder_ = new QLineEdit(form);
   setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
                     .filePath(QStringLiteral("runs")));

@@ -1,8 +1,10 @@
 // The workbench at the two screen sizes of issue 35 (1366×768 and 1600×1000), with a dataset
-// loaded, on each tab: every visible label, button and table lies inside its parent and the
-// window, every label and button shows its whole text (a wrapped label its every line), and no
+// loaded, on each tab: every visible label, button, field and table lies inside its parent and
+// the window, every label and button shows its whole text (a wrapped label its every line), and no
 // two widgets a user can reach with Alt share a mnemonic (the tab's own widgets, the tab bar and
-// the menu bar). NOISESCOPE_SCREENSHOT_DIR keeps a picture of each tab at each size.
+// the menu bar). The Training tab again on the Fashion-MNIST sample, whose feature network beside
+// it adds a long note to the form. NOISESCOPE_SCREENSHOT_DIR keeps a picture of each tab at each
+// size.
 #include <QAbstractButton>
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>
@@ -27,6 +29,7 @@
 #include <map>
 
 #include "screenshot.h"
+#include "test_paths.h"
 #include "ui/main_window.h"
 #include "ui/schedule_list_view.h"
 #include "ui/schedule_panel.h"
@@ -34,6 +37,10 @@
 using namespace noisescope::ui;
 
 namespace {
+
+const QString kGaussian = QStringLiteral("synthetic:gaussian?n=300&d=4&seed=3");
+const QString kFashion = QString::fromStdString(
+    noisescope::test::sourcePath("sample_data/fashion-mnist/train-images-idx3-ubyte.gz"));
 
 // The letter after a single "&" ("&&" is a literal ampersand), lower case; 0 for none.
 QChar mnemonic(const QString& text) {
@@ -164,14 +171,15 @@ class TestWindowLayout : public QObject {
   Q_OBJECT
 
  private:
-  void checkAt(const QSize& size) {
+  // `only`: the one tab to check (its text without "&"), or every tab when empty.
+  void checkAt(const QSize& size, const QString& dataset = kGaussian, const QString& only = {}) {
     MainWindow window;
     window.resize(size);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QCOMPARE(window.size(), size);  // the window's minimum fits the screen
     QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
-    window.openPath(QStringLiteral("synthetic:gaussian?n=300&d=4&seed=3"), false);
+    window.openPath(dataset, false);
     QVERIFY(loaded.count() == 1 || loaded.wait(30000));
     QTabWidget* tabs = window.tabs();
     for (int t = 0; t < tabs->count(); ++t) {
@@ -181,11 +189,14 @@ class TestWindowLayout : public QObject {
         schedules->list()->setCurrentRow(0);
       QTest::qWait(300);  // layouts, hidden redraws and charts settle
       const QString tab = tabs->tabText(t).remove(QLatin1Char('&'));
+      if (!only.isEmpty() && tab != only) continue;
       QStringList problems;
       for (const QWidget* w : page->findChildren<QWidget*>()) {
         if (!w->isVisible() || insideComposite(w)) continue;
+        // Fields too: a form's combo or spin box cut by the scroll bar is as clipped as a label.
         if (!qobject_cast<const QLabel*>(w) && !qobject_cast<const QAbstractButton*>(w) &&
-            !qobject_cast<const QAbstractItemView*>(w))
+            !qobject_cast<const QAbstractItemView*>(w) && !qobject_cast<const QLineEdit*>(w) &&
+            !qobject_cast<const QComboBox*>(w) && !qobject_cast<const QAbstractSpinBox*>(w))
           continue;
         for (const QString& p : problemsOf(w, &window))
           problems << QStringLiteral("%1: %2: %3").arg(tab, describe(w), p);
@@ -194,8 +205,11 @@ class TestWindowLayout : public QObject {
         if (texts.size() > 1)
           problems << QStringLiteral("%1: Alt+%2 is shared by %3")
                           .arg(tab, letter, texts.join(QStringLiteral(" | ")));
-      saveScreenshot(&window,
-                     QStringLiteral("layout-%1x%2-%3").arg(size.width()).arg(size.height()).arg(t));
+      saveScreenshot(&window, QStringLiteral("layout-%1%2x%3-%4")
+                                  .arg(dataset == kGaussian ? QString() : QStringLiteral("sample-"))
+                                  .arg(size.width())
+                                  .arg(size.height())
+                                  .arg(t));
       for (const QString& p : problems) qWarning("%s", qPrintable(p));  // all, untruncated
       QVERIFY2(problems.isEmpty(),
                qPrintable(QStringLiteral("%1: %2 problems").arg(tab).arg(problems.size())));
@@ -206,6 +220,14 @@ class TestWindowLayout : public QObject {
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
   void nothingClippedAt1366x768() { checkAt(QSize(1366, 768)); }
   void nothingClippedAt1600x1000() { checkAt(QSize(1600, 1000)); }
+  // The bundled Fashion-MNIST sample has a feature network beside it: the Training form then shows
+  // its note (three lines and more) beside a "Use it" button, which used to be cut.
+  void trainingFormWithFeatureNoteAt1366x768() {
+    checkAt(QSize(1366, 768), kFashion, QStringLiteral("Training"));
+  }
+  void trainingFormWithFeatureNoteAt1600x1000() {
+    checkAt(QSize(1600, 1000), kFashion, QStringLiteral("Training"));
+  }
 };
 
 QTEST_MAIN(TestWindowLayout)
