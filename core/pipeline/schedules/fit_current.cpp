@@ -165,8 +165,12 @@ FamilyKeys keysOf(const TrainerFamily& f) {
 // The key a tool's settings file names its model with, and NoiseScope's model for each value:
 // OneTrainer's modules/util/enum/ModelType.py (model_type), ai-toolkit's
 // toolkit/config_modules.py ModelConfig (model.arch, a ":variant" suffix stripped; the Flux.2
-// klein and Qwen-Image edit classes inherit their base class's get_train_scheduler). Only values
-// whose model NoiseScope models the same way are listed; any other is named, not guessed.
+// klein and Qwen-Image edit classes inherit their base class's get_train_scheduler), SimpleTuner's
+// model_family (the names helpers/models/*/model.py give ModelRegistry.register; the auto shift
+// of helpers/training/custom_schedule.py apply_flow_schedule_shift reads each family's scheduler
+// config, so SD3.x and Chroma, whose checkpoints keep diffusers' defaults, train as Flux does).
+// Only values whose model NoiseScope models the same way are listed; any other is named, not
+// guessed.
 struct ModelKey {
   std::string tool, key;
   std::map<std::string, std::string> models;  // the file's value → NoiseScope's model
@@ -204,6 +208,14 @@ const std::vector<ModelKey>& modelKeys() {
         {"hidream", "hidream"},
         {"lumina2", "lumina2"},
         {"sd3", "sd3"}}},
+      {"simpletuner",
+       "model_family",
+       {{"flux", "flux"},
+        {"flux2", "flux2"},
+        {"qwen_image", "qwen"},
+        {"krea2", "krea2"},
+        {"sd3", "flux"},
+        {"chroma", "flux"}}},
   };
   return keys;
 }

@@ -25,7 +25,8 @@ struct CurrentKnobChange {
 struct CurrentFit {
   std::string tool, model, settingsPath, settingsFormat;
   // How the model was chosen: given (--model), read from the file (OneTrainer's model_type,
-  // ai-toolkit's model.arch) or the tool's default; said in the output.
+  // ai-toolkit's model.arch, SimpleTuner's model_family) or the tool's default; said in the
+  // output.
   std::string modelSource;
   std::string family;                        // the family the settings train
   std::vector<std::string> assumedDefaults;  // knobs not in the file, at the tool's default
@@ -38,8 +39,9 @@ struct CurrentFit {
 
 // Throws InputError(settings.path, …) when the file sets none of the tool's draw keys in a way
 // any family reads (e.g. a file of another tool). Without trainer.model, the model is read from a
-// file that names it (OneTrainer's model_type, ai-toolkit's model.arch); a value NoiseScope does
-// not map to one of the tool's modelled models is an InputError naming it, not a guess.
+// file that names it (OneTrainer's model_type, ai-toolkit's model.arch, SimpleTuner's
+// model_family); a value NoiseScope does not map to one of the tool's modelled models is an
+// InputError naming it and the file, not a guess.
 CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
                               const std::string& tool, const schedule::TrainerSettings& trainer);
 

@@ -286,6 +286,42 @@ guidance_scale = 1.0
     QVERIFY(QString::fromStdString(a.modelSource).contains("model.arch = qwen_image:edit"));
     QVERIFY(!std::count(a.unreadKeys.begin(), a.unreadKeys.end(), "config.process.0.model.arch"));
 
+    // SimpleTuner's model_family: qwen_image trains Qwen-Image's auto shift; SD3 keeps Flux's.
+    TrainerSettings qwenSt;
+    qwenSt.model = "qwen";
+    const FitTarget qwenStTarget = targetOf("simpletuner", qwenSt, "auto_shift", {1.2});
+    const std::string stQwen = write(dir_, "qwen_config.json", R"({
+  "--model_family": "qwen_image",
+  "--model_type": "lora",
+  "--flow_schedule_shift": 0,
+  "--flow_schedule_auto_shift": true,
+  "--flow_sigmoid_scale": 1.0
+})");
+    const CurrentFit st = fitCurrentSettingsFile(qwenStTarget, stQwen, "simpletuner", {});
+    QCOMPARE(QString::fromStdString(st.model), QString("qwen"));
+    QCOMPARE(QString::fromStdString(st.family), QString("auto_shift"));
+    QVERIFY2(QString::fromStdString(st.modelSource).contains("model_family = qwen_image"),
+             st.modelSource.c_str());
+    QVERIFY(!std::count(st.unreadKeys.begin(), st.unreadKeys.end(), "model_family"));
+    QVERIFY2(st.bestInFamily.tv < 0.01, QByteArray::number(st.bestInFamily.tv));
+    const std::string stSd3 =
+        write(dir_, "sd3_config.json", R"({"model_family": "sd3", "flow_sigmoid_scale": 1.0})");
+    QCOMPARE(QString::fromStdString(
+                 fitCurrentSettingsFile(qwenStTarget, stSd3, "simpletuner", {}).model),
+             QString("flux"));
+    // A family NoiseScope does not model for SimpleTuner: an error naming the file and the value.
+    const std::string stWan =
+        write(dir_, "wan_config.json", R"({"model_family": "wan", "flow_sigmoid_scale": 1.0})");
+    try {
+      fitCurrentSettingsFile(qwenStTarget, stWan, "simpletuner", {});
+      QFAIL("an unknown model_family must not be guessed");
+    } catch (const InputError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.contains("wan_config.json") && what.contains("model_family = wan") &&
+                   what.contains("qwen_image"),
+               e.what());
+    }
+
     // Given, --model wins; a file that names no model is the tool's default, and said.
     QCOMPARE(
         QString::fromStdString(
