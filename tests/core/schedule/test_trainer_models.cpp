@@ -744,6 +744,28 @@ std::vector<Case> cases() {
                  const double t = shift(sigmoid(normal(g)), 3.0);
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // The other modes (same function): sigmoid, t = sigmoid(s·z); flux_shift, time_shift(μ, 1,
+  // sigmoid(s·z)) = shift_{e^μ}, μ = get_lin_function(0.5, 1.15) of (h//2)(w//2) with h = w =
+  // 1024/8; uniform, t = rand (swept through u: under 1/t² a random draw leaves too few effective
+  // draws near t = 0); and the sigma mode with cosmap (sigma_scaled's weighting).
+  c.push_back({"sd-scripts", "flux", "", "sigmoid", {1.1}, [=](auto& g) mutable {
+                 const double t = sigmoid(1.1 * normal(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "flux", "", "flux_shift", {0.9}, [=](auto& g) mutable {
+                 const double mu = 0.5 + (1.15 - 0.5) / (4096.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double x = sigmoid(0.9 * normal(g)), e = std::exp(mu);
+                 const double t = e / (e + (1.0 / x - 1.0));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "flux", "", "uniform", {}, [n = 0](auto&) mutable {
+                 const double t = (n++ % kDraws + 0.5) / kDraws;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "flux", "cosmap", "sigma + cosmap", {2.5}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(uniform(g), 2.5);
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
+               }});
   // sd-scripts SD 1.x/SDXL (library/train_util.py get_noise_noisy_latents_and_timesteps: randint
   // (min_timestep, max_timestep); library/custom_train_functions.py apply_snr_weight,
   // apply_debiased_estimation, scale_v_prediction_loss_like_noise_prediction, SNR capped at 1000
