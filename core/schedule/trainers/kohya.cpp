@@ -49,36 +49,35 @@ void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const st
 
 namespace {
 
-ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
-  ModelDefinition m = flowModel(
-      "sd-scripts",
-      "command-line flags of flux_train_network.py (or the same keys in --config_file TOML)",
-      "flux",
-      "Flux.1/Chroma (flux_train_network.py): a velocity-space loss, with "
-      "--model_prediction_type raw or the default sigma_scaled");
-  // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
-  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
-  // The defaults: --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
-  // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift, default 3), so t = shift_a(1 −
-  // u) on a 1000-entry table that moves with the shift (the family's atoms); u is uniform for
-  // these schemes. --model_prediction_type sigma_scaled (the default) trains x_t − σ·F
-  // against noise − x0, still a velocity-space error, times compute_loss_weighting_for_sd3.
+// The sigma mode (library/flux_train_utils.py and library/lumina_train_util.py
+// get_noisy_model_input_and_timesteps, their last branch), printed with --model_prediction_type
+// `prediction`: sigma_scaled multiplies the loss by compute_loss_weighting_for_sd3 (sigma_sqrt,
+// cosmap), raw by nothing, so under raw those two schemes are the plain uniform draw and are left
+// out. `defaultShift` is the script's --discrete_flow_shift default.
+void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double defaultShift) {
+  // --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
+  // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift), so t = shift_a(1 − u) on a
+  // 1000-entry table that moves with the shift (the family's atoms); u is uniform for these
+  // schemes. --model_prediction_type sigma_scaled (Flux's default) trains x_t − σ·F against
+  // noise − x0, read here as a velocity-space error, times compute_loss_weighting_for_sd3.
   const std::vector<std::pair<std::string, std::function<double(double)>>> schemes = {
       {"uniform", [](double) { return 1.0; }},
       {"sigma_sqrt", [](double t) { return 1.0 / (t * t); }},
       {"cosmap", [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }}};
   for (const auto& [scheme, weight] : schemes) {
+    if (prediction == "raw" && scheme != "uniform") continue;
     TrainerFamily f{scheme == "uniform" ? "sigma" : "sigma + " + scheme,
-                    {param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+                    {param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
                     [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
                     fixedWeight([w = weight](double sigma) { return w(flowT(sigma)); }),
-                    [s = scheme](const Params& p) {
+                    [s = scheme, prediction](const Params& p) {
                       return "--timestep_sampling sigma --weighting_scheme " + s +
-                             " --discrete_flow_shift " + num(p[0]) +
-                             " --model_prediction_type sigma_scaled";
+                             " --discrete_flow_shift " + num(p[0]) + " --model_prediction_type " +
+                             prediction;
                     },
-                    "the scheduler's table shifted by discrete_flow_shift, uniform u (the "
-                    "default mode, with a = 3)"};
+                    "the scheduler's table shifted by discrete_flow_shift, uniform u (default a "
+                    "= " +
+                        num(defaultShift) + ")"};
     // What it trains: the 1000 table values shift_a((1000 − j)/1000), each with probability 1/1000.
     f.atoms = [](const Params& p) {
       std::vector<std::pair<double, double>> atoms;
@@ -87,7 +86,7 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
       return atoms;
     };
     if (scheme != "uniform") f.weighting = scheme;
-    m.tool.families.push_back(f);
+    t.families.push_back(f);
   }
   // The same mode with the other two schemes, which change the draw of u and leave the loss
   // alone (compute_loss_weighting_for_sd3 returns ones for them): u = sigmoid(N(logit_mean,
@@ -97,40 +96,88 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
   TrainerFamily logitNormalSigma{
       "sigma + logit_normal",
       {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0),
-       param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+       param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
       [](double u, const Params& p) {
         return shiftedDensity(u, p[2], [&](double x) { return logitNormal(x, -p[0], p[1]); });
       },
       noWeight,
-      [](const Params& p) {
+      [prediction](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme logit_normal --logit_mean " +
                num(p[0]) + " --logit_std " + num(p[1]) + " --discrete_flow_shift " + num(p[2]) +
-               " --model_prediction_type sigma_scaled";
+               " --model_prediction_type " + prediction;
       },
       "u = sigmoid(N(logit_mean, logit_std²)) indexed into the scheduler's table shifted by "
       "discrete_flow_shift, so t = shift(1 − u)"};
   logitNormalSigma.atoms = [](const Params& p) {
     return descendingTableAtoms([&](double x) { return logitNormalCdf(x, p[0], p[1]); }, p[2]);
   };
-  m.tool.families.push_back(logitNormalSigma);
+  t.families.push_back(logitNormalSigma);
   TrainerFamily modeSigma{
       "sigma + mode",
-      {param("mode_scale", 1.29, -0.95, 1.7), param("discrete_flow_shift", 3.0, 0.02, 50.0, true)},
+      {param("mode_scale", 1.29, -0.95, 1.7),
+       param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
       [](double u, const Params& p) {
         return shiftedDensity(u, p[1], [&](double x) { return modeDensity(x, p[0]); });
       },
       noWeight,
-      [](const Params& p) {
+      [prediction](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme mode --mode_scale " + num(p[0]) +
-               " --discrete_flow_shift " + num(p[1]) + " --model_prediction_type sigma_scaled";
+               " --discrete_flow_shift " + num(p[1]) + " --model_prediction_type " + prediction;
       },
       "u = 1 − g(U) (SD3's mode map) indexed into the scheduler's table shifted by "
       "discrete_flow_shift, so t = shift(g(U))"};
   modeSigma.atoms = [](const Params& p) {
     return descendingTableAtoms([&](double x) { return modeDrawCdf(x, p[0]); }, p[1]);
   };
-  m.tool.families.push_back(modeSigma);
+  t.families.push_back(modeSigma);
+}
+
+ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of flux_train_network.py (or the same keys in --config_file TOML)",
+      "flux",
+      "Flux.1/Chroma (flux_train_network.py): a velocity-space loss, with "
+      "--model_prediction_type raw or the default sigma_scaled");
+  // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
+  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
+  kohyaSigmaFamilies(m.tool, "sigma_scaled", 3.0);
   m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
+  return m;
+}
+
+// Lumina 2 (lumina_train_network.py): library/lumina_train_util.py
+// get_noisy_model_input_and_timesteps has Flux's modes plus nextdit_shift; its parser
+// (add_lumina_train_arguments) defaults to shift, --discrete_flow_shift 6.0 and
+// --model_prediction_type raw; get_noise_pred_and_target trains the output at 1 − t against
+// latents − noise, the velocity error with its sign flipped, so the same x0 weight. The latent is
+// Flux's autoencoder's (1/8 a side), so the μ of flux_shift and nextdit_shift is Flux's.
+ModelDefinition sdScriptsLumina(const TrainerSettings& settings) {
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of lumina_train_network.py (or the same keys in --config_file TOML)",
+      "lumina2", "Lumina 2 (lumina_train_network.py): velocity loss (latents − noise), raw");
+  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw");
+  for (auto& f : m.tool.families)
+    for (auto& q : f.parameters)
+      if (q.name == "discrete_flow_shift") q.initial = 6.0;  // the script's default
+  // nextdit_shift: t = time_shift(μ, 1, U) with U uniform (clamped at 10⁻⁷), i.e. uniform t shifted
+  // by e^μ; no knob.
+  const double mu = fluxShiftMu(settings);
+  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+  m.tool.families.push_back(
+      {"nextdit_shift",
+       {},
+       [mu](double u, const Params&) { return shiftedUniform(u, std::exp(mu)); },
+       noWeight,
+       [mu, size](const Params&) {
+         return "--timestep_sampling nextdit_shift --model_prediction_type raw\n# at " + size +
+                " px Flux's rule sets mu = " + num(mu) + " (σ × " + num(std::exp(mu)) +
+                "); no knob";
+       },
+       "uniform t shifted by e^μ, μ from the token count at " + size + " px: " + num(mu)});
+  kohyaSigmaFamilies(m.tool, "raw", 6.0);
+  m.defaultDraw = "shift";  // add_lumina_train_arguments: --timestep_sampling shift
   return m;
 }
 
@@ -286,6 +333,7 @@ ModelDefinition sdScriptsDdpm(const std::string& model) {
 ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& model) {
   if (model == "flux") return sdScriptsFlux(settings);
   if (model == "sd3") return sdScriptsSd3();
+  if (model == "lumina2") return sdScriptsLumina(settings);
   return sdScriptsDdpm(model);
 }
 

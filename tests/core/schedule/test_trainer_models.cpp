@@ -766,6 +766,25 @@ std::vector<Case> cases() {
                  const double t = kohyaSigmaTable(uniform(g), 2.5);
                  return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
                }});
+  // sd-scripts Lumina 2 (library/lumina_train_util.py get_noisy_model_input_and_timesteps;
+  // lumina_train_network.py get_noise_pred_and_target: target latents − noise, raw): shift at the
+  // script's default a = 6; nextdit_shift, time_shift(μ, 1, U) with U uniform (swept through u)
+  // and μ = get_lin_function(0.5, 1.15) of (h//2)(w//2), h = w = 128; the sigma mode under raw,
+  // u = sigmoid(N(m, s²)) into the table shifted by 6, no weighting.
+  c.push_back({"sd-scripts", "lumina2", "", "shift", {0.9, 6.0}, [=](auto& g) mutable {
+                 const double t = shift(sigmoid(0.9 * normal(g)), 6.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "lumina2", "", "nextdit_shift", {}, [n = 0](auto&) mutable {
+                 const double u = std::max((n++ % kDraws + 0.5) / kDraws, 1e-7);
+                 const double e = std::exp(1.15), t = e / (e + (1.0 / u - 1.0));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back(
+      {"sd-scripts", "lumina2", "", "sigma + logit_normal", {0.5, 1.0, 6.0}, [=](auto& g) mutable {
+         const double t = kohyaSigmaTable(sigmoid(0.5 + 1.0 * normal(g)), 6.0);
+         return flowDraw(t, 1.0 / (t * t));
+       }});
   // sd-scripts SD 1.x/SDXL (library/train_util.py get_noise_noisy_latents_and_timesteps: randint
   // (min_timestep, max_timestep); library/custom_train_functions.py apply_snr_weight,
   // apply_debiased_estimation, scale_v_prediction_loss_like_noise_prediction, SNR capped at 1000
