@@ -140,6 +140,12 @@ void CurveChart::setLogAxes(bool logX, bool logY) {
   rebuild();
 }
 
+void CurveChart::setMaxLogDecades(double decades) {
+  if (decades == maxLogDecades_ || !(decades > 0)) return;
+  maxLogDecades_ = decades;
+  rebuild();
+}
+
 void CurveChart::dropSeries() {
   chart()->removeAllSeries();
   drawn_.clear();
@@ -189,9 +195,6 @@ QAbstractAxis* makeAxis(const AxisShape& shape, const QString& title) {
 // starts from the count it finds: reset, a range no longer depends on the one drawn before it
 // (a coordinate switched away and back kept the other coordinate's −10 … 10).
 constexpr int kLinearTickCount = 5;
-
-// More decades than this on a log y axis flatten every curve's shape.
-constexpr double kMaxLogDecades = 6.0;
 
 double axisMin(const QAbstractAxis* axis) {
   if (const auto* log = qobject_cast<const QLogValueAxis*>(axis)) return log->min();
@@ -295,11 +298,11 @@ void CurveChart::rebuild() {
     xlo = logX_ ? xlo / 2 : xlo - pad;
     xhi = logX_ ? xhi * 2 : xhi + pad;
   }
-  // A log axis spanning more than six decades hides the curves' shape: the six that show every
-  // curve's large-x end and the most of each curve are drawn, and the points beyond them are marked
-  // (informativeLogRange).
+  // A log axis spanning more than maxLogDecades_ (six) hides the curves' shape: the window that
+  // shows every curve's large-x end and the most of each curve is drawn, and the points beyond it
+  // are marked (informativeLogRange).
   if (logY_) {
-    if (const auto range = informativeLogRange(yValues, kMaxLogDecades))
+    if (const auto range = informativeLogRange(yValues, maxLogDecades_))
       ylo = range->lo, yhi = range->hi;
   }
   if (ylo > yhi) ylo = logY_ ? 1e-3 : 0.0, yhi = 1.0;
@@ -315,16 +318,23 @@ void CurveChart::rebuild() {
   // a Qt Charts series (and laying the chart out again) is what the redraw used to spend its time
   // on (bench/soak/RESULTS.md).
   const QList<QAbstractAxis*> xAxes = c->axes(Qt::Horizontal), yAxes = c->axes(Qt::Vertical);
-  const bool keepAxes = xAxes.size() == 1 && yAxes.size() == 1 &&
-                        shapeOf(xAxes.front()) == xShape && shapeOf(yAxes.front()) == yShape;
-  if (!keepAxes) {
+  const bool keepX = xAxes.size() == 1 && shapeOf(xAxes.front()) == xShape;
+  const bool keepY = yAxes.size() == 1 && shapeOf(yAxes.front()) == yShape;
+  if (!keepX || !keepY) {
     dropSeries();
-    for (QAbstractAxis* axis : c->axes()) {
-      c->removeAxis(axis);
-      delete axis;
-    }
-    c->addAxis(makeAxis(xShape, xTitle_), Qt::AlignBottom);
-    c->addAxis(makeAxis(yShape, yTitle_), Qt::AlignLeft);
+    // Only the axis whose kind changed is replaced, hidden first: an axis removed before the
+    // chart's first layout otherwise stays drawn, squeezed into its corner (Qt Charts 6.4; the
+    // Sampling tab's race chart is laid out only when its tab is first shown, after its data).
+    auto replace = [c](Qt::Orientation orientation, QAbstractAxis* axis, Qt::Alignment side) {
+      for (QAbstractAxis* old : c->axes(orientation)) {
+        old->hide();
+        c->removeAxis(old);
+        delete old;
+      }
+      c->addAxis(axis, side);
+    };
+    if (!keepX) replace(Qt::Horizontal, makeAxis(xShape, xTitle_), Qt::AlignBottom);
+    if (!keepY) replace(Qt::Vertical, makeAxis(yShape, yTitle_), Qt::AlignLeft);
   }
   QAbstractAxis* axisX = c->axes(Qt::Horizontal).front();
   QAbstractAxis* axisY = c->axes(Qt::Vertical).front();

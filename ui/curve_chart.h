@@ -88,6 +88,10 @@ class CurveChart : public QChartView {
   void setLogAxes(bool logX, bool logY);
   bool logX() const { return logX_; }
   bool logY() const { return logY_; }
+  // The most decades a log y axis spans (informativeLogRange's window; 6 unless set): a chart whose
+  // curves differ by less, but where one outlier would still squash the rest, asks for fewer.
+  void setMaxLogDecades(double decades);
+  double maxLogDecades() const { return maxLogDecades_; }
 
   void setCurves(const std::vector<Curve>& curves);
   const std::vector<Curve>& curves() const { return curves_; }
@@ -136,6 +140,8 @@ class CurveChart : public QChartView {
   int nextColour_ = 0;
   QString xTitle_, yTitle_;
   bool logX_ = true, logY_ = false;
+  // More decades than this on a log y axis flatten every curve's shape.
+  double maxLogDecades_ = 6.0;
   QLabel* legend_;
   QString legendText_;  // the full-name legend, built with the curves (resizes only re-wrap it)
 };

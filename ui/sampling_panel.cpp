@@ -37,6 +37,7 @@ namespace noisescope::ui {
 namespace {
 
 const QString kRaceTag = QStringLiteral("sample-race");
+constexpr double kRaceChartDecades = 2.0;
 
 QString text(const std::string& s) {
   return QString::fromStdString(s);
@@ -249,7 +250,13 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   raceRow->addWidget(saveChart_);
   raceLayout->addLayout(raceRow);
   raceChart_ = new CurveChart(racePage);
-  raceChart_->setLogX(true);
+  // One grid that fails (a measure 100× the others') set a linear y-range and flattened the
+  // others: a log y with the rate chart's informative-range rule in a two-decade window keeps the
+  // grids that agree at the largest NFE readable and marks ▲ where the outlier leaves the range.
+  // Data within a decade still draws linearly (CurveChart), and so does a measure that is not
+  // positive (redrawRace).
+  raceChart_->setLogAxes(true, true);
+  raceChart_->setMaxLogDecades(kRaceChartDecades);
   raceChart_->setAxisTitles(tr("denoiser evaluations (NFE budget)"), tr("measure"));
   raceLayout->addWidget(raceChart_, 2);
   table_ = new QTextEdit(racePage);
@@ -669,7 +676,14 @@ void SamplingPanel::redrawRace() {
       pipeline::sampleRaceChart(*result_, measure_->currentText().toStdString());
   raceChart_->setTitle(text(chart.title));
   raceChart_->setAxisTitles(text(chart.xLabel), text(chart.yLabel));
-  raceChart_->setCurves(curvesOf(chart));
+  std::vector<Curve> curves = curvesOf(chart);
+  // A log y only shows positive values: a measure that is not (a continuous ELBO in nats can be
+  // negative) keeps its linear axis.
+  bool positive = true;
+  for (const Curve& c : curves)
+    for (double y : c.y) positive = positive && !(y <= 0);
+  raceChart_->setLogAxes(true, positive);
+  raceChart_->setCurves(curves);
 }
 
 void SamplingPanel::saveJson() {

@@ -10,6 +10,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QIODevice>
 #include <QLabel>
 #include <QLineEdit>
@@ -24,6 +27,8 @@
 #include <QTest>
 #include <QTextDocument>
 #include <QWidget>
+#include <QtCharts/QLogValueAxis>
+#include <QtCharts/QValueAxis>
 
 #include <fstream>
 
@@ -231,6 +236,75 @@ class TestSamplingPanel : public QObject {
     QVERIFY2(shown.isEmpty(), qPrintable(shown.join(" | ")));
     const QStringList anywhere = literalAmpersands(&window);
     QVERIFY2(anywhere.isEmpty(), qPrintable(anywhere.join(" | ")));
+  }
+
+  // One grid that fails (FD 100× the others') no longer sets the race chart's y-range: the chart
+  // takes the rate chart's informative-range rule (a log y, a window of two decades), so the grids
+  // that agree at the largest NFE and the floor stay in view, every point of theirs, and the
+  // outlier is marked ▲ where it leaves the range and named so in the legend.
+  void raceChartKeepsTheGoodGridsReadable() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    // Shown as a user meets it: the race drawn while its tab is behind the grids' one.
+    panel.resize(1400, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    CurveChart* chart = panel.raceChart();
+    QVERIFY(chart->logY());
+    const std::vector<double> nfe = {4, 8, 16, 32, 64};
+    auto grid = [&](const QString& name, std::vector<double> fd) {
+      Curve c;
+      c.name = name;
+      c.x = nfe;
+      c.y = fd;
+      for (double v : fd) c.lower.push_back(0.8 * v), c.upper.push_back(1.2 * v);
+      return c;
+    };
+    std::vector<Curve> curves = {
+        grid("karras?rho=7", {60, 30, 15, 9, 7}), grid("entropic", {45, 22, 12, 8, 7}),
+        grid("loguniform", {80, 40, 20, 10, 8}), grid("broken", {9000, 7000, 6000, 5000, 4000})};
+    Curve floor;
+    floor.name = "floor (real against real)";
+    floor.x = {4, 64};
+    floor.y = {2.5, 2.5};
+    floor.dashed = true;
+    curves.push_back(floor);
+    chart->setCurves(curves);
+    const auto* axis = qobject_cast<QLogValueAxis*>(chart->chart()->axes(Qt::Vertical).first());
+    QVERIFY(axis);
+    const QString range = QString("y-range %1 … %2").arg(axis->min()).arg(axis->max());
+    QVERIFY2(axis->max() < 1000 && axis->min() <= 2.5, qPrintable(range));
+    const std::vector<OffRange>& off = chart->offRange();
+    QCOMPARE(off.size(), curves.size());
+    for (size_t i = 0; i < curves.size(); ++i)
+      if (curves[i].name != "broken") QVERIFY2(!off[i].any(), qPrintable(curves[i].name));
+    QCOMPARE(off[3].above, 5);
+    QCOMPARE(off[3].aboveMarks.size(), 1);
+    QVERIFY2(chart->legendLabel()->text().contains("above&nbsp;the&nbsp;range"),
+             qPrintable(chart->legendLabel()->text()));
+    for (QTabWidget* views : panel.findChildren<QTabWidget*>())
+      for (int i = 0; i < views->count(); ++i)
+        if (views->tabText(i) == "Race") views->setCurrentIndex(i);
+    QTRY_VERIFY(chart->isVisible());
+    // One axis of each kind: the log y set when the tab was built and the NFE axis given with the
+    // data replaced the first ones, and none of those is left drawn in the chart's corner (its
+    // labels 0.01 … 100 would show).
+    QCOMPARE(chart->chart()->axes(Qt::Vertical).size(), 1);
+    QCOMPARE(chart->chart()->axes(Qt::Horizontal).size(), 1);
+    panel.grab();  // laid out and painted, as on screen
+    QStringList texts;
+    for (QGraphicsItem* item : chart->scene()->items()) {
+      if (!item->isVisible()) continue;
+      if (const auto* t = dynamic_cast<QGraphicsTextItem*>(item)) texts << t->toPlainText();
+      if (const auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item)) texts << t->text();
+    }
+    QVERIFY2(texts.contains("16") && texts.contains("10"), qPrintable(texts.join(" | ")));
+    QVERIFY2(!texts.contains("0.01") && !texts.contains("0.1"), qPrintable(texts.join(" | ")));
+    saveScreenshot(&panel, "sampling-race-outlier");
+
+    // Grids that agree within a decade draw on a linear axis, as before.
+    chart->setCurves({grid("karras?rho=7", {12, 10, 9, 8, 7}), grid("entropic", {11, 9, 8, 8, 7})});
+    QVERIFY(qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Vertical).first()));
   }
 
   // The status line joins the progress message and the ETA with a dash only when both say
