@@ -242,6 +242,15 @@ guidance_scale = 1.0
     const CurrentFit m = fitCurrentSettingsFile(target, musubi, "musubi-tuner", {});
     QCOMPARE(QString::fromStdString(m.family), QString("qwen_shift"));
     QVERIFY(m.assumedDefaults.empty());
+    // ... and a shift mode with --weighting_scheme sigma_sqrt: that weight on the shift draw
+    // (NetworkTrainer.compute_loss applies it in every mode).
+    const std::string weighted = write(dir_, "musubi_sqrt.txt",
+                                       "python src/musubi_tuner/wan_train_network.py "
+                                       "--timestep_sampling shift --discrete_flow_shift 3.0 "
+                                       "--sigmoid_scale 1.0 --weighting_scheme sigma_sqrt\n");
+    const CurrentFit w = fitCurrentSettingsFile(target, weighted, "musubi-tuner", {});
+    QCOMPARE(QString::fromStdString(w.family), QString("shift + sigma_sqrt"));
+    QVERIFY(w.assumedDefaults.empty());
   }
 
   void theModelIsReadFromTheFileThatNamesIt() {
