@@ -7,11 +7,8 @@
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QFormLayout>
 #include <QGridLayout>
-#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -19,7 +16,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QThread>
@@ -33,9 +29,6 @@
 #include <optional>
 
 #include "data/dataset.h"
-#include "pipeline/defaults.h"
-#include "pipeline/environment.h"
-#include "pipeline/schedules/schedule_recipe.h"
 #include "pipeline/training/run_watch.h"
 #include "pipeline/training/schedule_race.h"
 #include "pipeline/training/train_config_file.h"
@@ -48,7 +41,6 @@
 #include "ui/profile_choice.h"
 #include "ui/run_list_model.h"
 #include "ui/run_monitor.h"
-#include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
 #include "ui/wheel_guard.h"
 #include "ui/workbench.h"
@@ -56,14 +48,6 @@
 namespace noisescope::ui {
 
 namespace {
-
-QSpinBox* intSpin(QWidget* parent, int lo, int hi, int value, int step = 1) {
-  auto* box = new QSpinBox(parent);
-  box->setRange(lo, hi);
-  box->setValue(value);
-  box->setSingleStep(step);
-  return box;
-}
 
 QString defaultCliPath() {
   const QString beside = QDir(QCoreApplication::applicationDirPath()).filePath("noisescope-cli");
@@ -85,6 +69,56 @@ QString samplerLabel(const QString& sampler) {
   return QObject::tr("static");
 }
 
+// Up to six snapshots spread over the run, plus the latest: how the schedule moved.
+std::vector<Curve> scheduleSnapshots(const pipeline::RunRecord& s) {
+  const size_t n = s.schedules.size();
+  std::vector<size_t> picks;
+  for (size_t k = 0; k < 6 && n > 0; ++k) picks.push_back(k * (n - 1) / 5);
+  picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
+  std::vector<Curve> snapshots;
+  int colour = 0;
+  for (size_t pick : picks) {
+    const auto& snap = s.schedules[pick];
+    snapshots.push_back({TrainingPanel::tr("step %1").arg(snap.step),
+                         snap.sigma,
+                         snap.density,
+                         {},
+                         {},
+                         CurveChart::paletteColor(colour++),
+                         pick + 1 != n});
+  }
+  return snapshots;
+}
+
+// The run's own error estimates: the newest training m̂, then the newest held-out evaluation.
+std::vector<Curve> trainingErrorCurves(const pipeline::RunRecord& s) {
+  std::vector<Curve> errors;
+  for (auto it = s.schedules.rbegin(); it != s.schedules.rend(); ++it) {
+    if (it->mhat.empty()) continue;
+    errors.push_back({TrainingPanel::tr("m̂ (training, step %1)").arg(it->step),
+                      it->sigma,
+                      it->mhat,
+                      {},
+                      {},
+                      CurveChart::paletteColor(0)});
+    break;
+  }
+  if (!s.evals.empty())
+    errors.push_back({TrainingPanel::tr("held-out (step %1)").arg(s.evals.back().step),
+                      s.evals.back().sigma,
+                      s.evals.back().error,
+                      {},
+                      {},
+                      CurveChart::paletteColor(1)});
+  return errors;
+}
+
+QString threadsText(int threads) {
+  return threads == 1  ? TrainingPanel::tr("1 torch thread")
+         : threads > 1 ? TrainingPanel::tr("%1 torch threads").arg(threads)
+                       : TrainingPanel::tr("threads not recorded");
+}
+
 }  // namespace
 
 TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
@@ -92,180 +126,29 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
       workbench_(workbench),
       hidden_(new HiddenRedraw(this, [this] { redraw(); })),
       cliPath_(defaultCliPath()) {
-  const train::TrainConfig defaults;
-  auto* form = new QWidget(this);
-  auto* layout = new QFormLayout(form);
-  dataset_ = new QLineEdit(form);
-  dataset_->setPlaceholderText(tr("dataset file, folder or synthetic: spec"));
-  auto* browse = new QPushButton(tr("…"), form);
-  browse->setToolTip(tr("Choose a dataset file"));
-  auto* datasetRow = new QHBoxLayout();
-  datasetRow->addWidget(dataset_, 1);
-  datasetRow->addWidget(browse);
-  auto* datasetLabel = new QLabel(tr("Dataset:"), form);
-  datasetLabel->setBuddy(dataset_);
-  layout->addRow(datasetLabel, datasetRow);
-  transform_ = new QComboBox(form);
-  transform_->addItems({"none", "binarize"});
-  layout->addRow(tr("Tr&ansform:"), transform_);
-  model_ = new QComboBox(form);
-  model_->addItems({"auto", "mlp", "unet", "conv1d"});
-  model_->setToolTip(tr("auto: MLP for flat data, U-Net for images, 1-D conv net for DNA"));
-  layout->addRow(tr("Networ&k:"), model_);
-  width_ = intSpin(form, 8, 4096, static_cast<int>(defaults.model.width), 32);
-  layout->addRow(tr("MLP &width:"), width_);
-  channels_ = intSpin(form, 4, 512, static_cast<int>(defaults.model.channels), 8);
-  layout->addRow(tr("U-Net / conv &channels:"), channels_);
-  steps_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.optim.steps), 1000);
-  layout->addRow(tr("Steps:"), steps_);
-  batch_ = intSpin(form, 1, 65536, static_cast<int>(defaults.optim.batchSize), 32);
-  layout->addRow(tr("&Batch size:"), batch_);
-  lr_ = new QDoubleSpinBox(form);
-  lr_->setDecimals(6);
-  lr_->setRange(1e-6, 1.0);
-  lr_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  lr_->setValue(defaults.optim.lr);
-  layout->addRow(tr("&Learning rate:"), lr_);
-  seed_ = intSpin(form, 0, 1 << 30, static_cast<int>(defaults.optim.seed));
-  layout->addRow(tr("S&eed:"), seed_);
-  sampler_ = new QComboBox(form);
-  sampler_->addItems({"static", "infonoise", "sqrt-entropy"});
-  sampler_->setToolTip(
-      tr("static: the schedule below throughout; infonoise / sqrt-entropy: "
-         "warm up with it, then adapt to the measured per-bin error"));
-  layout->addRow(tr("Noise sampler:"), sampler_);
-  schedulePreset_ = new QComboBox(form);
-  for (const auto& p : schedule::presets())
-    schedulePreset_->addItem(QString::fromStdString(p.label), QString::fromStdString(p.name));
-  layout->addRow(tr("Schedule (or warm-up):"), schedulePreset_);
-  lossWeight_ = new QComboBox(form);
-  lossWeight_->addItems({"edm", "uniform", "epsilon", "v", "min-snr"});
-  layout->addRow(tr("Loss weight:"), lossWeight_);
-  // A preset is trained with the weight chosen here; a schedule file with the one it carries.
-  connect(schedulePreset_, &QComboBox::currentIndexChanged, this, [this] {
-    const bool file =
-        !train::isSchedulePreset(schedulePreset_->currentData().toString().toStdString());
-    lossWeight_->setEnabled(!file);
-    lossWeight_->setToolTip(file ? tr("A schedule file is trained with the loss weight it carries")
-                                 : QString());
-  });
-  warmup_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.noise.warmupSteps), 100);
-  layout->addRow(tr("Warm-up steps:"), warmup_);
-  refresh_ = intSpin(form, 1, 1000000, static_cast<int>(defaults.noise.refreshEvery), 50);
-  layout->addRow(tr("Refresh every (steps):"), refresh_);
-  bins_ = intSpin(form, 4, 1024, static_cast<int>(defaults.noise.bins));
-  layout->addRow(tr("log-σ bins K:"), bins_);
-  // gate_c: "auto" (pipeline/defaults.h: by the kind of data) or a number, 0 meaning no gate
-  // (THEORY §6).
-  auto* gateRow = new QWidget(form);
-  auto* gateLayout = new QHBoxLayout(gateRow);
-  gateLayout->setContentsMargins(0, 0, 0, 0);
-  gateAuto_ = new QCheckBox(tr("auto"), gateRow);
-  gateAuto_->setToolTip(
-      tr("auto: c = %1 for continuous data, %2 for discrete data (DNA, binarised images). "
-         "Off: the value on the right; 0 means no gate.")
-          .arg(pipeline::defaults::autoGateC(false))
-          .arg(pipeline::defaults::autoGateC(true)));
-  gateAuto_->setChecked(!defaults.noise.gateC.has_value());
-  gateC_ = new QDoubleSpinBox(gateRow);
-  gateC_->setRange(0.0, 10.0);
-  gateC_->setDecimals(3);
-  gateC_->setSingleStep(0.05);
-  gateC_->setValue(defaults.noise.gateC.value_or(pipeline::defaults::kGateC));
-  gateC_->setSpecialValueText(tr("0 (no gate)"));
-  gateC_->setEnabled(!gateAuto_->isChecked());
-  connect(gateAuto_, &QCheckBox::toggled, gateC_, [this](bool on) { gateC_->setEnabled(!on); });
-  gateLayout->addWidget(gateAuto_);
-  gateLayout->addWidget(gateC_, 1);
-  layout->addRow(tr("Gate c:"), gateRow);
-  evalEvery_ = intSpin(form, 0, 10000000, static_cast<int>(defaults.eval.every), 100);
-  layout->addRow(tr("E&valuate every:"), evalEvery_);
-  checkpointEvery_ = intSpin(form, 1, 10000000, static_cast<int>(defaults.checkpoint.every), 100);
-  layout->addRow(tr("Checkpoint every:"), checkpointEvery_);
-  device_ = new QComboBox(form);
-  for (const std::string& name : pipeline::deviceNames())
-    device_->addItem(QString::fromStdString(name));
-  layout->addRow(tr("Device:"), device_);
-  // Sample quality for the race (THEORY §11): without a feature network images are scored by the
-  // held-out error only, so one found beside the data is filled in (suggestFeatureNetwork).
-  featureNetwork_ = new QLineEdit(form);
-  featureNetwork_->setPlaceholderText(tr("none"));
-  featureNetwork_->setToolTip(
-      tr("TorchScript feature network from `noisescope-cli quality train-features`. Each "
-         "evaluation then scores Heun samples by the Fréchet distance in its features, and the "
-         "race chart plots it. A *.features.pt file beside the loaded dataset is offered; being "
-         "TorchScript, it runs code when loaded, so it is loaded only once you choose it. DNA "
-         "runs also get the k-mer spectrum distance without one."));
-  auto* featureBrowse = new QPushButton(tr("…"), form);
-  featureBrowse->setToolTip(tr("Choose a feature network file"));
-  auto* featureRow = new QHBoxLayout();
-  featureRow->addWidget(featureNetwork_, 1);
-  featureRow->addWidget(featureBrowse);
-  auto* featureLabel = new QLabel(tr("Feature network:"), form);
-  featureLabel->setBuddy(featureNetwork_);
-  layout->addRow(featureLabel, featureRow);
-  // The note a widget row of its own, the form's full width, and its button on the next row
-  // (hidden, the row takes no room): beside the button in one row layout the wrapped note was
-  // given too little height and cut (1366×768, test_window_layout).
-  featureNote_ = new QLabel(form);
-  featureNote_->setWordWrap(true);
-  featureNote_->setEnabled(false);  // a note, drawn dimmed
-  layout->addRow(featureNote_);
-  featureUse_ = new QPushButton(tr("&Use it"), form);
-  featureUse_->setToolTip(tr("Load the feature network named above (it runs the code inside)"));
-  featureUse_->setVisible(false);
-  layout->addRow(static_cast<QWidget*>(nullptr), featureUse_);
-  runsFolder_ = new QLineEdit(form);
-  setRunsFolder(QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
-                    .filePath(QStringLiteral("runs")));
-  layout->addRow(tr("Runs folder:"), runsFolder_);
+  QScrollArea* scroll = formScrollArea(buildForm());
+  QVBoxLayout* right = buildRunsSide();
+  auto* main = new QHBoxLayout(this);
+  main->addWidget(scroll);
+  main->addLayout(right, 1);
+  followWorkbench();
+  guardWheel(this);  // the wheel scrolls the form, not the setting under the pointer
+  redraw();          // the charts' titles before the first run
+}
 
-  auto* start = new QPushButton(tr("Start ru&n"), form);
-  auto* race = new QPushButton(tr("Start &race"), form);
-  race->setToolTip(
-      tr("Three runs with the same data, network and budget: static EDM, "
-         "InfoNoise online and √-entropy online"));
-  auto* quick = new QPushButton(tr("&Quick-look race"), form);
-  const QString quickSettings = QString::fromStdString(pipeline::quickLookDescription());
-  quick->setToolTip(tr("The same race on a small budget: %1").arg(quickSettings));
-  auto* quickNote =
-      new QLabel(tr("Quick look: %1. Start race: the settings above.").arg(quickSettings), form);
-  quickNote->setWordWrap(true);
-  quickNote->setEnabled(false);  // a note, drawn dimmed
-  auto* stop = new QPushButton(tr("Sto&p"), form);
-  stop->setToolTip(tr("Stop the selected run (it keeps its last checkpoint)"));
-  auto* stopRaceButton = new QPushButton(tr("Stop race"), form);
-  stopRaceButton->setToolTip(tr("Stop every run of the selected run's race"));
-  auto* open = new QPushButton(tr("&Open run…"), form);
-  auto* profile = new QPushButton(tr("Profile this run's checkpoint"), form);
-  profile->setToolTip(
-      tr("The selected run's newest exported denoiser, scored on the run's own held-out data; "
-         "the profile appears in the Diagnostic list and the Schedules tab"));
-  auto* sample = new QPushButton(tr("Race sampling &grids on this run"), form);
-  sample->setToolTip(
-      tr("Opens the Sampling tab on the selected run: which σ steps to sample its model with"));
-  auto* buttons = new QGridLayout();
-  buttons->addWidget(start, 0, 0);
-  buttons->addWidget(race, 0, 1);
-  buttons->addWidget(quick, 1, 1);
-  buttons->addWidget(open, 1, 0);
-  buttons->addWidget(quickNote, 2, 0, 1, 2);
-  buttons->addWidget(stop, 3, 0);
-  buttons->addWidget(stopRaceButton, 3, 1);
-  buttons->addWidget(profile, 4, 0, 1, 2);
-  buttons->addWidget(sample, 5, 0, 1, 2);
-  layout->addRow(buttons);
+QVBoxLayout* TrainingPanel::buildRunsSide() {
+  buildRunList();
+  QGridLayout* charts = buildCharts();
+  auto* right = new QVBoxLayout();
+  right->addWidget(
+      new QLabel(tr("Runs (checked ones are charted; the selected one below):"), this));
+  right->addWidget(list_);
+  right->addWidget(status_);
+  right->addLayout(charts, 1);
+  return right;
+}
 
-  auto* scroll = new QScrollArea(this);
-  scroll->setWidget(form);
-  scroll->setWidgetResizable(true);
-  // As wide as the form with the vertical scroll bar beside it: a narrower area covers the
-  // form's right edge with its scroll bar (1366×768, test_window_layout).
-  const int formWidth = form->minimumSizeHint().width() +
-                        scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
-  scroll->setMinimumWidth(formWidth);
-  scroll->setMaximumWidth(std::max(400, formWidth));
-
+void TrainingPanel::buildRunList() {
   runs_ = new RunListModel(this);
   list_ = new QListView(this);
   list_->setModel(runs_);
@@ -275,11 +158,31 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   status_ = new QLabel(this);
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  connect(runs_, &RunListModel::checkedChanged, this, &TrainingPanel::redraw);
+  connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &TrainingPanel::redraw);
+}
 
+QGridLayout* TrainingPanel::buildCharts() {
   loss_ = new CurveChart(this);
   loss_->setTitle(tr("Training loss"));
   loss_->setLogAxes(false, true);
   loss_->setAxisTitles(tr("step"), tr("weighted loss"));
+  QVBoxLayout* qualityArea = buildQualityArea();
+  schedule_ = new CurveChart(this);
+  schedule_->setTitle(tr("Live schedule π (selected run)"));
+  schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π (density per unit log σ)"));
+  QVBoxLayout* errorArea = buildErrorArea();
+  auto* charts = new QGridLayout();
+  charts->addWidget(loss_, 0, 0);
+  charts->addLayout(qualityArea, 0, 1);
+  charts->addWidget(schedule_, 1, 0);
+  charts->addLayout(errorArea, 1, 1);
+  return charts;
+}
+
+// The race chart under the choice of what ranks it.
+QVBoxLayout* TrainingPanel::buildQualityArea() {
   quality_ = new CurveChart(this);
   quality_->setLogAxes(false, true);
   // Sample quality first: the ELBO-like error ranks the race's samplers in the opposite order
@@ -302,9 +205,12 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* qualityArea = new QVBoxLayout();
   qualityArea->addLayout(measureRow);
   qualityArea->addWidget(quality_, 1);
-  schedule_ = new CurveChart(this);
-  schedule_->setTitle(tr("Live schedule π (selected run)"));
-  schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π (density per unit log σ)"));
+  connect(raceMeasure_, &QComboBox::currentIndexChanged, this, &TrainingPanel::drawQuality);
+  return qualityArea;
+}
+
+// The per-bin error chart under the choice of the profile drawn as the offline MMSE.
+QVBoxLayout* TrainingPanel::buildErrorArea() {
   error_ = new CurveChart(this);
   error_->setTitle(tr("Per-bin x0 error (selected run) vs offline MMSE"));
   error_->setLogY(true);
@@ -319,72 +225,22 @@ TrainingPanel::TrainingPanel(Workbench* workbench, QWidget* parent)
   auto* errorArea = new QVBoxLayout();
   errorArea->addLayout(overlayRow);
   errorArea->addWidget(error_, 1);
-  auto* charts = new QGridLayout();
-  charts->addWidget(loss_, 0, 0);
-  charts->addLayout(qualityArea, 0, 1);
-  charts->addWidget(schedule_, 1, 0);
-  charts->addLayout(errorArea, 1, 1);
+  connect(overlayProfile_, &ProfileChoice::profileChanged, this, &TrainingPanel::redraw);
+  return errorArea;
+}
 
-  auto* right = new QVBoxLayout();
-  right->addWidget(
-      new QLabel(tr("Runs (checked ones are charted; the selected one below):"), this));
-  right->addWidget(list_);
-  right->addWidget(status_);
-  right->addLayout(charts, 1);
-  auto* main = new QHBoxLayout(this);
-  main->addWidget(scroll);
-  main->addLayout(right, 1);
-
-  connect(browse, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Training data"));
-    if (!path.isEmpty()) dataset_->setText(path);
-  });
-  connect(featureBrowse, &QPushButton::clicked, this, [this] {
-    const QString path = chooseTorchScriptFile(this, tr("Feature network"));
-    if (path.isEmpty()) return;
-    featureNetwork_->setText(path);
-    featureFound_ = false;
-    featureUse_->setVisible(false);
-    featureNote_->setText(tr("Chosen by you."));
-  });
-  connect(featureUse_, &QPushButton::clicked, this, &TrainingPanel::useSuggestedFeatureNetwork);
-  connect(featureNetwork_, &QLineEdit::textEdited, this, [this] {
-    featureFound_ = false;
-    featureUse_->setVisible(false);
-    featureNote_->setText(featureNetwork_->text().trimmed().isEmpty()
-                              ? tr("None: DNA runs are ranked by the k-mer spectrum, other "
-                                   "data by the ELBO-like error only.")
-                              : tr("Chosen by you."));
-  });
-  connect(start, &QPushButton::clicked, this, [this] { startRun(); });
-  connect(race, &QPushButton::clicked, this, [this] { startRace(); });
-  connect(quick, &QPushButton::clicked, this, &TrainingPanel::startQuickLookRace);
-  connect(stop, &QPushButton::clicked, this, &TrainingPanel::stopSelected);
-  connect(stopRaceButton, &QPushButton::clicked, this, &TrainingPanel::stopRace);
-  connect(profile, &QPushButton::clicked, this, &TrainingPanel::profileSelectedCheckpoint);
-  connect(sample, &QPushButton::clicked, this, &TrainingPanel::raceSelectedSamplingGrids);
-  connect(open, &QPushButton::clicked, this, [this] {
-    const QString dir =
-        QFileDialog::getExistingDirectory(this, tr("Open run directory"), runsFolder_->text());
-    if (!dir.isEmpty()) followRun(dir);
-  });
-  connect(runs_, &RunListModel::checkedChanged, this, &TrainingPanel::redraw);
-  connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-          &TrainingPanel::redraw);
+// A loaded dataset becomes the next run's data; a changed profile list, the overlay's choices.
+void TrainingPanel::followWorkbench() {
   connect(workbench_, &Workbench::datasetChanged, this, [this] {
     if (const auto d = workbench_->dataset()) dataset_->setText(QString::fromStdString(d->source));
     suggestFeatureNetwork();
   });
-  connect(raceMeasure_, &QComboBox::currentIndexChanged, this, &TrainingPanel::drawQuality);
-  connect(overlayProfile_, &ProfileChoice::profileChanged, this, &TrainingPanel::redraw);
   connect(workbench_, &Workbench::profilesChanged, this, [this] {
     overlayProfile_->blockSignals(true);
     overlayProfile_->refill();
     overlayProfile_->blockSignals(false);
     redraw();
   });
-  guardWheel(this);  // the wheel scrolls the form, not the setting under the pointer
-  redraw();          // the charts' titles before the first run
 }
 
 void TrainingPanel::suggestFeatureNetwork() {
@@ -738,6 +594,15 @@ void TrainingPanel::drawQuality() {
 void TrainingPanel::redraw() {
   // Hidden, a run's every poll and every profile change would redraw four charts for no one.
   if (hidden_->defer()) return;
+  drawLosses();
+  drawQuality();
+  const int row = currentRun();
+  if (row >= 0) showRunStatus(row);
+  drawSchedules(row);
+  drawErrors(row);
+}
+
+void TrainingPanel::drawLosses() {
   std::vector<Curve> losses;
   for (int i = 0; i < runCount(); ++i) {
     if (!runs_->entry(i).checked) continue;
@@ -747,92 +612,41 @@ void TrainingPanel::redraw() {
     losses.push_back(loss);
   }
   loss_->setCurves(losses);
-  drawQuality();
+}
 
-  const int row = currentRun();
-  std::vector<Curve> snapshots, errors;
+void TrainingPanel::drawSchedules(int row) {
+  std::vector<Curve> curves;
   if (row >= 0) {
-    const pipeline::RunRecord& s = run(row)->record();
-    const QString failure = runs_->entry(row).failure;
-    // Up to six snapshots spread over the run, plus the latest: how the schedule moved.
-    const size_t n = s.schedules.size();
-    std::vector<size_t> picks;
-    for (size_t k = 0; k < 6 && n > 0; ++k) picks.push_back(k * (n - 1) / 5);
-    picks.erase(std::unique(picks.begin(), picks.end()), picks.end());
-    int colour = 0;
-    for (size_t pick : picks) {
-      const auto& snap = s.schedules[pick];
-      snapshots.push_back({tr("step %1").arg(snap.step),
-                           snap.sigma,
-                           snap.density,
-                           {},
-                           {},
-                           CurveChart::paletteColor(colour++),
-                           pick + 1 != n});
-    }
-    // Beside the online π, the π its rule gives from a frozen checkpoint's profile (the InfoNoise
-    // paper's Figure 4 picture).
-    schedule_->setToolTip(QString());
-    bool overlaid = false;
-    const int reference = referenceProfileIndex(row);
-    const train::TrainConfig* config = runConfig(row);
-    if (n > 0 && reference >= 0 && config) {
-      const auto& named = workbench_->profiles()[reference];
-      try {
-        const OfflineReference r = offlineReference(*config, *named.profile, named.name);
-        snapshots.push_back({r.label, r.sigma, r.density, {}, {}, QColor(Qt::black)});
-        overlaid = true;
-        schedule_->setToolTip(r.label + QStringLiteral("\n") + r.description);
-      } catch (const std::exception& e) {
-        schedule_->setToolTip(tr("no offline reference: %1").arg(e.what()));
-      }
-    }
-    schedule_->setTitle(overlaid ? tr("Live schedule π (selected run); black: offline reference")
-                                 : tr("Live schedule π (selected run)"));
-    for (auto it = s.schedules.rbegin(); it != s.schedules.rend(); ++it) {
-      if (it->mhat.empty()) continue;
-      errors.push_back({tr("m̂ (training, step %1)").arg(it->step),
-                        it->sigma,
-                        it->mhat,
-                        {},
-                        {},
-                        CurveChart::paletteColor(0)});
-      break;
-    }
-    if (!s.evals.empty())
-      errors.push_back({tr("held-out (step %1)").arg(s.evals.back().step),
-                        s.evals.back().sigma,
-                        s.evals.back().error,
-                        {},
-                        {},
-                        CurveChart::paletteColor(1)});
-    QStringList notes;
-    for (const std::string& note : s.notes) notes << QString::fromStdString(note);
-    const QString stopped =
-        run(row)->stoppedByUser()
-            ? tr("Stopped by you at step %1 · ").arg(s.train.empty() ? 0 : s.train.back().step)
-            : QString();
-    status_->setText(
-        !failure.isEmpty() ? failure
-        : !s.error.empty()
-            ? tr("The run stopped: %1").arg(QString::fromStdString(s.error))
-            : tr("%1%2 · sampler %3 · %4 · %5 schedule events · %6 evaluations%7")
-                  .arg(stopped)
-                  .arg(run(row)->runDirectory())
-                  .arg(s.sampler.empty() ? tr("starting") : QString::fromStdString(s.sampler))
-                  .arg(s.threads == 1  ? tr("1 torch thread")
-                       : s.threads > 1 ? tr("%1 torch threads").arg(s.threads)
-                                       : tr("threads not recorded"))
-                  .arg(s.schedules.size())
-                  .arg(s.evals.size())
-                  .arg(notes.isEmpty()
-                           ? QString()
-                           : tr(" · %1 unreadable event lines skipped · latest note: %2")
-                                 .arg(s.malformedLines)
-                                 .arg(notes.last())));
-    // Every recent note (skipped lines, a file read again) on hover.
-    status_->setToolTip(notes.join(QLatin1Char('\n')));
+    curves = scheduleSnapshots(run(row)->record());
+    const std::optional<Curve> reference = offlineReferenceCurve(row);
+    if (reference) curves.push_back(*reference);
+    schedule_->setTitle(reference ? tr("Live schedule π (selected run); black: offline reference")
+                                  : tr("Live schedule π (selected run)"));
   }
+  schedule_->setCurves(curves);
+}
+
+// Beside the online π, the π its rule gives from a frozen checkpoint's profile (the InfoNoise
+// paper's Figure 4 picture); the chart's tooltip says which, or why there is none.
+std::optional<Curve> TrainingPanel::offlineReferenceCurve(int row) {
+  schedule_->setToolTip(QString());
+  const int reference = referenceProfileIndex(row);
+  const train::TrainConfig* config = runConfig(row);
+  if (run(row)->record().schedules.empty() || reference < 0 || !config) return std::nullopt;
+  const auto& named = workbench_->profiles()[reference];
+  try {
+    const OfflineReference r = offlineReference(*config, *named.profile, named.name);
+    schedule_->setToolTip(r.label + QStringLiteral("\n") + r.description);
+    return Curve{r.label, r.sigma, r.density, {}, {}, QColor(Qt::black)};
+  } catch (const std::exception& e) {
+    schedule_->setToolTip(tr("no offline reference: %1").arg(e.what()));
+    return std::nullopt;
+  }
+}
+
+void TrainingPanel::drawErrors(int row) {
+  std::vector<Curve> errors;
+  if (row >= 0) errors = trainingErrorCurves(run(row)->record());
   const QString overlay = overlayProfile_->profileName();
   if (const auto p = workbench_->profile(overlay); p && !p->estimates.empty())
     errors.push_back({tr("offline MMSE: %1").arg(overlay),
@@ -842,8 +656,35 @@ void TrainingPanel::redraw() {
                       {},
                       CurveChart::paletteColor(2),
                       true});
-  schedule_->setCurves(snapshots);
   error_->setCurves(errors);
+}
+
+void TrainingPanel::showRunStatus(int row) {
+  const pipeline::RunRecord& s = run(row)->record();
+  const QString failure = runs_->entry(row).failure;
+  QStringList notes;
+  for (const std::string& note : s.notes) notes << QString::fromStdString(note);
+  const QString stopped =
+      run(row)->stoppedByUser()
+          ? tr("Stopped by you at step %1 · ").arg(s.train.empty() ? 0 : s.train.back().step)
+          : QString();
+  status_->setText(
+      !failure.isEmpty() ? failure
+      : !s.error.empty()
+          ? tr("The run stopped: %1").arg(QString::fromStdString(s.error))
+          : tr("%1%2 · sampler %3 · %4 · %5 schedule events · %6 evaluations%7")
+                .arg(stopped)
+                .arg(run(row)->runDirectory())
+                .arg(s.sampler.empty() ? tr("starting") : QString::fromStdString(s.sampler))
+                .arg(threadsText(s.threads))
+                .arg(s.schedules.size())
+                .arg(s.evals.size())
+                .arg(notes.isEmpty() ? QString()
+                                     : tr(" · %1 unreadable event lines skipped · latest note: %2")
+                                           .arg(s.malformedLines)
+                                           .arg(notes.last())));
+  // Every recent note (skipped lines, a file read again) on hover.
+  status_->setToolTip(notes.join(QLatin1Char('\n')));
 }
 
 }  // namespace noisescope::ui

@@ -4,6 +4,8 @@
 // estimate against the offline profile, and the schedule race (quality against steps).
 #include <QWidget>
 
+#include <optional>
+
 #include "pipeline/training/schedule_race.h"
 
 class QLineEdit;
@@ -14,6 +16,10 @@ class QDoubleSpinBox;
 class QPushButton;
 class QListView;
 class QLabel;
+class QFormLayout;
+class QGridLayout;
+class QScrollArea;
+class QVBoxLayout;
 
 namespace noisescope::train {
 struct TrainConfig;
@@ -27,6 +33,7 @@ class RunMonitor;
 class ProfileChoice;
 class HiddenRedraw;
 class RunListModel;
+struct Curve;
 
 class TrainingPanel : public QWidget {
   Q_OBJECT
@@ -114,7 +121,37 @@ class TrainingPanel : public QWidget {
   void referenceProfileRequested(const QString& runDirectory);
 
  private:
+  // The settings form (training_panel_form.cpp): its row groups top to bottom, then the
+  // buttons, each connecting what it creates. Widgets are made in tab order.
+  QWidget* buildForm();
+  void addDatasetRows(QWidget* form, QFormLayout* layout);
+  void addNetworkRows(QWidget* form, QFormLayout* layout, const train::TrainConfig& defaults);
+  void addOptimiserRows(QWidget* form, QFormLayout* layout, const train::TrainConfig& defaults);
+  void addNoiseSamplerRows(QWidget* form, QFormLayout* layout, const train::TrainConfig& defaults);
+  void addGateRow(QWidget* form, QFormLayout* layout, const train::TrainConfig& defaults);
+  void addCadenceAndDeviceRows(QWidget* form, QFormLayout* layout,
+                               const train::TrainConfig& defaults);
+  void addFeatureNetworkRows(QWidget* form, QFormLayout* layout);
+  void followFeatureNetworkChoice(QPushButton* browse);
+  void addRunsFolderRow(QWidget* form, QFormLayout* layout);
+  void addRunButtons(QWidget* form, QFormLayout* layout);
+  QScrollArea* formScrollArea(QWidget* form);
+  // Right of the form: the run list and status, above the four charts.
+  QVBoxLayout* buildRunsSide();
+  void buildRunList();
+  QGridLayout* buildCharts();
+  QVBoxLayout* buildQualityArea();
+  QVBoxLayout* buildErrorArea();
+  void followWorkbench();
+
   void redraw();
+  // redraw's parts: the checked runs' losses, then the selected run's charts and status line.
+  void drawLosses();
+  void drawSchedules(int row);
+  // The π its rule gives from a frozen checkpoint's profile, when the run has one to compare.
+  std::optional<Curve> offlineReferenceCurve(int row);
+  void drawErrors(int row);
+  void showRunStatus(int row);
   QString launch(const QString& sampler, int threads, int race, pipeline::RaceRole role,
                  bool quickLook = false);
   void launchRace(bool quickLook);
