@@ -33,12 +33,15 @@
 #include "pipeline/schedules/fit_for_tool.h"
 #include "pipeline/schedules/schedule_files.h"
 #include "schedule/allocation.h"
+#include "ui/coordinate_titles.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
 #include "ui/hidden_redraw.h"
 #include "ui/profile_choice.h"
+#include "ui/recipe_editor.h"
 #include "ui/sampling_grid_dialog.h"
 #include "ui/schedule_list_model.h"
+#include "ui/schedule_spin_box.h"
 #include "ui/torchscript_dialog.h"
 #include "ui/warning_box.h"
 #include "ui/workbench.h"
@@ -56,46 +59,6 @@ const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coor
                                    Coordinate::VpTime, Coordinate::FlowTime};
 enum CurveKind { kAllocation, kSampling, kWeight, kCdf };
 
-QDoubleSpinBox* numberSpin(QWidget* parent, double lo, double hi, double value, int decimals = 4) {
-  auto* box = new QDoubleSpinBox(parent);
-  box->setDecimals(decimals);
-  box->setRange(lo, hi);
-  box->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-  box->setValue(value);
-  box->setKeyboardTracking(true);  // redraw as the user types
-  return box;
-}
-
-QString coordinateTitle(Coordinate c) {
-  switch (c) {
-    case Coordinate::Sigma:
-      return QObject::tr("noise level σ (log scale)");
-    case Coordinate::LogSigma:
-      return QObject::tr("log σ");
-    case Coordinate::Lambda:
-      return QObject::tr("log-SNR λ = −2 log σ");
-    case Coordinate::VpTime:
-      return QObject::tr("VP time t (β_d = 19.9, β_min = 0.1)");
-    case Coordinate::FlowTime:
-      return QObject::tr("rectified-flow time t = σ/(1+σ)");
-  }
-  return {};
-}
-
-QString densityUnit(Coordinate c) {
-  switch (c) {
-    case Coordinate::Sigma:
-      return QObject::tr("per unit σ");
-    case Coordinate::LogSigma:
-      return QObject::tr("per unit log σ");
-    case Coordinate::Lambda:
-      return QObject::tr("per unit λ");
-    case Coordinate::VpTime:
-    case Coordinate::FlowTime:
-      return QObject::tr("per unit t");
-  }
-  return {};
-}
 }  // namespace
 
 SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
@@ -445,161 +408,49 @@ void SchedulePanel::showEditor() {
   editor_ = editor;
   editorScroll_->setWidget(editor);  // deletes the previous editor
   if (row < 0 || row >= scheduleCount()) return;
-  // The editor edits its own copy of the recipe and hands each change to the model by the row's
-  // id: it holds nothing that a rebuild or a removed row could leave dangling.
   const ScheduleListModel::Id id = model_->idAt(row);
   const auto draft = std::make_shared<ScheduleRecipe>(model_->recipe(row));
-  const ScheduleRecipe& recipe = *draft;
   static const BuiltSchedule kNotBuilt;
   const auto built = model_->built(row);  // held while the editor is made
   const BuiltSchedule& shown = built ? *built : kNotBuilt;
   const QString error = model_->error(row);
-
   // Every editor change rebuilds this one schedule and redraws: cheap on a few hundred bins.
-  auto changed = [this, id, draft] {
-    model_->setRecipe(id, *draft);
-    redraw();
-  };
-  auto addNumber = [&](const QString& label, double lo, double hi, double value,
-                       std::function<void(double)> set, const QString& help = {}) {
-    QDoubleSpinBox* box = numberSpin(editor, lo, hi, value);
-    box->setToolTip(help);
-    form->addRow(label, box);
-    connect(box, &QDoubleSpinBox::valueChanged, editor, [set, changed](double v) {
-      set(v);
-      changed();
-    });
-  };
+  const RecipeEditor e{editor, form, draft, [this, id, draft] {
+                         model_->setRecipe(id, *draft);
+                         redraw();
+                       }};
 
   auto* kind = new QLabel(editor);
   kind->setWordWrap(true);
   form->addRow(tr("Kind:"), kind);
-  switch (recipe.kind) {
+  switch (draft->kind) {
     case ScheduleRecipe::Kind::Preset:
-    case ScheduleRecipe::Kind::Family: {
-      const FamilyDescriptor& f = family(recipe.family);
-      kind->setText(QString::fromStdString(f.label + ": " + f.formula));
-      for (const ParameterDescriptor& p : f.parameters) {
-        const std::string key = p.name;
-        addNumber(
-            QString::fromStdString(p.label) + QLatin1Char(':'), p.minimum, p.maximum,
-            recipe.parameters.count(key) ? recipe.parameters.at(key) : p.defaultValue,
-            [draft, key](double v) { draft->parameters[key] = v; }, QString::fromStdString(p.help));
-      }
+    case ScheduleRecipe::Kind::Family:
+      addFamilyRows(e, kind);
       break;
-    }
     case ScheduleRecipe::Kind::InfoNoise:
-    case ScheduleRecipe::Kind::SqrtEntropy: {
-      const bool info = recipe.kind == ScheduleRecipe::Kind::InfoNoise;
-      kind->setText(info ? tr("InfoNoise: effective allocation ρ ∝ (MMSE/σ²)·g(σ), "
-                              "g = σⁿ/(σⁿ + cⁿ); sampling π ∝ ρ/w")
-                         : tr("√-entropy: sampling density π(u) ∝ √(dH/du) in the coordinate u "
-                              "below, moved to log σ with the Jacobian"));
-      auto* profile = new QComboBox(editor);
-      for (const auto& named : workbench_->profiles()) profile->addItem(named.name);
-      profile->setCurrentText(QString::fromStdString(recipe.profileName));
-      form->addRow(tr("&Profile:"), profile);
-      // Where the schedule is made, what its profile's kind means for it
-      // (pipeline/schedules/caveats.h).
-      auto* caveat = new QLabel(editor);
-      caveat->setObjectName(QStringLiteral("scheduleCaveat"));
-      caveat->setWordWrap(true);
-      caveat->setStyleSheet(QStringLiteral("color: #a04000;"));
-      form->addRow(caveat);
-      auto showCaveat = [this, id, caveat] {
+    case ScheduleRecipe::Kind::SqrtEntropy:
+      addEntropicRows(e, kind, profileNames(), [this, id] {
         const auto now = model_->built(model_->rowOf(id));
-        const std::vector<std::string> caveats = now ? now->caveats : std::vector<std::string>();
-        caveat->setText(caveats.empty()
-                            ? QString()
-                            : tr("Caveat: %1").arg(QString::fromStdString(caveats.front())));
-        caveat->setVisible(!caveats.empty());
-      };
-      showCaveat();
-      connect(profile, &QComboBox::currentTextChanged, editor,
-              [draft, changed, showCaveat](const QString& t) {
-                draft->profileName = t.toStdString();
-                changed();
-                showCaveat();
-              });
-      if (!info) {
-        auto* coordinate = new QComboBox(editor);
-        const Coordinate options[] = {Coordinate::LogSigma, Coordinate::Sigma, Coordinate::Lambda};
-        for (Coordinate c : options) coordinate->addItem(coordinateTitle(c));
-        coordinate->setCurrentIndex(recipe.sqrtCoordinate == Coordinate::Sigma    ? 1
-                                    : recipe.sqrtCoordinate == Coordinate::Lambda ? 2
-                                                                                  : 0);
-        form->addRow(tr("Square root in &u:"), coordinate);
-        connect(coordinate, &QComboBox::currentIndexChanged, editor,
-                [draft, changed, options](int i) {
-                  draft->sqrtCoordinate = options[i];
-                  changed();
-                });
-      }
-      addNumber(
-          tr("Gate c (0: off):"), 0.0, 100.0, recipe.gateC, [draft](double v) { draft->gateC = v; },
-          tr("Low-noise gate g(σ) = σⁿ/(σⁿ + cⁿ). ≈%1 for CIFAR-like images, %2 for DNA "
-             "and other discrete data; an offline empirical profile needs none.")
-              .arg(pipeline::defaults::autoGateC(false))
-              .arg(pipeline::defaults::autoGateC(true)));
-      addNumber(tr("Gate n:"), 0.5, 20.0, recipe.gateN, [draft](double v) { draft->gateN = v; });
-      addNumber(
-          tr("Smoothing (log σ):"), 0.0, 5.0, recipe.smoothing,
-          [draft](double v) { draft->smoothing = v; },
-          tr("Gaussian smoothing bandwidth of the log-rate along log σ, for noisy profiles"));
+        return now ? now->caveats : std::vector<std::string>();
+      });
       break;
-    }
     case ScheduleRecipe::Kind::Table:
     case ScheduleRecipe::Kind::File:
-    case ScheduleRecipe::Kind::Fixed: {
-      // Shown as built: the facts the schedule carries.
-      const Schedule& fixed = shown.schedule;
-      QStringList facts;
-      for (const auto& [k, v] : fixed.info.notes)
-        facts << QStringLiteral("%1: %2").arg(QString::fromStdString(k), QString::fromStdString(v));
-      for (const auto& [k, v] : fixed.info.parameters)
-        facts << QStringLiteral("%1 = %2").arg(QString::fromStdString(k)).arg(v, 0, 'g', 6);
-      if (fixed.isAtomic()) {
-        QStringList atoms;
-        for (const Atom& a : fixed.atoms())
-          atoms << QStringLiteral("σ=%1: %2").arg(a.sigma, 0, 'g', 4).arg(a.weight, 0, 'f', 4);
-        facts << tr("atoms: %1").arg(atoms.join(QStringLiteral("; ")));
-      }
-      kind->setText(QString::fromStdString(fixed.info.label) + QStringLiteral("\n") +
-                    facts.join(QLatin1Char('\n')));
-      kind->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    case ScheduleRecipe::Kind::Fixed:
+      showBuiltFacts(kind, shown.schedule);
       break;
-    }
   }
+  // A fixed schedule or file carries its own weight.
+  if (draft->kind != ScheduleRecipe::Kind::Fixed && draft->kind != ScheduleRecipe::Kind::File)
+    addLossWeightRows(e, shown);
+  addBuildOutcome(e, shown, error);
+}
 
-  // The loss weight: what turns the sampling density into the effective allocation.
-  if (recipe.kind != ScheduleRecipe::Kind::Fixed && recipe.kind != ScheduleRecipe::Kind::File) {
-    auto* weight = new QComboBox(editor);
-    for (const std::string& name : lossWeightNames()) weight->addItem(QString::fromStdString(name));
-    weight->setCurrentText(QString::fromStdString(recipe.weight.name()));
-    form->addRow(tr("&Loss weight w:"), weight);
-    connect(weight, &QComboBox::currentTextChanged, editor, [draft, changed](const QString& t) {
-      draft->weight.kind = lossWeightKindFromString(t.toStdString());
-      changed();
-    });
-    // Shows the σ_data in use; typing a value makes it "given".
-    addNumber(
-        tr("σ_data (EDM weight):"), 1e-3, 100.0, shown.sigmaData.value,
-        [draft](double v) { draft->sigmaData = v; },
-        tr("σ_data in use: %1").arg(QString::fromStdString(shown.sigmaData.source)));
-    addNumber(tr("γ (min-SNR):"), 1e-3, 1e4, recipe.weight.gamma,
-              [draft](double v) { draft->weight.gamma = v; });
-  }
-  auto* facts = new QLabel(editor);
-  facts->setWordWrap(true);
-  if (error.isEmpty()) {
-    facts->setText(tr("Mass outside [σ_min, σ_max] before truncation: %1\nσ_data %2: %3")
-                       .arg(shown.schedule.info.truncatedMass, 0, 'g', 3)
-                       .arg(shown.sigmaData.value, 0, 'g', 4)
-                       .arg(QString::fromStdString(shown.sigmaData.source)));
-  } else {
-    facts->setText(error);
-  }
-  form->addRow(facts);
+QStringList SchedulePanel::profileNames() const {
+  QStringList names;
+  for (const auto& named : workbench_->profiles()) names << named.name;
+  return names;
 }
 
 void SchedulePanel::redraw() {

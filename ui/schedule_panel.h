@@ -4,6 +4,7 @@
 // π, the loss weight w, the effective allocation φ ∝ π·w or the CDF, in a chosen coordinate —
 // with a metrics table against a reference and exports that training code can read. Every
 // schedule, its provenance and its σ-steps come from core/pipeline, exactly as the CLI's do.
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -101,7 +102,10 @@ class SchedulePanel : public QWidget {
   // The grid from the spin boxes, rebuilding every schedule on it; then the editor and chart.
   void rebuildAll();
   void redraw();
+  // The selected schedule's editor: its kind's rows (ui/recipe_editor.h), the loss weight and
+  // what the build reported.
   void showEditor();
+  QStringList profileNames() const;
   void addMenuActions();
   // The σ range the spin boxes give (σ_min kept below σ_max), and the grid on it.
   std::pair<double, double> sigmaRange() const;
