@@ -7,6 +7,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${NOISESCOPE_BUILD_DIR:-$root/build}"
 source "$root/installer/ccache-env.sh"
+source "$root/installer/generator.sh"
 jobs="${NOISESCOPE_JOBS:-2}"   # builds are sized for 2 cores and 24 GB: torch headers are heavy
 
 configure=1
@@ -17,7 +18,8 @@ case "${1:-}" in
 esac
 
 if [ "$configure" = 1 ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@"
+  mapfile -t generator < <(noisescope_generator_args "$build")
+  cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@"
 fi
 if [ "$compile" = 1 ]; then
   cmake --build "$build" -j"$jobs"

@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake g++ make ccache pkg-config git
+  # the build tool every script configures with where it is installed (installer/generator.sh)
+  ninja-build
   # the linker every build uses (CMakeLists.txt NOISESCOPE_LINKER): about five times faster than ld
   lld
   # coverage-guided fuzzing of the readers (tests/fuzz/run.sh): clang 14 with libFuzzer

@@ -4,12 +4,14 @@ of core/face_headers.txt, and no face parses LibTorch (torch, ATen, c10) or Eige
 
 Usage: check_face_includes.py SOURCE_DIR [BUILD_DIR]
 Without BUILD_DIR it reads the sources: every stray include (file:line: header). With BUILD_DIR it
-also reads the compiler's dependency files (*.o.d) of every face object there and names each one
-that pulled in a LibTorch or Eigen header through any chain of includes. Exits 1 on a finding.
+also reads the dependencies of every face object there (the compiler's *.o.d files, or Ninja's log
+of them, which replaces the files in a Ninja build) and names each one that pulled in a LibTorch or
+Eigen header through any chain of includes. Exits 1 on a finding.
 The build enforces most of this by itself (core/face_headers.cmake); this also catches a
 [support] header included directly, and a third-party header that brings torch along."""
 import pathlib
 import re
+import subprocess
 import sys
 
 LOWER_LIBRARIES = ("util", "data", "profile", "schedule", "io", "render", "tensor", "diagnostic",
@@ -60,18 +62,44 @@ def source_strays(root: pathlib.Path, allowed: set) -> list:
     return strays
 
 
-def heavy_face_objects(build: pathlib.Path) -> tuple:
-    """(dependency files read, face objects that depend on a LibTorch or Eigen header)."""
-    read, heavy = 0, []
+def face_dependencies(build: pathlib.Path) -> dict:
+    """Each face object (relative path) with the text of its dependency list."""
+    if (build / ".ninja_deps").exists():
+        return ninja_dependencies(build)
+    found = {}
     for folder in FACE_OBJECT_FOLDERS:
         for depfile in sorted((build / folder).rglob("*.o.d")):
-            if "_autogen" in depfile.parts[-2] or "defaults_json" in str(depfile):
-                continue
-            read += 1
-            text = depfile.read_text(encoding="utf-8", errors="replace")
-            found = HEAVY_DEPENDENCY.search(text)
-            if found:
-                heavy.append(f"{depfile.relative_to(build)}: parses {found.group(1)} headers")
+            found[str(depfile.relative_to(build))[: -len(".d")]] = depfile.read_text(
+                encoding="utf-8", errors="replace")
+    return found
+
+
+def ninja_dependencies(build: pathlib.Path) -> dict:
+    """Ninja reads each *.o.d into its log and deletes it; `ninja -t deps` prints the log."""
+    listing = subprocess.run(["ninja", "-C", str(build), "-t", "deps"], capture_output=True,
+                             text=True, check=True).stdout
+    found, current = {}, None
+    for line in listing.splitlines():
+        header = re.match(r"^(\S.*\.o): #deps", line)
+        if header:
+            current = header.group(1) if header.group(1).startswith(FACE_OBJECT_FOLDERS) else None
+            if current:
+                found[current] = ""
+        elif current and line.strip():
+            found[current] += line.strip() + "\n"
+    return found
+
+
+def heavy_face_objects(build: pathlib.Path) -> tuple:
+    """(face objects read, face objects that depend on a LibTorch or Eigen header)."""
+    read, heavy = 0, []
+    for obj, text in sorted(face_dependencies(build).items()):
+        if "_autogen" in obj or "defaults_json" in obj:
+            continue
+        read += 1
+        found = HEAVY_DEPENDENCY.search(text)
+        if found:
+            heavy.append(f"{obj}: parses {found.group(1)} headers")
     return read, heavy
 
 
@@ -93,7 +121,7 @@ def main() -> int:
         build = pathlib.Path(sys.argv[2]).resolve()
         read, heavy = heavy_face_objects(build)
         if read == 0:
-            print(f"{build}: no face dependency files (*.o.d) to read: build the faces first")
+            print(f"{build}: no face dependencies (*.o.d or Ninja's log) to read: build the faces first")
             failed = True
         elif heavy:
             print("face translation units that parse LibTorch or Eigen:")

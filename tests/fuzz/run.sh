@@ -36,6 +36,7 @@ done
 
 say() { printf 'fuzz: %s\n' "$*"; }
 source "$root/installer/ccache-env.sh"
+source "$root/installer/generator.sh"
 harnesses=(idx idx_gz cifar npy streamed_prior hdf5 fasta image safetensors npz edm_zip synthetic
            profile schedule_json schedule_csv schedule_spec train_config run_event trainer_settings)
 if [ -n "$only" ]; then IFS=',' read -r -a harnesses <<<"$only"; fi
@@ -48,7 +49,8 @@ if [ "$do_build" = 1 ]; then
   fi
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  if ! cmake -S "$root" -B "$build" -DNOISESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  mapfile -t generator < <(noisescope_generator_args "$build")
+  if ! cmake -S "$root" -B "$build" "${generator[@]}" -DNOISESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >"$build.configure.log" 2>&1 ||
      ! cmake --build "$build" --target noisescope_fuzzers -j"${NOISESCOPE_JOBS:-2}" >"$build.build.log" 2>&1; then
     tail -40 "$build.configure.log" "$build.build.log" 2>/dev/null

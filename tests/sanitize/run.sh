@@ -32,6 +32,7 @@ while [ $# -gt 0 ]; do
 done
 say() { printf 'sanitize: %s\n' "$*"; }
 source "$root/installer/ccache-env.sh"
+source "$root/installer/generator.sh"
 
 # The job thread, the run monitor and the GUI tests that start jobs (loads, diagnostics, the
 # bracket, atomic design, the sampling race); a training child started, followed and stopped from
@@ -55,9 +56,11 @@ build() {
   local kind=$1 dir=$2 start
   shift 2
   start=$(date +%s)
-  local launcher=()
+  local launcher=() generator
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-  if ! cmake -S "$root" -B "$dir" -DNOISESCOPE_SANITIZE="$kind" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  mapfile -t generator < <(noisescope_generator_args "$dir")
+  if ! cmake -S "$root" -B "$dir" "${generator[@]}" -DNOISESCOPE_SANITIZE="$kind" \
+        -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" \
         >"$dir.configure.log" 2>&1 ||
      ! cmake --build "$dir" -j"${NOISESCOPE_JOBS:-2}" --target "$@" >"$dir.build.log" 2>&1; then
