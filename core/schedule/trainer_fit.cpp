@@ -26,6 +26,110 @@ std::vector<double> toParameters(const TrainerFamily& family, const std::vector<
   return p;
 }
 
+int binOf(const LogSigmaGrid& grid, double ell) {
+  if (!(ell >= grid.edges.front() && ell < grid.edges.back())) return -1;
+  return static_cast<int>(std::upper_bound(grid.edges.begin(), grid.edges.end(), ell) -
+                          grid.edges.begin()) -
+         1;
+}
+
+// What φ's quadrature needs of the tool and the grid but not of the knobs: worked out once per
+// fit rather than at each of its ~10³ candidates (the σ, Jacobians and loss factors cost more
+// than most densities). Each value is computed by the same expression as before, so φ is
+// unchanged to the bit.
+struct QuadraturePoints {
+  // A continuous tool: kMidpoints points per bin.
+  struct Point {
+    double sigma, jacobian, u, lossToX0;
+  };
+  std::vector<Point> points;
+  // A quantising tool: its table cells whose trained value lies in a bin, with their two
+  // Gauss–Legendre nodes.
+  struct Cell {
+    int bin;
+    double width, lowNode, highNode, sigma, lossToX0;
+  };
+  std::vector<Cell> cells;
+};
+
+QuadraturePoints quadraturePoints(const TrainerTool& tool, const TrainerFamily& family,
+                                  const LogSigmaGrid& grid) {
+  QuadraturePoints q;
+  if (family.atoms) return q;  // the atoms move with the knobs
+  if (!tool.tableEdges.empty()) {
+    const auto& e = tool.tableEdges;
+    constexpr double kNode = 0.21132486540518713;  // (1 − 1/√3)/2
+    for (std::size_t j = 0; j + 1 < e.size(); ++j) {
+      const double sigma = trainerSigma(tool.tableAtUpper ? e[j + 1] : e[j], tool.coordinate);
+      if (!(sigma > 0.0) || !std::isfinite(sigma)) continue;
+      const int b = binOf(grid, std::log(sigma));
+      if (b < 0) continue;
+      const double width = e[j + 1] - e[j];
+      q.cells.push_back(
+          {b, width, e[j] + kNode * width, e[j + 1] - kNode * width, sigma, tool.lossToX0(sigma)});
+    }
+    return q;
+  }
+  for (int b = 0; b < grid.bins(); ++b) {
+    const double h = grid.width(b) / kMidpoints;
+    for (int j = 0; j < kMidpoints; ++j) {
+      const double ell = grid.edges[b] + (j + 0.5) * h;
+      const double jacobian = trainerUnitsPerLogSigma(ell, tool.coordinate);
+      const double sigma = std::exp(ell);
+      const bool inside = jacobian > 0.0;
+      q.points.push_back({sigma, jacobian, inside ? trainerCoordinate(sigma, tool.coordinate) : 0.0,
+                          inside ? tool.lossToX0(sigma) : 0.0});
+    }
+  }
+  return q;
+}
+
+// φ per bin (familyAllocationMasses) with the knob-free parts from `q`.
+std::vector<double> allocationMasses(const TrainerTool& tool, const TrainerFamily& family,
+                                     const std::vector<double>& p, const LogSigmaGrid& grid,
+                                     const QuadraturePoints& q) {
+  std::vector<double> masses(grid.bins(), 0.0);
+  if (family.atoms) {
+    for (const auto& [u, probability] : family.atoms(p)) {
+      const double sigma = trainerSigma(u, tool.coordinate);
+      const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
+      if (b >= 0 && probability > 0.0)
+        masses[b] += probability * trainerX0Weight(tool, family, p, sigma);
+    }
+  } else if (!tool.tableEdges.empty()) {
+    // A quantising tool: each cell's probability (two-point Gauss–Legendre in the coordinate)
+    // times the weight at the value the tool trains, in the bin of that value.
+    for (const auto& c : q.cells) {
+      const double probability =
+          0.5 * c.width * (family.density(c.lowNode, p) + family.density(c.highNode, p));
+      if (probability > 0.0)
+        masses[c.bin] += probability * (family.toolWeight(c.sigma, p) * c.lossToX0);
+    }
+  } else {
+    // trainerDensityLogSigma and trainerX0Weight at each midpoint, the knob-free factors read.
+    for (int b = 0; b < grid.bins(); ++b) {
+      const double h = grid.width(b) / kMidpoints;
+      double m = 0.0;
+      for (int j = 0; j < kMidpoints; ++j) {
+        const auto& point = q.points[b * kMidpoints + j];
+        if (!(point.jacobian > 0.0)) continue;
+        const double density = family.density(point.u, p);
+        const double d = std::isfinite(density) && density > 0.0 ? density * point.jacobian : 0.0;
+        if (d > 0.0) m += d * (family.toolWeight(point.sigma, p) * point.lossToX0) * h;
+      }
+      masses[b] = m;
+    }
+  }
+  double total = 0.0;
+  for (auto& m : masses) {
+    if (!std::isfinite(m)) m = 0.0;
+    total += m;
+  }
+  if (total > 0.0)
+    for (auto& m : masses) m /= total;
+  return masses;
+}
+
 // The bins' masses summed per group.
 std::vector<double> grouped(const std::vector<double>& masses, const std::vector<int>& groups) {
   std::vector<double> out(groups.empty() ? 0 : groups.back() + 1, 0.0);
@@ -39,12 +143,13 @@ struct Objective {
   const LogSigmaGrid& grid;
   const std::vector<int>& groups;
   const std::vector<double>& groupedTarget;
+  const QuadraturePoints& points;
   int evaluations = 0;
   double operator()(const std::vector<double>& x) {
     ++evaluations;
     return flooredKl(
         groupedTarget,
-        grouped(familyAllocationMasses(tool, family, toParameters(family, x), grid), groups));
+        grouped(allocationMasses(tool, family, toParameters(family, x), grid, points), groups));
   }
 };
 
@@ -126,32 +231,6 @@ std::vector<double> tableValues(const TrainerTool& tool) {
   return values;
 }
 
-int binOf(const LogSigmaGrid& grid, double ell) {
-  if (!(ell >= grid.edges.front() && ell < grid.edges.back())) return -1;
-  return static_cast<int>(std::upper_bound(grid.edges.begin(), grid.edges.end(), ell) -
-                          grid.edges.begin()) -
-         1;
-}
-
-// A quantising tool: each cell's probability (two-point Gauss–Legendre in the coordinate) times the
-// weight at the value the tool trains, in the bin of that value.
-void tableMasses(const TrainerTool& tool, const TrainerFamily& family, const std::vector<double>& p,
-                 const LogSigmaGrid& grid, std::vector<double>& masses) {
-  const auto& e = tool.tableEdges;
-  constexpr double kNode = 0.21132486540518713;  // (1 − 1/√3)/2
-  for (std::size_t j = 0; j + 1 < e.size(); ++j) {
-    const double sigma = trainerSigma(tool.tableAtUpper ? e[j + 1] : e[j], tool.coordinate);
-    if (!(sigma > 0.0) || !std::isfinite(sigma)) continue;
-    const int b = binOf(grid, std::log(sigma));
-    if (b < 0) continue;
-    const double width = e[j + 1] - e[j];
-    const double probability =
-        0.5 * width *
-        (family.density(e[j] + kNode * width, p) + family.density(e[j + 1] - kNode * width, p));
-    if (probability > 0.0) masses[b] += probability * trainerX0Weight(tool, family, p, sigma);
-  }
-}
-
 }  // namespace
 
 TrainerTool toolFor(const TrainerTool& tool, const TrainerFamily& family) {
@@ -169,36 +248,7 @@ TrainerTool toolFor(const TrainerTool& tool, const TrainerFamily& family) {
 
 std::vector<double> familyAllocationMasses(const TrainerTool& tool, const TrainerFamily& family,
                                            const std::vector<double>& p, const LogSigmaGrid& grid) {
-  std::vector<double> masses(grid.bins(), 0.0);
-  if (family.atoms) {
-    for (const auto& [u, probability] : family.atoms(p)) {
-      const double sigma = trainerSigma(u, tool.coordinate);
-      const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
-      if (b >= 0 && probability > 0.0)
-        masses[b] += probability * trainerX0Weight(tool, family, p, sigma);
-    }
-  } else if (!tool.tableEdges.empty()) {
-    tableMasses(tool, family, p, grid, masses);
-  } else {
-    for (int b = 0; b < grid.bins(); ++b) {
-      const double h = grid.width(b) / kMidpoints;
-      double m = 0.0;
-      for (int j = 0; j < kMidpoints; ++j) {
-        const double ell = grid.edges[b] + (j + 0.5) * h;
-        const double d = trainerDensityLogSigma(tool, family, p, ell);
-        if (d > 0.0) m += d * trainerX0Weight(tool, family, p, std::exp(ell)) * h;
-      }
-      masses[b] = m;
-    }
-  }
-  double total = 0.0;
-  for (auto& m : masses) {
-    if (!std::isfinite(m)) m = 0.0;
-    total += m;
-  }
-  if (total > 0.0)
-    for (auto& m : masses) m /= total;
-  return masses;
+  return allocationMasses(tool, family, p, grid, quadraturePoints(tool, family, grid));
 }
 
 std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid) {
@@ -262,7 +312,8 @@ TrainerFamilyFit fitTrainerFamily(const TrainerTool& anyTool, const TrainerFamil
                                        " bins, the grid " + std::to_string(grid.bins()));
   const std::vector<int> groups = comparisonGroups(tool, grid);
   const std::vector<double> groupedTarget = grouped(target, groups);
-  Objective objective{tool, family, grid, groups, groupedTarget};
+  const QuadraturePoints points = quadraturePoints(tool, family, grid);
+  Objective objective{tool, family, grid, groups, groupedTarget, points};
   const std::size_t n = family.parameters.size();
   std::vector<double> x(n);
   std::vector<double> p;

@@ -207,9 +207,12 @@ double sigmoidGridDensity(double t, const IndexLaw& law) {
       terms.value.push_back(n * f * std::exp(logPmf));
     }
   }
+  // Only the law's window [lo, hi] can have a nonzero probability; the terms outside it add +0.
+  const int count = static_cast<int>(terms.value.size());
+  const int from = std::max(0, law.lo - terms.first);
+  const int to = std::min(count, law.hi - terms.first + 1);
   double sum = 0.0;
-  for (std::size_t j = 0; j < terms.value.size(); ++j)
-    sum += indexProbability(terms.first + static_cast<int>(j), law) * terms.value[j];
+  for (int j = from; j < to; ++j) sum += indexProbability(terms.first + j, law) * terms.value[j];
   return sum;
 }
 
@@ -318,11 +321,25 @@ std::vector<double> balancedMasses() {
 
 // P(index ≤ c) of content_or_style's index draw: ⌊1000·U³⌋ (content) or ⌊1000·(1 − U³)⌋
 // (style), clamped to 0 … 999.
-double indexCdf(int c, IndexStyle style) {
+double indexCdfValue(int c, IndexStyle style) {
   if (c < 0) return 0.0;
   if (c >= 999) return 1.0;
   const double f = (c + 1) / 1000.0;
   return style == IndexStyle::Content ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
+}
+// The same from a table of c = 0 … 998 per style: orderStatisticMasses asks for it millions of
+// times.
+double indexCdf(int c, IndexStyle style) {
+  if (c < 0) return 0.0;
+  if (c >= 999) return 1.0;
+  auto table = [](IndexStyle s) {
+    std::vector<double> v(999);
+    for (int k = 0; k < 999; ++k) v[k] = indexCdfValue(k, s);
+    return v;
+  };
+  static const std::vector<double> content = table(IndexStyle::Content);
+  static const std::vector<double> styled = table(IndexStyle::Style);
+  return (style == IndexStyle::Content ? content : styled)[c];
 }
 
 // Content or style: the index picks an order statistic. Entry i of the descending grid is ≥ v

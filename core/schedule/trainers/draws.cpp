@@ -1,9 +1,41 @@
 // The tool builders per coordinate and the combination of a draw with a loss weighting.
 #include "schedule/trainers/draws.h"
 
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+
 #include "schedule/trainers/tools.h"
 
 namespace noisescope::schedule::trainers {
+
+namespace {
+
+// Keyed on the bits, so that every distinct argument (−0, NaN included) has its own entry.
+std::uint64_t bitsOf(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+struct DoublePairHash {
+  std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& k) const {
+    return std::hash<std::uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
+  }
+};
+
+}  // namespace
+
+double modeInverseAtTable(double t, double s) {
+  using Key = std::pair<std::uint64_t, std::uint64_t>;
+  thread_local std::unordered_map<Key, double, DoublePairHash> cache;
+  if (cache.size() > 200000) cache.clear();  // a few MB at most
+  const Key key{bitsOf(t), bitsOf(s)};
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  const double u = modeInverseBisection(t, s);
+  cache.emplace(key, u);
+  return u;
+}
 
 namespace {
 

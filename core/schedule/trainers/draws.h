@@ -67,7 +67,7 @@ inline double modeMap(double u, double s) {
   return u + s * (c * c - 1.0 + u);
 }
 // g⁻¹(t) by bisection on [0, 1] (g(0) = 0, g(1) = 1).
-inline double modeInverse(double t, double s) {
+inline double modeInverseBisection(double t, double s) {
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 60; ++i) {
     const double mid = 0.5 * (lo + hi);
@@ -75,6 +75,13 @@ inline double modeInverse(double t, double s) {
   }
   return 0.5 * (lo + hi);
 }
+inline double modeInverse(double t, double s) {
+  return modeInverseBisection(t, s);
+}
+// The same, remembered per (t, s) and thread, for the table CDFs (modeDrawCdf): a fit asks for
+// the same 1001 table points at every shift it tries with one mode_scale, and each bisection
+// costs 60 cosines. (A density's points move with the shift, so it does not use this.)
+double modeInverseAtTable(double t, double s);
 // Density of g(U) at t: 1/g'(g⁻¹(t)).
 inline double modeDensity(double t, double s) {
   if (!(t >= 0.0 && t <= 1.0)) return 0.0;
@@ -147,7 +154,7 @@ inline double logitNormalCdf(double x, double m, double s) {
 inline double modeDrawCdf(double x, double s) {
   if (!(x > 0.0)) return 0.0;
   if (!(x < 1.0)) return 1.0;
-  return 1.0 - modeInverse(1.0 - x, s);  // g is increasing: 1 − g(U) < x ⇔ U > g⁻¹(1 − x)
+  return 1.0 - modeInverseAtTable(1.0 - x, s);  // g is increasing: 1 − g(U) < x ⇔ U > g⁻¹(1 − x)
 }
 
 // A draw u ∈ [0, 1) indexed as j = ⌊1000·u⌋ into a descending 1000-entry flow table t_j =

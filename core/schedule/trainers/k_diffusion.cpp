@@ -17,23 +17,37 @@ namespace {
 struct CosineInterpolated {
   double imageD, sigmaData, minValue, maxValue;
 
-  // −2·log tan(a + u(b − a)) + shift for the cosine schedule shifted to noise_d, and d/du.
-  std::pair<double, double> shiftedCosine(double u, double noiseD) const {
+  // The cosine schedule shifted to noise_d: its shift and the angles a, b at u = 0 and 1, which
+  // depend on the knob only (worked out once per map, not per u).
+  struct Shifted {
+    double shift, a, b;
+  };
+  Shifted shifted(double noiseD) const {
     const double shift = 2.0 * std::log(noiseD / imageD);
     const double logsnrMin = -2.0 * std::log(maxValue / sigmaData) - shift;
     const double logsnrMax = -2.0 * std::log(minValue / sigmaData) - shift;
-    const double a = std::atan(std::exp(-0.5 * logsnrMax));
-    const double b = std::atan(std::exp(-0.5 * logsnrMin));
-    const double theta = a + u * (b - a);
-    return {-2.0 * std::log(std::tan(theta)) + shift, -4.0 * (b - a) / std::sin(2.0 * theta)};
+    return {shift, std::atan(std::exp(-0.5 * logsnrMax)), std::atan(std::exp(-0.5 * logsnrMin))};
   }
-  // log σ at u and d log σ/du (σ = σ_d·e^{−logsnr/2}).
-  std::pair<double, double> logSigma(double u, double low, double high) const {
-    const auto [l, dl] = shiftedCosine(u, low);
-    const auto [h, dh] = shiftedCosine(u, high);
-    const double logsnr = (1.0 - u) * l + u * h;
-    const double slope = h - l + (1.0 - u) * dl + u * dh;
-    return {std::log(sigmaData) - 0.5 * logsnr, -0.5 * slope};
+  // −2·log tan(a + u(b − a)) + shift, and d/du.
+  static std::pair<double, double> shiftedCosine(double u, const Shifted& c) {
+    const double theta = c.a + u * (c.b - c.a);
+    return {-2.0 * std::log(std::tan(theta)) + c.shift, -4.0 * (c.b - c.a) / std::sin(2.0 * theta)};
+  }
+  // The map u ↦ log σ for one pair of knobs.
+  struct Map {
+    Shifted low, high;
+    double logSigmaData;
+    // log σ at u and d log σ/du (σ = σ_d·e^{−logsnr/2}).
+    std::pair<double, double> operator()(double u) const {
+      const auto [l, dl] = shiftedCosine(u, low);
+      const auto [h, dh] = shiftedCosine(u, high);
+      const double logsnr = (1.0 - u) * l + u * h;
+      const double slope = h - l + (1.0 - u) * dl + u * dh;
+      return {logSigmaData - 0.5 * logsnr, -0.5 * slope};
+    }
+  };
+  Map map(double low, double high) const {
+    return {shifted(low), shifted(high), std::log(sigmaData)};
   }
   // Density per unit σ at σ: Σ 1/|dσ/du| over every u that gives σ (u uniform on (0, 1)). The
   // interpolation between two shifted schedules need not be monotone in u (noise_d_low 32 for a
@@ -55,8 +69,9 @@ struct CosineInterpolated {
                high,
                std::vector<double>(kSteps + 1),
                std::vector<double>(kSteps + 1)};
+      const Map logSigmaAt = map(low, high);
       for (int i = 0; i <= kSteps; ++i) {
-        const auto [v, d] = logSigma(double(i) / kSteps, low, high);
+        const auto [v, d] = logSigmaAt(double(i) / kSteps);
         table.logSigma[i] = v, table.slope[i] = d;
       }
     }
@@ -106,10 +121,11 @@ std::vector<TrainerFamily> draws(const TrainerSettings& settings) {
   // density has integrable infinities, which a quadrature in σ would miss.
   d.back().atoms = [cosine](const Params& p) {
     std::vector<std::pair<double, double>> atoms;
+    const auto logSigma = cosine.map(p[0], p[1]);
     for (double u = 0.0; u < 1.0;) {
-      const double slope = std::abs(cosine.logSigma(u, p[0], p[1]).second);
+      const double slope = std::abs(logSigma(u).second);
       const double du = std::min({1e-3, 0.01 / std::max(slope, 1e-9), 1.0 - u});
-      atoms.emplace_back(std::exp(cosine.logSigma(u + 0.5 * du, p[0], p[1]).first), du);
+      atoms.emplace_back(std::exp(logSigma(u + 0.5 * du).first), du);
       u += du;
     }
     return atoms;

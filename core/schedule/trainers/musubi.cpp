@@ -2,9 +2,32 @@
 // src/musubi_tuner/training/trainer_base.py NetworkTrainer.get_noisy_model_input_and_timesteps and
 // trains a velocity loss weighted by NetworkTrainer.compute_loss; the modes are the choices of
 // --timestep_sampling in training/parser_common.py _add_timestep_args.
+#include <cstring>
+
 #include "schedule/trainers/tools.h"
 
 namespace noisescope::schedule::trainers {
+
+namespace {
+
+// The logit-normal mass inside the window under preserve_distribution_shape, which depends on
+// the knobs only: `compute` runs once per knob values (compared bit for bit) and thread, not at
+// each of the ~10² points a candidate is evaluated at.
+template <typename Compute>
+double keptMass(const Params& p, Compute compute) {
+  thread_local bool known = false;
+  thread_local Params knobs;
+  thread_local double mass = 0.0;
+  if (!known || knobs.size() != p.size() ||
+      std::memcmp(knobs.data(), p.data(), p.size() * sizeof(double)) != 0) {
+    mass = compute();
+    knobs = p;
+    known = true;
+  }
+  return mass;
+}
+
+}  // namespace
 
 ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&) {
   ModelDefinition m = flowModel(
@@ -202,7 +225,8 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
            if (!(b > a) || u < a || u > b) return 0.0;
            const double m = std::log(p[1]), scale = p[0];
            if (!preserve) return logitNormal((u - a) / (b - a), m, scale) / (b - a);
-           const double inside = logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale);
+           const double inside = keptMass(
+               p, [&] { return logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale); });
            return inside > 0.0 ? logitNormal(u, m, scale) / inside : 0.0;
          },
          noWeight,
