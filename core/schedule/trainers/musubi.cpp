@@ -221,7 +221,9 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
         {preserve ? "shift + window, preserve_distribution_shape" : "shift + window",
          windowParameters(shiftKnobs),
          [windowOf, preserve](double u, const Params& p) {
-           const auto [a, b] = windowOf(p, 2);
+           // Plain copies: C++17 lets no lambda capture a structured binding (keptMass's below).
+           const auto [low, high] = windowOf(p, 2);
+           const double a = low, b = high;
            if (!(b > a) || u < a || u > b) return 0.0;
            const double m = std::log(p[1]), scale = p[0];
            if (!preserve) return logitNormal((u - a) / (b - a), m, scale) / (b - a);
