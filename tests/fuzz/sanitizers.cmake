@@ -10,10 +10,5 @@ foreach(option NOISESCOPE_WITH_TORCH NOISESCOPE_BUILD_GUI NOISESCOPE_BUILD_TESTS
   set(${option} OFF CACHE BOOL "off in the fuzzing build" FORCE)
 endforeach()
 set(fuzz_sanitize_flags -fsanitize=address,undefined -fno-sanitize-recover=undefined)
-# -O1 and line tables only: the optimisation libFuzzer's documentation suggests, readable stacks,
-# and less to compile than -O2 -g (executions per second: installer/README.md).
-foreach(lang C CXX)
-  set(CMAKE_${lang}_FLAGS_RELWITHDEBINFO "-O1 -gline-tables-only -DNDEBUG")
-endforeach()
-add_compile_options(-fsanitize=fuzzer-no-link ${fuzz_sanitize_flags} -fno-omit-frame-pointer)
+add_compile_options(-fsanitize=fuzzer-no-link ${fuzz_sanitize_flags} -fno-omit-frame-pointer -g)
 add_link_options(${fuzz_sanitize_flags})
