@@ -87,7 +87,7 @@ int run(const CompareArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("compare", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration compareCommand("compare", [](CLI::App& app) -> std::function<int()> {
   app.description(
       "Compare schedules on φ ∝ π·w: KL both ways, TV, Hellinger, band masses, σ quantiles; "
       "charts");

@@ -37,7 +37,7 @@ int run(bool json) {
   return 0;
 }
 
-const CommandRegistration registration("defaults", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration defaultsCommand("defaults", [](CLI::App& app) -> std::function<int()> {
   app.description(
       "Print the engine's defaults: σ grid, gate rule, σ_data fallback, held-out share, presets");
   auto json = std::make_shared<bool>(false);

@@ -270,7 +270,7 @@ std::function<int()> setup(CLI::App& app) {
   };
 }
 
-const CommandRegistration registration("diagnose", setup);
+const CommandRegistration diagnoseCommand("diagnose", setup);
 
 }  // namespace
 }  // namespace noisescope::cli

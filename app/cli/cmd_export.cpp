@@ -43,7 +43,7 @@ int run(const ExportArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("export", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration exportCommand("export", [](CLI::App& app) -> std::function<int()> {
   app.description("Convert a schedule (JSON ↔ CSV ↔ HDF5) or export its curves in a coordinate");
   auto a = std::make_shared<ExportArgs>();
   app.add_option("input", a->input, "Schedule file, preset name or family:NAME?key=value")

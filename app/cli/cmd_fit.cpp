@@ -84,7 +84,7 @@ int run(const FitArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("fit", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration fitCommand("fit", [](CLI::App& app) -> std::function<int()> {
   app.description(
       "Fit a trainer's own timestep/σ sampling families to a target effective allocation");
   auto a = std::make_shared<FitArgs>();

@@ -73,7 +73,7 @@ int runInfo(const InfoArgs& args) {
   return 0;
 }
 
-const CommandRegistration registration("info", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration infoCommand("info", [](CLI::App& app) -> std::function<int()> {
   auto args = std::make_shared<InfoArgs>();
   app.description("Show what a dataset holds: N, shape, types, value range, mean, std, sigma_data");
   addDatasetOptions(app, args->dataset);

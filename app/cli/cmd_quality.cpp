@@ -142,7 +142,7 @@ int runFloor(const QualityArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("quality", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration qualityCommand("quality", [](CLI::App& app) -> std::function<int()> {
   auto a = std::make_shared<QualityArgs>();
   app.description("Sample quality (THEORY §11): feature networks, Fréchet distance, k-mer JS");
   app.require_subcommand(1);

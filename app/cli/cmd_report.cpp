@@ -29,7 +29,7 @@ int runReport(const ReportArgs& args) {
   return 0;
 }
 
-const CommandRegistration registration("report", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration reportCommand("report", [](CLI::App& app) -> std::function<int()> {
   auto args = std::make_shared<ReportArgs>();
   pipeline::ReportRequest& r = args->settings;
   app.description(

@@ -72,55 +72,59 @@ int runSampleRace(const CLI::App& app, SampleRaceArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("sample-race", [](CLI::App& app) -> std::function<int()> {
-  auto a = std::make_shared<SampleRaceArgs>();
-  auto& o = a->options;
-  app.description(
-      "Race sampling grids on a trained denoiser: quality against NFE, with floors and intervals");
-  app.add_option("MODEL", o.model,
-                 "A run directory (its newest TorchScript export and its data) or a TorchScript "
-                 "x0 denoiser file (with --config)")
-      ->required();
-  app.add_option("--config", o.config,
-                 "Training config of a TorchScript file's data (its split, counts and feature "
-                 "network)")
-      ->check(CLI::ExistingFile);
-  app.add_option("--features", o.featureNetwork,
-                 "Feature network for FD (default: the config's eval.feature_network)")
-      ->check(CLI::ExistingFile);
-  app.add_option("--profile", o.profile, "Profile for the grids matched to its rate")
-      ->check(CLI::ExistingFile);
-  app.add_option("--grid", o.grids,
-                 "Sampling-grid spec to race, e.g. 'karras?rho=7' (repeatable; default: Karras "
-                 "ρ = 7 and 3, uniform σ, log σ, DDPM trailing / leading / linspace, flow shift 3, "
-                 "entropic ∫rate and ∫√rate and auto with --profile, the run's π quantiles)");
-  app.add_option("--nfe", o.nfe, "Budgets of denoiser evaluations")->capture_default_str();
-  app.add_option("--seeds", o.seeds, "Sampling seeds (intervals need at least 2)")
-      ->capture_default_str();
-  app.add_option("--sampler", o.sampler,
-                 "auto (Euler for a flow-v model, else Heun), heun, euler, euler-ancestral")
-      ->capture_default_str();
-  app.add_option("--samples", o.samples,
-                 "Generated samples per grid, NFE and seed (default: eval.quality_samples)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--floor-repeats", o.floorRepeats, "Draws of the real-against-real floor")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_flag("--no-elbo", a->noElbo, "Skip the per-grid ELBO");
-  app.add_flag("--quick", a->quick,
-               "A first look in minutes: Karras, log σ and the data-driven grid (auto with "
-               "--profile, else the run's π quantiles) with " +
-                   pipeline::sampleRaceSettingsText(pipeline::SampleRaceOptions::quick()) +
-                   "; flags given override these");
-  app.add_option("--device", o.device, "auto, cpu, cuda")->capture_default_str();
-  app.add_option("--json", a->json,
-                 "Write the result (noisescope.sample-race/1), rewritten after every finished "
-                 "cell");
-  app.add_option("--chart", a->chart,
-                 "Chart of quality against NFE (.svg or .png; further measures get "
-                 "NAME.<measure>.ext)");
-  return [a, &app] { return runSampleRace(app, *a); };
-});
+const CommandRegistration sampleRaceCommand(
+    "sample-race", [](CLI::App& app) -> std::function<int()> {
+      auto a = std::make_shared<SampleRaceArgs>();
+      auto& o = a->options;
+      app.description(
+          "Race sampling grids on a trained denoiser: quality against NFE, with floors and "
+          "intervals");
+      app.add_option(
+             "MODEL", o.model,
+             "A run directory (its newest TorchScript export and its data) or a TorchScript "
+             "x0 denoiser file (with --config)")
+          ->required();
+      app.add_option("--config", o.config,
+                     "Training config of a TorchScript file's data (its split, counts and feature "
+                     "network)")
+          ->check(CLI::ExistingFile);
+      app.add_option("--features", o.featureNetwork,
+                     "Feature network for FD (default: the config's eval.feature_network)")
+          ->check(CLI::ExistingFile);
+      app.add_option("--profile", o.profile, "Profile for the grids matched to its rate")
+          ->check(CLI::ExistingFile);
+      app.add_option(
+          "--grid", o.grids,
+          "Sampling-grid spec to race, e.g. 'karras?rho=7' (repeatable; default: Karras "
+          "ρ = 7 and 3, uniform σ, log σ, DDPM trailing / leading / linspace, flow shift 3, "
+          "entropic ∫rate and ∫√rate and auto with --profile, the run's π quantiles)");
+      app.add_option("--nfe", o.nfe, "Budgets of denoiser evaluations")->capture_default_str();
+      app.add_option("--seeds", o.seeds, "Sampling seeds (intervals need at least 2)")
+          ->capture_default_str();
+      app.add_option("--sampler", o.sampler,
+                     "auto (Euler for a flow-v model, else Heun), heun, euler, euler-ancestral")
+          ->capture_default_str();
+      app.add_option("--samples", o.samples,
+                     "Generated samples per grid, NFE and seed (default: eval.quality_samples)")
+          ->check(CLI::PositiveNumber);
+      app.add_option("--floor-repeats", o.floorRepeats, "Draws of the real-against-real floor")
+          ->capture_default_str()
+          ->check(CLI::PositiveNumber);
+      app.add_flag("--no-elbo", a->noElbo, "Skip the per-grid ELBO");
+      app.add_flag("--quick", a->quick,
+                   "A first look in minutes: Karras, log σ and the data-driven grid (auto with "
+                   "--profile, else the run's π quantiles) with " +
+                       pipeline::sampleRaceSettingsText(pipeline::SampleRaceOptions::quick()) +
+                       "; flags given override these");
+      app.add_option("--device", o.device, "auto, cpu, cuda")->capture_default_str();
+      app.add_option("--json", a->json,
+                     "Write the result (noisescope.sample-race/1), rewritten after every finished "
+                     "cell");
+      app.add_option("--chart", a->chart,
+                     "Chart of quality against NFE (.svg or .png; further measures get "
+                     "NAME.<measure>.ext)");
+      return [a, &app] { return runSampleRace(app, *a); };
+    });
 
 }  // namespace
 }  // namespace noisescope::cli

@@ -277,7 +277,7 @@ int run(const ScheduleArgs& a) {
   return 0;
 }
 
-const CommandRegistration registration("schedule", [](CLI::App& app) -> std::function<int()> {
+const CommandRegistration scheduleCommand("schedule", [](CLI::App& app) -> std::function<int()> {
   app.description(
       "Make a noise schedule (family, preset, entropic from a profile, table, atomic optimum) or "
       "show one");

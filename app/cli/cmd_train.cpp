@@ -99,7 +99,7 @@ CLI::App* addSettingFlags(CLI::App& app, TrainArgs& a) {
   return group;
 }
 
-const CommandRegistration registration("train", [](CLI::App& app) {
+const CommandRegistration trainCommand("train", [](CLI::App& app) {
   app.description("Train a denoiser into a run directory (resumes when it has a checkpoint)");
   auto args = std::make_shared<TrainArgs>();
   auto* config = app.add_option("--config", args->request.config,

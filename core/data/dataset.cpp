@@ -30,13 +30,21 @@ int64_t Dataset::size() const {
   return d == 0 ? 0 : static_cast<int64_t>(values.size()) / d;
 }
 
-std::string Dataset::shapeString() const {
+std::string Dataset::sourceOrName() const {
+  return source.empty() ? name : source;
+}
+
+std::string sampleShapeText(const std::vector<int64_t>& shape) {
   std::string out;
-  for (size_t i = 0; i < sampleShape.size(); ++i) {
+  for (size_t i = 0; i < shape.size(); ++i) {
     if (i) out += "×";
-    out += std::to_string(sampleShape[i]);
+    out += std::to_string(shape[i]);
   }
   return out;
+}
+
+std::string Dataset::shapeString() const {
+  return sampleShapeText(sampleShape);
 }
 
 void Dataset::validate() const {

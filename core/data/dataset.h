@@ -7,6 +7,9 @@
 
 namespace noisescope {
 
+// A sample shape as people write it: "1×28×28".
+std::string sampleShapeText(const std::vector<int64_t>& shape);
+
 // How one sample should be looked at.
 enum class SampleKind {
   Image,     // shape {C, H, W}, C = 1 (grey) or 3 (RGB)
@@ -44,6 +47,9 @@ struct Dataset {
   float* sample(int64_t i) { return values.data() + i * dim(); }
   bool hasLabels() const { return !labels.empty(); }
   std::string shapeString() const;  // "1×28×28"
+  // What messages and provenance call the dataset: the file it came from, or its name when it
+  // came from no file (a synthetic set, one built in memory).
+  std::string sourceOrName() const;
 
   // Throws std::logic_error when the fields disagree (values not N×D, labels not N). Readers call
   // it before returning so that no half-built dataset ever leaves them.

@@ -10,7 +10,7 @@ namespace {
 
 void requireDna(const Dataset& d) {
   if (d.sampleShape.size() != 2 || d.sampleShape[1] != 4)
-    throw InputError(d.source.empty() ? d.name : d.source,
+    throw InputError(d.sourceOrName(),
                      "the k-mer spectrum needs DNA windows shaped L×4, got " + d.shapeString());
 }
 

@@ -212,9 +212,8 @@ double measureSigmaData(PriorRows& prior, const Progress& progress) {
   const int64_t n = prior.size(), d = prior.dim();
   if (n < 2 || d < 1) {
     const Dataset& about = prior.description();
-    throw InputError(
-        about.source.empty() ? about.name : about.source,
-        "needs at least two samples to measure σ_data (has " + std::to_string(n) + ")");
+    throw InputError(about.sourceOrName(), "needs at least two samples to measure σ_data (has " +
+                                               std::to_string(n) + ")");
   }
   const std::vector<double> means = coordinateMeans(prior, progress.sub(0.0, 0.5));
   const double squares = squaredDeviations(prior, means, progress.sub(0.5, 1.0));

@@ -8,6 +8,7 @@
 
 #include "data/formats/input_file.h"
 #include "util/error.h"
+#include "util/number_text.h"
 #include "util/random_source.h"
 #include "util/spec_string.h"
 
@@ -37,16 +38,6 @@ std::string kindList() {
 
 bool isPlanar(const std::string& kind) {
   return kind == "circle" || kind == "two-moons" || kind == "swiss-roll";
-}
-
-// Shortest decimal text that reads back as the same double.
-std::string formatNumber(double value) {
-  char text[40];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(text, sizeof text, "%.*g", precision, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
 }
 
 void validate(const SyntheticSpec& spec, const std::string& source) {
@@ -186,7 +177,7 @@ std::string formatSyntheticSpec(const SyntheticSpec& spec) {
   std::string text = kPrefix + spec.kind + "?n=" + std::to_string(spec.count) +
                      "&d=" + std::to_string(spec.dimension);
   if (spec.kind == "dirac-mixture") text += "&k=" + std::to_string(spec.components);
-  text += "&scale=" + formatNumber(spec.scale) + "&noise=" + formatNumber(spec.noise) +
+  text += "&scale=" + shortestNumberText(spec.scale) + "&noise=" + shortestNumberText(spec.noise) +
           "&seed=" + std::to_string(spec.seed);
   return text;
 }

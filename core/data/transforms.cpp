@@ -4,19 +4,10 @@
 #include <cmath>
 
 #include "util/error.h"
+#include "util/number_text.h"
 #include "util/seeded_split.h"
 
 namespace noisescope {
-
-namespace {
-
-std::string formatNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
-  return text;
-}
-
-}  // namespace
 
 Dataset scaleToSymmetricUnit(const Dataset& dataset) {
   Dataset out = dataset;
@@ -42,7 +33,7 @@ Dataset scaleToSymmetricUnit(const Dataset& dataset) {
     std::fill(out.values.begin(), out.values.end(), 0.0f);
   }
   out.scaling = "[-1,1]";
-  out.transforms.push_back("scaled [" + formatNumber(lo) + ", " + formatNumber(hi) +
+  out.transforms.push_back("scaled [" + numberText(lo, 6) + ", " + numberText(hi, 6) +
                            "] to [-1, 1]");
   return out;
 }
@@ -51,7 +42,7 @@ Dataset binarize(const Dataset& dataset, float threshold) {
   Dataset out = scaleToSymmetricUnit(dataset);
   for (float& v : out.values) v = v > threshold ? 1.0f : -1.0f;
   out.scaling = "{-1,+1}";
-  out.transforms.push_back("binarized at " + formatNumber(threshold));
+  out.transforms.push_back("binarized at " + numberText(threshold, 6));
   return out;
 }
 
@@ -69,13 +60,13 @@ std::pair<Dataset, Dataset> trainTestSplit(const Dataset& dataset, double testFr
                                            uint64_t seed) {
   if (!(testFraction > 0.0 && testFraction < 1.0))
     throw InputError("test fraction",
-                     "must lie strictly between 0 and 1 (got " + formatNumber(testFraction) + ")");
+                     "must lie strictly between 0 and 1 (got " + numberText(testFraction, 6) + ")");
   const int64_t n = dataset.size();
   if (n < 2) throw InputError(dataset.source, "has fewer than 2 samples; cannot split it");
   const RowSplit rows = seededSplit(n, heldOutCount(n, testFraction, "test fraction"), seed);
   Dataset train = selectRows(dataset, rows.kept), test = selectRows(dataset, rows.held);
   const std::string what =
-      "split " + formatNumber(testFraction) + " test (seed " + std::to_string(seed) + "): ";
+      "split " + numberText(testFraction, 6) + " test (seed " + std::to_string(seed) + "): ";
   train.split = "train";
   test.split = "test";
   train.transforms.push_back(what + "train part, " + std::to_string(train.size()) + " samples");

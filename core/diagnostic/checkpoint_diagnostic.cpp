@@ -35,8 +35,7 @@ at::Tensor batchOf(const Dataset& dataset, const std::vector<int64_t>& rows,
 
 void requireUsable(const Dataset& dataset) {
   if (dataset.size() < 1 || dataset.dim() < 1)
-    throw InputError(dataset.source.empty() ? dataset.name : dataset.source,
-                     "the evaluation dataset is empty");
+    throw InputError(dataset.sourceOrName(), "the evaluation dataset is empty");
 }
 
 }  // namespace

@@ -434,7 +434,7 @@ InformationMatrices checkpointInformation(const std::string& modelPath, const Da
                {"layer", chosen.describe(layer.weight)},
                {"layer_choice", how},
                {"prediction", toString(options.prediction)},
-               {"dataset", data.source.empty() ? data.name : data.source},
+               {"dataset", data.sourceOrName()},
                {"device", device.str()}};
   out.description = "TorchScript checkpoint, output layer '" + chosen.weightName + "' (" +
                     chosen.describe(layer.weight) + ", " + toString(options.prediction) +

@@ -17,10 +17,6 @@ constexpr int64_t kRowChunk = 2048;
 using Matrix = Eigen::MatrixXd;
 using RowMatrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-std::string nameOf(const Dataset& dataset) {
-  return dataset.source.empty() ? dataset.name : dataset.source;
-}
-
 // Rows [r0, r0 + rows) minus the mean, in fp64.
 RowMatrix centredRows(const Dataset& dataset, const Eigen::VectorXd& mean, int64_t r0,
                       int64_t rows) {
@@ -79,7 +75,8 @@ void takeDescending(const Eigen::VectorXd& values, const Matrix* vectors, const 
 CovarianceBasis covarianceBasis(const Dataset& dataset, const GaussianSpectrumOptions& options,
                                 bool wantVectors, const Progress& progress) {
   const int64_t n = dataset.size(), d = dataset.dim();
-  if (n < 2 || d < 1) throw InputError(nameOf(dataset), "a covariance needs at least two samples");
+  if (n < 2 || d < 1)
+    throw InputError(dataset.sourceOrName(), "a covariance needs at least two samples");
   if (options.rank < 1 || options.oversample < 0 || options.powerIterations < 0)
     throw InputError(settings::kSpectrumRank,
                      "the randomised spectrum needs rank ≥ 1, oversample ≥ 0 and "
@@ -107,7 +104,8 @@ CovarianceBasis covarianceBasis(const Dataset& dataset, const GaussianSpectrumOp
     Eigen::SelfAdjointEigenSolver<Matrix> solver;
     solver.compute(covariance, mode);
     if (solver.info() != Eigen::Success)
-      throw InputError(nameOf(dataset), "the covariance eigendecomposition did not converge");
+      throw InputError(dataset.sourceOrName(),
+                       "the covariance eigendecomposition did not converge");
     takeDescending(solver.eigenvalues(), wantVectors ? &solver.eigenvectors() : nullptr, nullptr, d,
                    out);
     progress.report(1.0, "spectrum");
@@ -133,7 +131,7 @@ CovarianceBasis covarianceBasis(const Dataset& dataset, const GaussianSpectrumOp
   const Matrix small = (q.transpose() * sq + sq.transpose() * q) / 2.0;  // symmetric Qᵀ Σ Q
   Eigen::SelfAdjointEigenSolver<Matrix> solver(small, mode);
   if (solver.info() != Eigen::Success)
-    throw InputError(nameOf(dataset), "the projected eigenproblem did not converge");
+    throw InputError(dataset.sourceOrName(), "the projected eigenproblem did not converge");
   takeDescending(solver.eigenvalues(), wantVectors ? &solver.eigenvectors() : nullptr, &q,
                  options.rank, out);
   progress.report(1.0, "spectrum");

@@ -22,22 +22,18 @@ namespace noisescope {
 
 namespace {
 
-std::string nameOf(const Dataset& dataset) {
-  return dataset.source.empty() ? dataset.name : dataset.source;
-}
-
 void requireData(const Dataset& dataset) {
   if (dataset.size() < 1 || dataset.dim() < 1)
-    throw InputError(nameOf(dataset), "the dataset is empty");
+    throw InputError(dataset.sourceOrName(), "the dataset is empty");
 }
 
 void requireData(const PriorAccess& prior) {
   if (!prior.whole || !prior.rows) throw std::invalid_argument("PriorAccess without rows");
   const Dataset& about = prior.whole->description();
   if (prior.whole->size() < 1 || prior.whole->dim() < 1)
-    throw InputError(nameOf(about), "the dataset is empty");
+    throw InputError(about.sourceOrName(), "the dataset is empty");
   if (prior.communicator && prior.rows->size() < 1)
-    throw InputError(nameOf(about),
+    throw InputError(about.sourceOrName(),
                      "has " + std::to_string(prior.whole->size()) + " samples, fewer than the " +
                          std::to_string(prior.communicator->worldSize()) + " ranks sharing it");
 }
@@ -287,13 +283,13 @@ Profile computeHeldOutProfile(const PriorAccess& prior, const Dataset& heldOut,
   requireData(heldOut);
   const Dataset& about = prior.whole->description();
   if (heldOut.size() < 2 || options.queries < 2)
-    throw InputError(nameOf(heldOut),
+    throw InputError(heldOut.sourceOrName(),
                      "a held-out profile needs at least two held-out samples "
                      "and two queries (its interval is over the points)");
   if (heldOut.dim() != prior.whole->dim())
-    throw InputError(nameOf(heldOut), "held-out samples have D = " + std::to_string(heldOut.dim()) +
-                                          ", the prior " + nameOf(about) +
-                                          " has D = " + std::to_string(prior.whole->dim()));
+    throw InputError(heldOut.sourceOrName(),
+                     "held-out samples have D = " + std::to_string(heldOut.dim()) + ", the prior " +
+                         about.sourceOrName() + " has D = " + std::to_string(prior.whole->dim()));
   const auto started = std::chrono::steady_clock::now();
   const std::vector<double> sigma =
       logSigmaLevels(options.levels, options.sigmaMin, options.sigmaMax);
@@ -336,7 +332,8 @@ HeldOutSplit splitHeldOut(const Dataset& dataset, double share, uint64_t seed) {
     throw InputError(settings::kHeldOutShare,
                      "the held-out share must lie strictly between 0 and 1");
   const int64_t n = dataset.size();
-  if (n < 2) throw InputError(nameOf(dataset), "a held-out split needs at least two samples");
+  if (n < 2)
+    throw InputError(dataset.sourceOrName(), "a held-out split needs at least two samples");
   const RowSplit rows = seededSplit(n, heldOutCount(n, share, settings::kHeldOutShare), seed);
   char spec[96];
   std::snprintf(spec, sizeof spec, "held-out split share=%g seed=%llu", share,

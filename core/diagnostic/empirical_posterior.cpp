@@ -822,13 +822,13 @@ PerQueryPosterior evaluate(PriorRows& prior, const Dataset* querySource, const Q
                            const std::vector<double>& sigmas,
                            const PosteriorEngineSettings& settings, const Progress& progress) {
   const Dataset& about = prior.description();
-  const std::string name = about.source.empty() ? about.name : about.source;
+  const std::string name = about.sourceOrName();
   if (prior.size() < 1 || prior.dim() < 1) throw InputError(name, "the dataset is empty");
   if (queries.dim != prior.dim() ||
       queries.noise.size() != queries.index.size() * static_cast<size_t>(queries.dim))
     throw std::invalid_argument("evaluateEmpiricalPosterior: queries drawn for another dimension");
   if (querySource && querySource->dim() != prior.dim())
-    throw InputError(querySource->source.empty() ? querySource->name : querySource->source,
+    throw InputError(querySource->sourceOrName(),
                      "held-out samples have D = " + std::to_string(querySource->dim()) +
                          ", the prior has D = " + std::to_string(prior.dim()));
   // Query indices are global: into the held-out set, else into the whole (maybe sharded) prior.

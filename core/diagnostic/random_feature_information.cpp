@@ -7,12 +7,12 @@
 #include "data/statistics.h"
 #include "schedule/preconditioning.h"
 #include "util/error.h"
+#include "util/math_constants.h"
 #include "util/setting_names.h"
 
 namespace noisescope::schedule {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 void checkLevels(const std::vector<double>& sigma, const std::string& source) {
   if (sigma.empty()) throw InputError(source, "no σ levels");
@@ -100,7 +100,7 @@ InformationMatrices randomFeatureInformation(const Dataset& data, const std::vec
                     {"seed", double(options.seed)},
                     {"dimension", double(d)}};
   out.notes = {
-      {"dataset", data.source.empty() ? data.name : data.source},
+      {"dataset", data.sourceOrName()},
       {"features", "relu(u·c_in·y + v·cos(ω·log σ/4 + ψ) + b), u ~ N(0, I/D), + constant"}};
   out.description =
       "shared random-feature denoiser (" + std::to_string(f) +

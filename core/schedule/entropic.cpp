@@ -6,11 +6,11 @@
 #include "profile/profile.h"
 #include "schedule/allocation.h"
 #include "util/error.h"
+#include "util/math_constants.h"
 
 namespace noisescope::schedule {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 constexpr int kSubintervals = 8;  // Simpson panels per bin when integrating a rate
 
 // ∫ f dℓ over [a, b] by composite Simpson.

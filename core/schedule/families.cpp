@@ -6,11 +6,11 @@
 
 #include "schedule/engine_defaults.h"
 #include "util/error.h"
+#include "util/math_constants.h"
 
 namespace noisescope::schedule {
 
 namespace {
-constexpr double kPi = 3.14159265358979323846;
 
 double normalCdf(double z) {
   return 0.5 * std::erfc(-z / std::sqrt(2.0));

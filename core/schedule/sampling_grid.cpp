@@ -9,18 +9,13 @@
 #include "schedule/engine_defaults.h"
 #include "schedule/sampling_rate.h"
 #include "util/error.h"
+#include "util/number_text.h"
 #include "util/setting_names.h"
 #include "util/spec_string.h"
 
 namespace noisescope::schedule {
 
 namespace {
-
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", v);
-  return buffer;
-}
 
 void requireSteps(const SamplingGridSpec& spec, int steps) {
   if (steps < 2)
@@ -100,7 +95,7 @@ std::vector<double> entropicGrid(const SamplingGridSpec& spec, const RateProfile
   }
   double total = cum.back();
   if (!(total > 0.0) || !std::isfinite(total))
-    throw InputError(profile.source, "the profile's rate integrates to " + number(total) +
+    throw InputError(profile.source, "the profile's rate integrates to " + numberText(total, 10) +
                                          " on [σ_min, σ_max]: no entropic grid there");
   if (spec.balanced) {
     // Each unit of the budget: the increment's share plus log σ's share (THEORY §6).
@@ -127,7 +122,7 @@ std::vector<double> quantileGrid(const SamplingGridSpec& spec, const Schedule& p
   std::reverse(s.begin(), s.end());
   for (int i = 0; i + 1 < n; ++i)
     if (!(s[i] > s[i + 1]))
-      throw InputError(spec.text, "the schedule's quantiles repeat σ = " + number(s[i]) +
+      throw InputError(spec.text, "the schedule's quantiles repeat σ = " + numberText(s[i], 10) +
                                       " (an atomic π): no grid of distinct levels");
   return s;
 }
@@ -244,19 +239,20 @@ ResolvedGrid resolveSamplingGrid(const SamplingGridSpec& given, const SamplingGr
     spec.sigmaMinFromRate = false;
     if (v > 0.0) {
       spec.sigmaMin = std::min(v, 0.5 * spec.sigmaMax);
-      out.notes.push_back("sigma_min=profile: " + number(spec.sigmaMin) + ", where " +
-                          number(kResidualEntropy) +
+      out.notes.push_back("sigma_min=profile: " + numberText(spec.sigmaMin, 10) + ", where " +
+                          numberText(kResidualEntropy, 10) +
                           " nats of H[x0|x_σ] at most (the sampling rate's upper end) are left "
                           "below");
     } else {
       out.notes.push_back("sigma_min=profile: the sampling rate does not vanish above " +
-                          number(spec.sigmaMin) + ", so sigma_min stays " + number(spec.sigmaMin));
+                          numberText(spec.sigmaMin, 10) + ", so sigma_min stays " +
+                          numberText(spec.sigmaMin, 10));
     }
   }
   if (spec.gateAuto) {
     spec.gateAuto = false;
     spec.gateC = defaults::autoGateC(rate->plusMinusOne);
-    out.notes.push_back(std::string("gate_c=auto: c = ") + number(spec.gateC) +
+    out.notes.push_back(std::string("gate_c=auto: c = ") + numberText(spec.gateC, 10) +
                         (rate->plusMinusOne ? " (±1 data)" : " (continuous data)"));
   }
   return out;
@@ -360,8 +356,9 @@ std::vector<double> capRatios(const std::vector<double>& sigma, double limit) {
   if (stepsOverRatio(sigma, limit).empty()) return sigma;  // safe as it is: left bit for bit
   if (double(n - 1) * cap < total * (1.0 - 1e-12))
     throw InputError("ratio cap", std::to_string(n) + " levels with steps at most ×" +
-                                      number(limit) + " cannot span σ " + number(levels.back()) +
-                                      " .. " + number(levels.front()) + "; take more steps");
+                                      numberText(limit, 10) + " cannot span σ " +
+                                      numberText(levels.back(), 10) + " .. " +
+                                      numberText(levels.front(), 10) + "; take more steps");
   auto spanned = [&](double c) {
     double s = 0.0;
     for (double w : d) s += std::min(c * w, cap);
@@ -392,7 +389,7 @@ GridExports gridExports(const SamplingGridSpec& spec, const std::vector<double>&
   const auto table =
       ddpmSigmaTable(spec.betaSchedule, spec.trainTimesteps, spec.betaStart, spec.betaEnd);
   e.timestepsTable = std::string(betaScheduleName(spec.betaSchedule)) + " betas " +
-                     number(spec.betaStart) + " .. " + number(spec.betaEnd) +
+                     numberText(spec.betaStart, 10) + " .. " + numberText(spec.betaEnd, 10) +
                      ", T = " + std::to_string(spec.trainTimesteps);
   std::vector<double> levels(sigma);
   if (!levels.empty() && levels.back() == 0.0) levels.pop_back();

@@ -6,6 +6,7 @@
 
 #include "schedule/entropic.h"
 #include "util/error.h"
+#include "util/number_text.h"
 #include "util/setting_names.h"
 #include "util/spec_string.h"
 
@@ -29,11 +30,6 @@ const char* familyName(GridFamily family) {
   return "karras";
 }
 
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.10g", v);
-  return buffer;
-}
 std::vector<std::string> familyKeys(GridFamily family) {
   switch (family) {
     case GridFamily::Karras:
@@ -59,8 +55,9 @@ std::vector<std::string> familyKeys(GridFamily family) {
 
 void checkRange(const SamplingGridSpec& spec, const std::string& source) {
   if (!(spec.sigmaMin > 0.0) || !(spec.sigmaMax > spec.sigmaMin) || !std::isfinite(spec.sigmaMax))
-    throw InputError(source, "needs 0 < sigma_min < sigma_max, not [" + number(spec.sigmaMin) +
-                                 ", " + number(spec.sigmaMax) + "]");
+    throw InputError(source, "needs 0 < sigma_min < sigma_max, not [" +
+                                 numberText(spec.sigmaMin, 10) + ", " +
+                                 numberText(spec.sigmaMax, 10) + "]");
 }
 
 }  // namespace
@@ -90,8 +87,10 @@ const std::vector<std::pair<std::string, std::string>>& namedGridSpecs() {
 }
 
 const std::vector<GridFamilyInfo>& samplingGridFamilies() {
-  const GridParameterInfo lowestLevel{"sigma_min", number(defaults::kSigmaMin), "lowest level"};
-  const GridParameterInfo highestLevel{"sigma_max", number(defaults::kSigmaMax), "highest level"};
+  const GridParameterInfo lowestLevel{"sigma_min", numberText(defaults::kSigmaMin, 10),
+                                      "lowest level"};
+  const GridParameterInfo highestLevel{"sigma_max", numberText(defaults::kSigmaMax, 10),
+                                       "highest level"};
   static const std::vector<GridFamilyInfo> list = {
       {"karras",
        "Karras ρ",
@@ -126,7 +125,7 @@ const std::vector<GridFamilyInfo>& samplingGridFamilies() {
         {"balance", "none", "none or log-sigma (half the budget on log σ, half on the increment)"},
         {"profile", "", "profile file (default: the one the command or tab holds)"},
         {"gate_c", "0", "low-noise gate c of the rate (0: none; auto: the data kind's)"},
-        {"gate_n", number(defaults::kGateN), "gate exponent n"},
+        {"gate_n", numberText(defaults::kGateN, 10), "gate exponent n"},
         lowestLevel,
         highestLevel}},
       {"quantiles",
@@ -276,12 +275,13 @@ std::string canonicalSpec(const SamplingGridSpec& spec) {
   std::string out = familyName(spec.family);
   std::vector<std::pair<std::string, std::string>> pairs;
   auto range = [&] {
-    pairs.push_back({"sigma_min", spec.sigmaMinFromRate ? "profile" : number(spec.sigmaMin)});
-    pairs.push_back({"sigma_max", number(spec.sigmaMax)});
+    pairs.push_back(
+        {"sigma_min", spec.sigmaMinFromRate ? "profile" : numberText(spec.sigmaMin, 10)});
+    pairs.push_back({"sigma_max", numberText(spec.sigmaMax, 10)});
   };
   switch (spec.family) {
     case GridFamily::Karras:
-      pairs.push_back({"rho", number(spec.rho)});
+      pairs.push_back({"rho", numberText(spec.rho, 10)});
       range();
       break;
     case GridFamily::UniformSigma:
@@ -294,11 +294,11 @@ std::string canonicalSpec(const SamplingGridSpec& spec) {
       if (spec.spacing == DdpmSpacing::Leading)
         pairs.push_back({"steps_offset", std::to_string(spec.stepsOffset)});
       pairs.push_back({"beta_schedule", betaScheduleName(spec.betaSchedule)});
-      pairs.push_back({"beta_start", number(spec.betaStart)});
-      pairs.push_back({"beta_end", number(spec.betaEnd)});
+      pairs.push_back({"beta_start", numberText(spec.betaStart, 10)});
+      pairs.push_back({"beta_end", numberText(spec.betaEnd, 10)});
       break;
     case GridFamily::Flow:
-      pairs.push_back({"shift", number(spec.shift)});
+      pairs.push_back({"shift", numberText(spec.shift, 10)});
       range();
       break;
     case GridFamily::Entropic:
@@ -306,8 +306,8 @@ std::string canonicalSpec(const SamplingGridSpec& spec) {
       if (spec.rate == EntropicRate::Sampling) pairs.push_back({"rate", "sampling"});
       if (spec.balanced) pairs.push_back({"balance", "log-sigma"});
       if (spec.gateAuto || spec.gateC > 0.0) {
-        pairs.push_back({"gate_c", spec.gateAuto ? "auto" : number(spec.gateC)});
-        pairs.push_back({"gate_n", number(spec.gateN)});
+        pairs.push_back({"gate_c", spec.gateAuto ? "auto" : numberText(spec.gateC, 10)});
+        pairs.push_back({"gate_n", numberText(spec.gateN, 10)});
       }
       range();
       if (!spec.profile.empty()) pairs.push_back({"profile", spec.profile});
@@ -323,7 +323,7 @@ std::string canonicalSpec(const SamplingGridSpec& spec) {
       break;
   }
   if (spec.guard == RatioGuard::Cap) pairs.push_back({"guard", "cap"});
-  if (spec.margin != 2.0) pairs.push_back({"margin", number(spec.margin)});
+  if (spec.margin != 2.0) pairs.push_back({"margin", numberText(spec.margin, 10)});
   for (size_t i = 0; i < pairs.size(); ++i)
     out += (i == 0 ? "?" : "&") + pairs[i].first + "=" + pairs[i].second;
   return out;
@@ -333,8 +333,8 @@ std::string gridLabel(const SamplingGridSpec& spec) {
   std::string label;
   switch (spec.family) {
     case GridFamily::Karras:
-      label =
-          "Karras ρ=" + number(spec.rho) + (spec.sigmaMinFromRate ? ", σ_min from profile" : "");
+      label = "Karras ρ=" + numberText(spec.rho, 10) +
+              (spec.sigmaMinFromRate ? ", σ_min from profile" : "");
       break;
     case GridFamily::UniformSigma:
       label = "uniform σ";
@@ -348,7 +348,7 @@ std::string gridLabel(const SamplingGridSpec& spec) {
               betaScheduleName(spec.betaSchedule) + ")";
       break;
     case GridFamily::Flow:
-      label = "flow t, shift " + number(spec.shift);
+      label = "flow t, shift " + numberText(spec.shift, 10);
       break;
     case GridFamily::Entropic:
       label = spec.increment == EntropicIncrement::Rate       ? "entropic (∫ rate)"
@@ -371,17 +371,17 @@ std::string gridLabel(const SamplingGridSpec& spec) {
 
 std::string gridRule(const SamplingGridSpec& spec) {
   const std::string range =
-      " from σ_max = " + number(spec.sigmaMax) + " to σ_min = " +
-      (spec.sigmaMinFromRate
-           ? std::string("where the sampling rate vanishes (else ") + number(spec.sigmaMin) + ")"
-           : number(spec.sigmaMin));
+      " from σ_max = " + numberText(spec.sigmaMax, 10) + " to σ_min = " +
+      (spec.sigmaMinFromRate ? std::string("where the sampling rate vanishes (else ") +
+                                   numberText(spec.sigmaMin, 10) + ")"
+                             : numberText(spec.sigmaMin, 10));
   std::string rule;
   switch (spec.family) {
     case GridFamily::Karras:
       rule =
           "sigma_i = (sigma_max^(1/rho) + i/(N-1) (sigma_min^(1/rho) - sigma_max^(1/rho)))^rho, "
           "rho = " +
-          number(spec.rho) + range;
+          numberText(spec.rho, 10) + range;
       break;
     case GridFamily::UniformSigma:
       rule = "sigma_i linear in i" + range;
@@ -396,12 +396,12 @@ std::string gridRule(const SamplingGridSpec& spec) {
                   ? " (steps_offset " + std::to_string(spec.stepsOffset) + ")"
                   : std::string()) +
              ", sigma_t = sqrt((1 - alphabar_t)/alphabar_t) of the " +
-             betaScheduleName(spec.betaSchedule) + " betas " + number(spec.betaStart) + " .. " +
-             number(spec.betaEnd);
+             betaScheduleName(spec.betaSchedule) + " betas " + numberText(spec.betaStart, 10) +
+             " .. " + numberText(spec.betaEnd, 10);
       break;
     case GridFamily::Flow:
-      rule = "flow time t uniform, s = k t/(1 + (k-1) t) with shift k = " + number(spec.shift) +
-             ", sigma = s/(1 - s)" + range;
+      rule = "flow time t uniform, s = k t/(1 + (k-1) t) with shift k = " +
+             numberText(spec.shift, 10) + ", sigma = s/(1 - s)" + range;
       break;
     case GridFamily::Entropic:
       rule = std::string("equal increments of the integral of ") +
@@ -413,9 +413,10 @@ std::string gridRule(const SamplingGridSpec& spec) {
              (spec.rate == EntropicRate::Sampling ? "the sampling rate estimate" : "the profile") +
              (spec.gateAuto
                   ? std::string(" times the gate sigma^n/(sigma^n + c^n), c of the data kind")
-              : spec.gateC > 0.0 ? " times the gate sigma^n/(sigma^n + c^n), c = " +
-                                       number(spec.gateC) + ", n = " + number(spec.gateN)
-                                 : std::string()) +
+              : spec.gateC > 0.0
+                  ? " times the gate sigma^n/(sigma^n + c^n), c = " + numberText(spec.gateC, 10) +
+                        ", n = " + numberText(spec.gateN, 10)
+                  : std::string()) +
              (spec.balanced ? std::string(", balanced: density/total + 1/(log range) so that no "
                                           "step covers more than 2/(N-1) of either")
                             : std::string()) +
@@ -437,7 +438,7 @@ std::string gridRule(const SamplingGridSpec& spec) {
   }
   rule += "; then 0";
   if (spec.guard == RatioGuard::Cap)
-    rule += "; steps capped at sigma_i/sigma_(i+1) <= " + number(spec.margin) +
+    rule += "; steps capped at sigma_i/sigma_(i+1) <= " + numberText(spec.margin, 10) +
             " x the largest step of Karras rho=7 with the same N and ends";
   return rule;
 }

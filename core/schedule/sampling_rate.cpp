@@ -7,18 +7,13 @@
 #include "profile/profile.h"
 #include "schedule/engine_defaults.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 namespace noisescope::schedule {
 
 namespace {
 
 constexpr double kTiny = 1e-300;
-
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
 
 // Log-linear interpolation in log σ of a positive curve on ascending levels; clamps at the ends.
 double interpolateLog(const std::vector<double>& sigma, const std::vector<double>& value,
@@ -120,22 +115,23 @@ SamplingRate estimateSamplingRate(const SamplingRateInputs& in) {
     if (u / s2 <= kNegligibleRate) {
       r.mmse.push_back(u);
       r.source.push_back(RateSource::Vanished);
-      r.why.push_back("the upper end (" + upperName[i] + ") is a rate of " + number(u / s2) +
+      r.why.push_back("the upper end (" + upperName[i] + ") is a rate of " + numberText(u / s2, 3) +
                       " nats per log σ: nothing left to resolve");
     } else if (haveLower) {
       const double l = std::max(in.empirical[i], 0.0);
       if (u <= kTightRatio * l) {
         r.mmse.push_back(u);
         r.source.push_back(RateSource::Tight);
-        r.why.push_back("bracket closed: " + upperName[i] + " is within ×" + number(u / l) +
+        r.why.push_back("bracket closed: " + upperName[i] + " is within ×" + numberText(u / l, 3) +
                         " of the empirical curve, so the prior resolves the data as the "
                         "population does");
       } else {
         r.mmse.push_back(std::sqrt(std::max(l, kTiny) * u));
         r.source.push_back(RateSource::Bracket);
-        r.why.push_back("bracket open (" + upperName[i] + " is " +
-                        (l > 0.0 ? "×" + number(u / l) : std::string("above an empirical 0")) +
-                        " the empirical curve): its geometric midpoint");
+        r.why.push_back(
+            "bracket open (" + upperName[i] + " is " +
+            (l > 0.0 ? "×" + numberText(u / l, 3) : std::string("above an empirical 0")) +
+            " the empirical curve): its geometric midpoint");
       }
     } else if (coordinateWon) {
       r.mmse.push_back(u);
@@ -154,7 +150,7 @@ SamplingRate estimateSamplingRate(const SamplingRateInputs& in) {
       r.why.push_back("only an upper end (" + upperName[i] +
                       ") for continuous data: times the "
                       "gate g(σ) = " +
-                      number(g) + " (c = " + number(r.gateC) + ")");
+                      numberText(g, 3) + " (c = " + numberText(r.gateC, 3) + ")");
     }
   }
   return r;
@@ -217,7 +213,7 @@ RateProfile SamplingRate::asRateProfile(double lo, double hi, int points) const 
 }
 
 std::string SamplingRate::extensionBelow() const {
-  std::string text = "below σ = " + number(sigma.front()) +
+  std::string text = "below σ = " + numberText(sigma.front(), 3) +
                      " the rate per log σ is held at its value there (MMSE ∝ σ², as for "
                      "continuous data)";
   if (plusMinusOne)
@@ -228,7 +224,7 @@ std::string SamplingRate::extensionBelow() const {
 }
 
 std::string SamplingRate::extensionAbove() const {
-  return "above σ = " + number(sigma.back()) +
+  return "above σ = " + numberText(sigma.back(), 3) +
          " the MMSE is held at its value there (the total variance; rate ∝ σ⁻²)";
 }
 
@@ -313,11 +309,11 @@ AutoGridChoice chooseAutoGrid(const SamplingRate& rate, double sigmaLo, double s
     c.sigmaMin = sigmaLo;
     c.gateC = defaults::autoGateC(rate.plusMinusOne);
     c.rule = "gated";
-    c.why = "no upper end of the rate vanishes above σ = " + number(sigmaLo) + " (" +
-            number(rate.upperAt(sigmaLo) / (sigmaLo * sigmaLo)) +
+    c.why = "no upper end of the rate vanishes above σ = " + numberText(sigmaLo, 3) + " (" +
+            numberText(rate.upperAt(sigmaLo) / (sigmaLo * sigmaLo), 3) +
             " nats per log σ there): information may keep arriving down to σ_min, as for "
             "continuous data, so entropic time on the gated rate (c = " +
-            number(c.gateC) + ") balanced with log σ, over the whole range";
+            numberText(c.gateC, 3) + ") balanced with log σ, over the whole range";
     return c;
   }
   c.sigmaMin = std::min(std::max(sigmaLo, vanish), sigmaHi * 0.5);
@@ -344,9 +340,9 @@ AutoGridChoice chooseAutoGrid(const SamplingRate& rate, double sigmaLo, double s
     c.increment = EntropicIncrement::SqrtRate;
     c.rule = "sqrt-rate";
   }
-  c.why = "the rate vanishes (its upper end): at most " + number(kResidualEntropy) +
-          " nats of H[x0|x_σ] are left below σ = " + number(c.sigmaMin) +
-          ", so the grid ends there; " + number(100.0 * c.untrustedShare) +
+  c.why = "the rate vanishes (its upper end): at most " + numberText(kResidualEntropy, 3) +
+          " nats of H[x0|x_σ] are left below σ = " + numberText(c.sigmaMin, 3) +
+          ", so the grid ends there; " + numberText(100.0 * c.untrustedShare, 3) +
           " % of the information above it rests on bracket midpoints or gates, so " +
           (c.increment == EntropicIncrement::Rate
                ? std::string("entropic time (∫ r dℓ)")

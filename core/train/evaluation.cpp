@@ -8,22 +8,13 @@
 #include <cmath>
 
 #include "io/sigma_steps_io.h"
+#include "train/dataset_tensor.h"
 #include "train/feature_network.h"
 #include "train/sample_quality.h"
 #include "util/error.h"
 #include "util/log_grid.h"
 
 namespace noisescope::train {
-namespace {
-
-at::Tensor datasetRows(const Dataset& d, int64_t rows) {
-  std::vector<int64_t> shape{rows};
-  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
-  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
-}
-
-}  // namespace
-
 Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double sigmaMin,
                      double sigmaMax, double sigmaData, uint64_t seed, c10::Device device,
                      bool discrete)
@@ -36,7 +27,7 @@ Evaluator::Evaluator(const Dataset& test, const EvalSettings& settings, double s
       shape_(test.sampleShape) {
   const int64_t n = std::min<int64_t>(settings.samples, test.size());
   auto gen = at::detail::createCPUGenerator(seed ^ 0x5eedf00dULL);
-  const auto all = datasetRows(test, test.size());
+  const auto all = datasetTensor(test, test.size());
   const auto rows = at::randperm(test.size(), gen, at::kLong).narrow(0, 0, n);
   x0_ = all.index_select(0, rows).to(device);
   noise_ = at::randn(x0_.sizes(), gen, at::kFloat).to(device);

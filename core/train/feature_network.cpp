@@ -10,13 +10,14 @@
 #include <sstream>
 
 #include "tensor/torchscript_model.h"
+#include "train/dataset_tensor.h"
 #include "util/atomic_file.h"
 #include "util/error.h"
 
 namespace noisescope::train {
 namespace {
 
-constexpr int64_t kChunk = 256;
+constexpr int64_t kFeatureBatch = 256;
 constexpr double kMaskFraction = 0.15;
 
 bool isImage(const Dataset& d) {
@@ -24,12 +25,6 @@ bool isImage(const Dataset& d) {
 }
 bool isDna(const Dataset& d) {
   return d.sampleShape.size() == 2 && d.sampleShape[1] == 4;
-}
-
-at::Tensor rowsOf(const Dataset& d) {
-  std::vector<int64_t> shape{d.size()};
-  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
-  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
 }
 
 // PyTorch's default initialisation: uniform in ±1/√fan_in, drawn from our own generator so that
@@ -121,11 +116,11 @@ at::Tensor forward(torch::jit::Module& m, const at::Tensor& x) {
 // Fraction of correct predictions on `test` (classes, or the bases at masked positions).
 double accuracy(torch::jit::Module& m, const Dataset& test, bool dna, uint64_t seed) {
   c10::AutoGradMode noGrad(false);
-  const auto x = rowsOf(test);
+  const auto x = datasetTensor(test);
   auto gen = at::detail::createCPUGenerator(seed ^ 0xacc0ULL);
   int64_t correct = 0, total = 0;
-  for (int64_t b = 0; b < x.size(0); b += kChunk) {
-    auto xb = x.narrow(0, b, std::min(kChunk, x.size(0) - b));
+  for (int64_t b = 0; b < x.size(0); b += kFeatureBatch) {
+    auto xb = x.narrow(0, b, std::min(kFeatureBatch, x.size(0) - b));
     if (dna) {
       const auto mask = at::rand({xb.size(0), xb.size(1)}, gen, at::kFloat) < kMaskFraction;
       const auto pred = forward(m, masked(xb, mask)).argmax(1);
@@ -181,7 +176,7 @@ FeatureNetworkInfo trainFeatureNetwork(const Dataset& train, const Dataset& test
   for (const auto& p : module.parameters()) params.push_back(p);
   torch::optim::Adam optimiser(params, torch::optim::AdamOptions(settings.lr));
 
-  const auto x = rowsOf(train);
+  const auto x = datasetTensor(train);
   at::Tensor labels;
   if (!dna)
     labels = at::from_blob(const_cast<int32_t*>(train.labels.data()), {train.size()}, at::kInt)
@@ -258,8 +253,8 @@ at::Tensor FeatureNetwork::features(const at::Tensor& x) const {
   c10::AutoGradMode noGrad(false);
   std::vector<at::Tensor> parts;
   const auto input = x.to(at::kCPU, at::kFloat).contiguous();
-  for (int64_t b = 0; b < input.size(0); b += kChunk) {
-    auto chunk = input.narrow(0, b, std::min(kChunk, input.size(0) - b));
+  for (int64_t b = 0; b < input.size(0); b += kFeatureBatch) {
+    auto chunk = input.narrow(0, b, std::min(kFeatureBatch, input.size(0) - b));
     parts.push_back(module_.get_method("features")({chunk}).toTensor());
   }
   return at::cat(parts, 0);
@@ -272,7 +267,7 @@ GaussianFit FeatureNetwork::gaussian(const at::Tensor& samples, const std::strin
 }
 
 GaussianFit FeatureNetwork::gaussian(const Dataset& data) const {
-  return gaussian(rowsOf(data), data.source.empty() ? data.name : data.source);
+  return gaussian(datasetTensor(data), data.sourceOrName());
 }
 
 double featureFrechetDistance(const FeatureNetwork& network, const at::Tensor& samples,

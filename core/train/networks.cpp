@@ -15,10 +15,6 @@ namespace {
 
 namespace nn = torch::nn;
 
-int64_t groupsFor(int64_t channels) {
-  return std::gcd<int64_t>(8, channels);
-}
-
 // Sinusoidal features of c_noise followed by a small MLP. Frequencies are log-spaced over
 // [1, 100] rad per unit of c_noise, which spans ≈ 2.7 units on [0.002, 80].
 struct NoiseEmbeddingImpl : nn::Module {
@@ -67,12 +63,12 @@ TORCH_MODULE(MlpNet);
 template <typename Conv, typename ConvOptions>
 struct ResBlockImpl : nn::Module {
   ResBlockImpl(int64_t in, int64_t out, int64_t embedding, int64_t kernel, int64_t dilation) {
-    norm1 = register_module("norm1", nn::GroupNorm(groupsFor(in), in));
+    norm1 = register_module("norm1", nn::GroupNorm(groupNormGroups(in), in));
     conv1 = register_module(
         "conv1",
         Conv(ConvOptions(in, out, kernel).padding(dilation * (kernel / 2)).dilation(dilation)));
     emb = register_module("emb", nn::Linear(embedding, out));
-    norm2 = register_module("norm2", nn::GroupNorm(groupsFor(out), out));
+    norm2 = register_module("norm2", nn::GroupNorm(groupNormGroups(out), out));
     conv2 = register_module("conv2", Conv(ConvOptions(out, out, kernel).padding(kernel / 2)));
     if (in != out) skip = register_module("skip", Conv(ConvOptions(in, out, 1)));
   }
@@ -103,7 +99,7 @@ struct UNetImpl : nn::Module {
     mid = register_module("mid", ResBlock2d(2 * c, 2 * c, embedding, 3, 1));
     up1 = register_module("up1", ResBlock2d(4 * c, 2 * c, embedding, 3, 1));
     up0 = register_module("up0", ResBlock2d(3 * c, c, embedding, 3, 1));
-    outNorm = register_module("out_norm", nn::GroupNorm(groupsFor(c), c));
+    outNorm = register_module("out_norm", nn::GroupNorm(groupNormGroups(c), c));
     out = register_module("out", nn::Conv2d(nn::Conv2dOptions(c, inChannels, 3).padding(1)));
   }
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& cNoise) {
@@ -138,7 +134,7 @@ struct Conv1dNetImpl : nn::Module {
     for (int64_t i = 0; i < blocks; ++i)
       body.push_back(register_module("block" + std::to_string(i),
                                      ResBlock1d(c, c, embedding, 5, int64_t(1) << (i % 4))));
-    outNorm = register_module("out_norm", nn::GroupNorm(groupsFor(c), c));
+    outNorm = register_module("out_norm", nn::GroupNorm(groupNormGroups(c), c));
     out = register_module("out", nn::Conv1d(nn::Conv1dOptions(c, alphabet, 1)));
   }
   torch::Tensor forward(const torch::Tensor& x, const torch::Tensor& cNoise) {
@@ -205,18 +201,16 @@ std::string networkKindFor(const std::string& asked, const std::vector<int64_t>&
     if (kind == SampleKind::Sequence && sequenceShape) return "conv1d";
     return "mlp";
   }
-  std::string shapeText;
-  for (auto s : shape) shapeText += (shapeText.empty() ? "" : "×") + std::to_string(s);
   if (asked == "unet" && !imageShape)
     throw InputError(source,
                      "key 'model.kind': unet needs images {C, H, W} with H and W "
                      "divisible by 4 and at least 8; the data has samples of shape " +
-                         shapeText);
+                         sampleShapeText(shape));
   if (asked == "conv1d" && !sequenceShape)
     throw InputError(source,
                      "key 'model.kind': conv1d needs sequences {L, alphabet}; the data "
                      "has samples of shape " +
-                         shapeText);
+                         sampleShapeText(shape));
   return asked;
 }
 
@@ -324,6 +318,10 @@ void Denoiser::copyParametersFrom(const Denoiser& other) {
   const auto theirs = other.impl_->parameters(true);
   if (mine.size() != theirs.size()) throw std::logic_error("copyParametersFrom: specs differ");
   for (size_t i = 0; i < mine.size(); ++i) mine[i].copy_(theirs[i]);
+}
+
+int64_t groupNormGroups(int64_t channels) {
+  return std::gcd<int64_t>(8, channels);
 }
 
 }  // namespace noisescope::train

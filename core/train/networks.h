@@ -69,4 +69,8 @@ class Denoiser {
   std::unique_ptr<Impl> impl_;
 };
 
+// The GroupNorm group count of a layer with `channels` channels: the network and its TorchScript
+// export (torchscript_export.cpp) must agree on it, or the export computes a different function.
+int64_t groupNormGroups(int64_t channels);
+
 }  // namespace noisescope::train

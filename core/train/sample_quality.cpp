@@ -4,6 +4,7 @@
 
 #include "data/kmer_spectrum.h"
 #include "data/transforms.h"
+#include "train/dataset_tensor.h"
 #include "util/error.h"
 
 namespace noisescope::train {
@@ -22,12 +23,6 @@ Dataset asDataset(const at::Tensor& samples, const Dataset& like) {
   const auto flat = samples.to(at::kCPU, at::kFloat).contiguous();
   d.values.assign(flat.data_ptr<float>(), flat.data_ptr<float>() + flat.numel());
   return d;
-}
-
-at::Tensor rowsOf(const Dataset& d) {
-  std::vector<int64_t> shape{d.size()};
-  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
-  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
 }
 
 }  // namespace
@@ -78,8 +73,8 @@ std::vector<SampleQuality> realAgainstReal(const Dataset& real, const Dataset& r
                                       std::to_string(real.size()));
   std::vector<SampleQuality> out;
   for (int64_t r = 0; r < repeats; ++r)
-    out.push_back(scoreSamples(rowsOf(randomSubset(real, count, seed + uint64_t(r))), reference,
-                               discrete, features));
+    out.push_back(scoreSamples(datasetTensor(randomSubset(real, count, seed + uint64_t(r))),
+                               reference, discrete, features));
   return out;
 }
 

@@ -12,7 +12,7 @@
 namespace noisescope::train {
 namespace {
 
-constexpr int64_t kChunk = 1024;  // samples per forward pass
+constexpr int64_t kSamplesPerPass = 1024;  // samples per forward pass
 
 // The walk the samplers share: x starts as the noise scaled to σ_0 and `step` takes it from each
 // level to the next (σ_i, σ_{i+1}), without autograd, checking for cancellation before a step and
@@ -34,8 +34,8 @@ at::Tensor walkSigmas(const at::Tensor& startNoise, const std::vector<double>& s
 
 at::Tensor denoiseInChunks(const DenoiseFunction& denoiser, const at::Tensor& y, double sigma) {
   std::vector<at::Tensor> parts;
-  for (int64_t begin = 0; begin < y.size(0); begin += kChunk) {
-    const auto chunk = y.narrow(0, begin, std::min(kChunk, y.size(0) - begin));
+  for (int64_t begin = 0; begin < y.size(0); begin += kSamplesPerPass) {
+    const auto chunk = y.narrow(0, begin, std::min(kSamplesPerPass, y.size(0) - begin));
     const auto s = at::full({chunk.size(0)}, sigma, chunk.options());
     parts.push_back(denoiser(chunk, s));
   }

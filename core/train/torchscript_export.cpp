@@ -32,10 +32,6 @@ std::string num(double x) {
   return s;
 }
 
-int64_t groupsFor(int64_t channels) {
-  return std::gcd<int64_t>(8, channels);
-}
-
 // A TorchScript expression under construction. The export instantiates the templates of
 // schedule/preconditioning.h with it, so the exported module's c_skip, c_out, c_in, c_noise and
 // D = c_skip·x + c_out·F(c_in·x, c_noise) are written by the very lines that compute them in the
@@ -97,7 +93,7 @@ class ScriptWriter {
            dils + ", 1)";
   }
   std::string norm(const std::string& x, const std::string& name, int64_t channels) {
-    return "torch.group_norm(" + x + ", " + std::to_string(groupsFor(channels)) + ", " +
+    return "torch.group_norm(" + x + ", " + std::to_string(groupNormGroups(channels)) + ", " +
            attr(name + ".weight") + ", " + attr(name + ".bias") + ", 1.0000000000000001e-05, " +
            "False)";
   }

@@ -20,6 +20,7 @@
 #include "tensor/communicator.h"
 #include "tensor/device.h"
 #include "train/checkpoint.h"
+#include "train/dataset_tensor.h"
 #include "train/feature_network.h"
 #include "train/networks.h"
 #include "train/run_directory.h"
@@ -53,12 +54,6 @@ schedule::LossWeight lossWeightFor(const NoiseSettings& n, double sigmaData) {
   w.sigmaData = sigmaData;
   w.gamma = n.minSnrGamma;
   return w;
-}
-
-at::Tensor datasetTensor(const Dataset& d) {
-  std::vector<int64_t> shape{d.size()};
-  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
-  return torch::from_blob(const_cast<float*>(d.values.data()), shape, torch::kFloat).clone();
 }
 
 }  // namespace

@@ -56,7 +56,7 @@ CifarVariant chooseVariant(const std::string& path, uint64_t size) {
   throw InputError(path, "is not a whole number of CIFAR records (3073 or 3074 bytes each)");
 }
 
-std::string splitFromName(const std::string& name) {
+std::string cifarSplitFromName(const std::string& name) {
   if (name.find("test") != std::string::npos) return "test";
   if (name.find("data_batch") != std::string::npos || name.find("train") != std::string::npos)
     return "train";
@@ -160,7 +160,7 @@ void data_detail::describeCifar(const std::string& path, const std::vector<Cifar
                                 Dataset& dataset) {
   dataset.name = batches.size() == 1 ? displayName(path) : fileName(path);
   dataset.source = path;
-  dataset.split = batches.size() == 1 ? splitFromName(toLower(fileName(path))) : "train";
+  dataset.split = batches.size() == 1 ? cifarSplitFromName(toLower(fileName(path))) : "train";
   dataset.sourceDtype = "uint8";
   dataset.scaling = "[-1,1]";
   dataset.kind = SampleKind::Image;

@@ -48,12 +48,6 @@ std::map<std::string, int32_t> readLabels(const ZipArchive& archive,
   return labels;
 }
 
-std::string latentShapeText(const std::vector<int64_t>& shape) {
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "×" : "") + std::to_string(shape[i]);
-  return text;
-}
-
 }  // namespace
 
 Dataset readEdmZip(const std::string& path, const ImageFolderOptions& options, uint64_t seed,
@@ -151,11 +145,11 @@ Dataset readEdmZip(const std::string& path, const ImageFolderOptions& options, u
       const NpyArrayInfo info = parseNpyArrayInfo(data, bytes.size(), where);
       if (info.shape.size() != 3)
         throw InputError(where,
-                         "has shape " + latentShapeText(info.shape) + "; EDM2 latents are C×H×W");
+                         "has shape " + sampleShapeText(info.shape) + "; EDM2 latents are C×H×W");
       if (shape.empty()) shape = info.shape;
       if (info.shape != shape)
-        throw InputError(where, "has shape " + latentShapeText(info.shape) + ", the first latent " +
-                                    latentShapeText(shape) + "; an EDM2 dataset has one shape");
+        throw InputError(where, "has shape " + sampleShapeText(info.shape) + ", the first latent " +
+                                    sampleShapeText(shape) + "; an EDM2 dataset has one shape");
       std::vector<float> raw(info.elements);
       decodeNpyElements(info, where, data + info.dataOffset, info.elements, 0, raw.data());
       for (size_t k = 0; k < raw.size(); ++k)
@@ -193,11 +187,11 @@ Dataset readEdmZip(const std::string& path, const ImageFolderOptions& options, u
     d.sourceMin = lo;
     d.sourceMax = hi;
     d.notes.push_back(
-        meanStd ? std::to_string(arrays.size()) + " EDM2 latent(s) of " + latentShapeText(shape) +
+        meanStd ? std::to_string(arrays.size()) + " EDM2 latent(s) of " + sampleShapeText(shape) +
                       " (VAE mean + std): drawn as x = mean + std·ε with seed " +
                       std::to_string(seed) + ", then EDM2's scale to std 0.5; 4×" +
                       std::to_string(shape[1]) + "×" + std::to_string(shape[2]) + ", flattened"
-                : std::to_string(arrays.size()) + " array(s) of " + latentShapeText(shape) +
+                : std::to_string(arrays.size()) + " array(s) of " + sampleShapeText(shape) +
                       " read as they are (not EDM2's 8-channel mean + std), flattened");
   }
   if (!labels.empty()) {

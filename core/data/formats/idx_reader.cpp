@@ -40,7 +40,7 @@ bool isRegularFile(const std::string& path) {
 
 // MNIST names its splits "train-…" and "t10k-…"; derived sets add prefixes ("emnist-letters-
 // train-…"), so the words are looked for anywhere in the name.
-std::string splitFromName(const std::string& name) {
+std::string idxSplitFromName(const std::string& name) {
   const std::string lower = toLower(name);
   if (lower.find("t10k") != std::string::npos || lower.find("test") != std::string::npos)
     return "test";
@@ -123,7 +123,7 @@ void data_detail::describeIdxImages(const std::string& path, const IdxHeader& he
     throw InputError(path, "is a 4-D IDX file; only [N, D] and [N, H, W] IDX files are supported");
   dataset.name = displayName(path);
   dataset.source = path;
-  dataset.split = splitFromName(dataset.name);
+  dataset.split = idxSplitFromName(dataset.name);
   dataset.sourceDtype = "uint8";
   dataset.scaling = "[-1,1]";
   if (rank == 3) {

@@ -139,12 +139,6 @@ std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
   return samples;
 }
 
-std::string latentShapeText(const std::vector<int64_t>& shape) {
-  std::string text;
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "×" : "") + std::to_string(shape[i]);
-  return text;
-}
-
 // The samples as one dataset: grouped by shape, the largest group taken (the first on a tie).
 Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_t files) {
   if (samples.empty()) throw InputError(source, "holds no latents");
@@ -177,7 +171,7 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
   d.sourceRangeKnown = true;
   d.sourceMin = lo;
   d.sourceMax = hi;
-  d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + latentShapeText(taken) +
+  d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + sampleShapeText(taken) +
                     " from " + std::to_string(files) + " file(s), as cached (" + d.sourceDtype +
                     ", no VAE scale factor applied), flattened to " + std::to_string(dim) +
                     " values");
@@ -186,9 +180,9 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
     for (const auto& shape : order) {
       if (shape == taken) continue;
       left += (left.empty() ? "" : "; ") + std::to_string(groups[shape].size()) + " of " +
-              latentShapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
+              sampleShapeText(shape) + " (first: " + samples[groups[shape].front()].origin + ")";
     }
-    d.notes.push_back("mixed buckets: took the largest group, " + latentShapeText(taken) +
+    d.notes.push_back("mixed buckets: took the largest group, " + sampleShapeText(taken) +
                       "; left out " + left);
   }
   d.validate();

@@ -4,12 +4,8 @@ namespace noisescope {
 
 ScaleReference scaleReferenceOf(const Dataset& dataset) {
   // ScaleReference's fields in their order: the file, its dtype and kind, its range on disk.
-  return ScaleReference{dataset.source.empty() ? dataset.name : dataset.source,
-                        dataset.sourceDtype,
-                        dataset.kind,
-                        dataset.sourceRangeKnown,
-                        dataset.sourceMin,
-                        dataset.sourceMax};
+  return ScaleReference{dataset.sourceOrName(),   dataset.sourceDtype, dataset.kind,
+                        dataset.sourceRangeKnown, dataset.sourceMin,   dataset.sourceMax};
 }
 
 }  // namespace noisescope

@@ -11,6 +11,7 @@
 #include "pipeline/diagnose/run_profile.h"
 #include "pipeline/internal/quality_floor.h"
 #include "tensor/torchscript_model.h"
+#include "train/dataset_tensor.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
 #include "train/run_directory.h"
@@ -85,9 +86,7 @@ ScoreOutcome scoreAgainstHeldOut(const Dataset& reference, const Dataset* sample
     features = std::make_unique<train::FeatureNetwork>(request.features);
   at::Tensor drawn;
   if (samples) {
-    std::vector<int64_t> shape{samples->size()};
-    shape.insert(shape.end(), samples->sampleShape.begin(), samples->sampleShape.end());
-    drawn = at::from_blob(const_cast<float*>(samples->values.data()), shape, at::kFloat).clone();
+    drawn = train::datasetTensor(*samples);
   } else {
     drawn = heunSamples(request, reference);
   }

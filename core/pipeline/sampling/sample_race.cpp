@@ -14,6 +14,7 @@
 #include "pipeline/sampling/sample_race_plan.h"
 #include "tensor/device.h"
 #include "tensor/torchscript_model.h"
+#include "train/dataset_tensor.h"
 #include "train/evaluation.h"
 #include "train/feature_network.h"
 #include "train/run_directory.h"
@@ -25,12 +26,6 @@
 
 namespace noisescope::pipeline {
 namespace {
-
-at::Tensor rowsOf(const Dataset& d, int64_t rows) {
-  std::vector<int64_t> shape{rows};
-  shape.insert(shape.end(), d.sampleShape.begin(), d.sampleShape.end());
-  return at::from_blob(const_cast<float*>(d.values.data()), shape, at::kFloat).clone();
-}
 
 at::Tensor gaussian(std::vector<int64_t> shape, int64_t rows, uint64_t seed) {
   shape.insert(shape.begin(), rows);
@@ -133,7 +128,8 @@ SampleRaceResult runSampleRace(const SampleRaceOptions& o, const Progress& progr
 
   const int64_t elboRows = o.elbo ? std::min(config.eval.samples, data.test.size()) : 0;
   r.elboSamples = elboRows;
-  const at::Tensor elboX0 = elboRows > 0 ? rowsOf(data.test, elboRows).to(device) : at::Tensor();
+  const at::Tensor elboX0 =
+      elboRows > 0 ? train::datasetTensor(data.test, elboRows).to(device) : at::Tensor();
 
   // Work in denoiser evaluations, for a progress bar that moves evenly. Budget by budget, so
   // every grid's cheapest cell is shown first.

@@ -9,18 +9,13 @@
 #include "io/schedule_io.h"
 #include "schedule/entropic.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 namespace noisescope::pipeline {
 
 using namespace noisescope::schedule;
 
 namespace {
-
-std::string number(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
 
 // The last schedule event of a run's events.jsonl, as a binned schedule.
 std::optional<Schedule> lastScheduleEvent(const std::string& events) {
@@ -175,10 +170,11 @@ SamplingGridResult samplingGrid(const std::string& specText, int steps,
   const double top = r.sigma.front(), bottom = r.sigma[steps - 1];
   r.ratioLimit = ratioLimit(steps, bottom, top, r.spec.margin);
   for (int i : stepsOverRatio(r.sigma, r.ratioLimit))
-    r.warnings.push_back("step " + std::to_string(i + 1) + " goes from σ = " + number(r.sigma[i]) +
-                         " to " + number(r.sigma[i + 1]) + ", a ratio of " +
-                         number(r.sigma[i] / r.sigma[i + 1]) + ", above the limit " +
-                         number(r.ratioLimit) + " (" + number(r.spec.margin) +
+    r.warnings.push_back("step " + std::to_string(i + 1) +
+                         " goes from σ = " + numberText(r.sigma[i], 4) + " to " +
+                         numberText(r.sigma[i + 1], 4) + ", a ratio of " +
+                         numberText(r.sigma[i] / r.sigma[i + 1], 4) + ", above the limit " +
+                         numberText(r.ratioLimit, 4) + " (" + numberText(r.spec.margin, 4) +
                          " × Karras ρ=7's largest step at N = " + std::to_string(steps) +
                          "); the sampler's error there is unchecked (guard=cap reshapes the grid)");
   r.exports = gridExports(r.spec, r.sigma);

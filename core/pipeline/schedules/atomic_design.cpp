@@ -88,7 +88,7 @@ AtomicDesign designAtomic(const AtomicRequest& request, const Dataset& dataset,
                           const Progress& progress) {
   const ResolvedRequest resolved = resolve(request);
   const AtomicSettings& settings = resolved.settings;
-  const std::string datasetName = dataset.source.empty() ? dataset.name : dataset.source;
+  const std::string datasetName = dataset.sourceOrName();
   const SigmaDataChoice sigmaData = request.sigmaData ? givenSigmaData(*request.sigmaData)
                                                       : measuredSigmaData(dataset, datasetName);
   const std::vector<double> sigma =

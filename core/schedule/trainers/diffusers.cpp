@@ -281,7 +281,7 @@ void timestepBiasFamilies(TrainerTool& t) {
 
 // SD 1.x/2.x and SDXL: text_to_image/train_text_to_image*.py draws torch.randint(0, 1000) and
 // weights with --snr_gamma; v checkpoints (SD 2.x 768) train the DDPM v target.
-ModelDefinition ddpm(const std::string& model) {
+ModelDefinition diffusersDdpm(const std::string& model) {
   const bool v = model == "sd2-v" || model == "sdxl-v";
   ModelDefinition m;
   m.tool = ddpmTool("diffusers",
@@ -326,7 +326,7 @@ ModelDefinition diffusers(const TrainerSettings&, const std::string& model) {
     return staticShift("zimage", "train_dreambooth_lora_z_image.py",
                        "Z-Image script: velocity loss on the checkpoint's table, static shift 3");
   if (model == "lumina2") return lumina2();
-  return ddpm(model);
+  return diffusersDdpm(model);
 }
 
 }  // namespace noisescope::schedule::trainers

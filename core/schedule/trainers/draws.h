@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "schedule/trainer_families.h"
+#include "util/math_constants.h"
 
 namespace noisescope::schedule::trainers {
 
 using Params = std::vector<double>;
-inline constexpr double kPi = 3.14159265358979323846;
 
 // A parameter value as the snippets print it.
 inline std::string num(double v) {

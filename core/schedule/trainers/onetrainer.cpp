@@ -232,7 +232,7 @@ LossWeighting strengthWeighting(std::string name, std::function<double(double, d
 }
 
 // SD 1.x/2.x and SDXL: the DDPM table, ε (v for v checkpoints or force_v_prediction).
-ModelDefinition ddpm(const std::string& model) {
+ModelDefinition oneTrainerDdpm(const std::string& model) {
   const bool v = model == "sd2-v" || model == "sdxl-v";
   ModelDefinition m;
   m.tool =
@@ -303,7 +303,7 @@ ModelDefinition flow(const TrainerSettings& settings, const std::string& model) 
 ModelDefinition oneTrainer(const TrainerSettings& settings, const std::string& model) {
   if (model == "flux" || model == "sd3" || model == "chroma" || model == "qwen")
     return flow(settings, model);
-  return ddpm(model);
+  return oneTrainerDdpm(model);
 }
 
 }  // namespace noisescope::schedule::trainers
