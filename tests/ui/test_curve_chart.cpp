@@ -8,6 +8,7 @@
 #include <QLineSeries>
 #include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QTest>
 #include <QValueAxis>
@@ -25,6 +26,12 @@
 using namespace noisescope::ui;
 
 namespace {
+
+QList<QPointer<QAbstractSeries>> guarded(const QList<QAbstractSeries*>& series) {
+  QList<QPointer<QAbstractSeries>> out;
+  for (QAbstractSeries* s : series) out.append(s);
+  return out;
+}
 
 Curve line(const QString& name, double scale) {
   Curve c;
@@ -142,22 +149,25 @@ class TestCurveChart : public QObject {
     Curve banded = line("banded", 1.0);
     for (double y : banded.y) banded.lower.push_back(0.5 * y), banded.upper.push_back(2.0 * y);
     chart.setCurves({banded, line("b", 2.0)});
-    const QList<QAbstractSeries*> before = chart.chart()->series();
+    // Guarded pointers: a deleted series reads as null, so an address the allocator reuses for a
+    // new series is not mistaken for the old one.
+    const QList<QPointer<QAbstractSeries>> before = guarded(chart.chart()->series());
     QCOMPARE(before.size(), 3);  // band, its line, b
     chart.setCurves({banded, line("b", 2.0), line("c", 3.0)});
-    const QList<QAbstractSeries*> grown = chart.chart()->series();
+    const QList<QPointer<QAbstractSeries>> grown = guarded(chart.chart()->series());
     QCOMPARE(grown.size(), 4);
-    for (QAbstractSeries* s : before) QVERIFY2(grown.contains(s), "an unchanged curve was redrawn");
+    for (const auto& s : before) QVERIFY2(s && grown.contains(s), "an unchanged curve was redrawn");
     chart.setCurves({banded, line("c", 4.0)});  // b removed, c changed
     const QList<QAbstractSeries*> changed = chart.chart()->series();
     QCOMPARE(changed.size(), 3);
-    QVERIFY(changed.contains(before[0]) && changed.contains(before[1]));
-    QVERIFY(!changed.contains(grown[3]));
+    QVERIFY(before[0] && before[1] && changed.contains(before[0]) && changed.contains(before[1]));
+    QVERIFY(!grown[3] || !changed.contains(grown[3].data()));
     const auto* c = qobject_cast<QLineSeries*>(changed[2]);
     QVERIFY(c && c->name() == "c");
     QCOMPARE(c->at(c->count() - 1).y(), line("c", 4.0).y.back());
     chart.setLogY(false);
-    for (QAbstractSeries* s : chart.chart()->series()) QVERIFY(!before.contains(s));
+    for (QAbstractSeries* s : chart.chart()->series())
+      for (const auto& old : before) QVERIFY(old.data() != s);
     QCOMPARE(chart.chart()->series().size(), 3);
   }
 
