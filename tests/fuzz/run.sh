@@ -50,7 +50,7 @@ if [ "$do_build" = 1 ]; then
   launcher=()
   command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
   mapfile -t generator < <(noisescope_generator_args "$build")
-  if ! cmake -S "$root" -B "$build" "${generator[@]}" -DNOISESCOPE_FUZZ=ON -DNOISESCOPE_UNITY_BUILD=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  if ! cmake -S "$root" -B "$build" "${generator[@]}" -DNOISESCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ "${launcher[@]}" >"$build.configure.log" 2>&1 ||
      ! cmake --build "$build" --target noisescope_fuzzers -j"${NOISESCOPE_JOBS:-2}" >"$build.build.log" 2>&1; then
     tail -40 "$build.configure.log" "$build.build.log" 2>/dev/null
