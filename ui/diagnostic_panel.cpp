@@ -45,7 +45,7 @@ struct CoordinateInfo {
   const char* label;
   const char* axis;
 };
-const CoordinateInfo kCoordinates[] = {
+const CoordinateInfo kRateCoordinates[] = {
     {"log_sigma", "per log σ: MMSE/σ²", "dH/d log σ (nats per unit log σ)"},
     {"sigma", "per σ: MMSE/σ³", "dH/dσ (nats per unit σ)"},
     {"lambda", "per λ = −2 log σ: MMSE/(2σ²)", "|dH/dλ| (nats per unit log-SNR)"},
@@ -176,7 +176,8 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
   rateChart_ = new CurveChart(this);
   rateChart_->setTitle(tr("Conditional-entropy rate"));
   coordinate_ = new QComboBox(this);
-  for (const CoordinateInfo& c : kCoordinates) coordinate_->addItem(tr(c.label), QString(c.key));
+  for (const CoordinateInfo& c : kRateCoordinates)
+    coordinate_->addItem(tr(c.label), QString(c.key));
   coordinate_->setAccessibleName(tr("Entropy-rate coordinate"));
   posteriorChart_ = new CurveChart(this);
   posteriorChart_->setTitle(tr("Posterior shape (empirical profiles)"));
@@ -319,7 +320,7 @@ std::optional<pipeline::DiagnoseRequest> DiagnosticPanel::diagnoseRequest(const 
   // One share for both uses: the bracket's held-out queries and a checkpoint's evaluation set.
   request.heldOut.share = heldOutShare_->value() / 100.0;
   request.prediction = predictionFromString(prediction_->currentData().toString().toStdString());
-  request.producer = "noisescope workbench";
+  request.producer = kWorkbenchProducer;
   return request;
 }
 
@@ -508,7 +509,7 @@ QColor DiagnosticPanel::profileColour(const QString& name) {
 void DiagnosticPanel::redrawCharts() {
   if (hidden_->defer()) return;  // behind another tab: drawn when shown
   const int ci = std::max(0, coordinate_->currentIndex());
-  rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kCoordinates[ci].axis));
+  rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kRateCoordinates[ci].axis));
   rateChart_->setLogY(true);
   std::vector<Curve> mmse, rates, posterior;
   for (const QString& name : checkedProfiles()) {
@@ -525,7 +526,7 @@ void DiagnosticPanel::redrawCharts() {
       m.upper.push_back(e.ciHigh[i] / d);
     }
     mmse.push_back(m);
-    if (const RateSeries* r = profile->rate(kCoordinates[ci].key)) {
+    if (const RateSeries* r = profile->rate(kRateCoordinates[ci].key)) {
       Curve rc{name, profile->sigma, r->value, {}, {}, c, profile->kind == "bound"};
       for (size_t i = 0; i < r->value.size() && i < r->standardError.size(); ++i) {
         rc.lower.push_back(r->value[i] - kNormal95 * r->standardError[i]);

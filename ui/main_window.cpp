@@ -45,7 +45,6 @@ constexpr int kMaxRecent = 10;
 const QString kLoadTag = QStringLiteral("load");
 const QString kStatisticsTag = QStringLiteral("statistics");
 const QString kReportTag = QStringLiteral("report folder");
-const char* kProducer = "noisescope workbench";
 
 // The user guide: the installed copy (share/doc/noisescope beside bin/), else docs/ of the
 // source tree a build folder sits in (build/app/noisescope); "" when neither is there.
@@ -273,7 +272,7 @@ void MainWindow::writeReportFolder(const QString& folder) {
     return;
   }
   const pipeline::ReportRequest request = pipeline::reportRequest(
-      {datasetPath_.toStdString()}, *datasetLoad_, folder.toStdString(), kProducer);
+      {datasetPath_.toStdString()}, *datasetLoad_, folder.toStdString(), kWorkbenchProducer);
   workbench_->jobs()->submit(
       kReportTag, [request](const Progress& progress) { pipeline::writeReport(request, progress); },
       [this, folder] {

@@ -53,10 +53,10 @@ using namespace noisescope::pipeline;
 
 namespace {
 const QString kAtomicTag = QStringLiteral("atomic design");
-const char* kProducer = "noisescope workbench";
 
-const Coordinate kCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma, Coordinate::Lambda,
-                                   Coordinate::VpTime, Coordinate::FlowTime};
+const Coordinate kScheduleCoordinates[] = {Coordinate::LogSigma, Coordinate::Sigma,
+                                           Coordinate::Lambda, Coordinate::VpTime,
+                                           Coordinate::FlowTime};
 enum CurveKind { kAllocation, kSampling, kWeight, kCdf };
 
 }  // namespace
@@ -126,7 +126,7 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
 
   // The overlay chart and what it shows.
   coordinate_ = new QComboBox(this);
-  for (Coordinate c : kCoordinates) coordinate_->addItem(coordinateTitle(c));
+  for (Coordinate c : kScheduleCoordinates) coordinate_->addItem(coordinateTitle(c));
   coordinate_->setAccessibleName(tr("Chart coordinate"));
   auto* coordinateLabel = new QLabel(tr("&Coordinate:"), this);
   coordinateLabel->setBuddy(coordinate_);
@@ -455,7 +455,7 @@ QStringList SchedulePanel::profileNames() const {
 
 void SchedulePanel::redraw() {
   if (hidden_->defer()) return;  // behind another tab: drawn when shown
-  const Coordinate coordinate = kCoordinates[std::max(0, coordinate_->currentIndex())];
+  const Coordinate coordinate = kScheduleCoordinates[std::max(0, coordinate_->currentIndex())];
   const int curve = curves_->checkedId();
   const LogSigmaGrid g = grid();
   const QString unit = densityUnit(coordinate);
@@ -559,7 +559,7 @@ QString SchedulePanel::exportCurrent(const QString& path) {
   const auto current = builtAt(list_->currentRow());
   if (!current) return tr("Select a schedule without errors first.");
   try {
-    saveScheduleFile(path.toStdString(), *current, kProducer);
+    saveScheduleFile(path.toStdString(), *current, kWorkbenchProducer);
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
@@ -581,7 +581,7 @@ QString SchedulePanel::exportSigmaSteps(const QString& path, int steps, const QS
   if (!current) return tr("Select a schedule without errors first.");
   try {
     writeSigmaSteps(path.toStdString(), currentSigmaSteps(steps, grid.toStdString()),
-                    scheduleProvenance(*current, kProducer));
+                    scheduleProvenance(*current, kWorkbenchProducer));
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());

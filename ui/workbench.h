@@ -16,6 +16,9 @@
 
 namespace noisescope::ui {
 
+// The producer every file the workbench writes records in its provenance.
+inline constexpr const char* kWorkbenchProducer = "noisescope workbench";
+
 class Workbench : public QObject {
   Q_OBJECT
 

@@ -99,8 +99,22 @@ def heavy_face_objects(build: pathlib.Path) -> tuple:
         read += 1
         found = HEAVY_DEPENDENCY.search(text)
         if found:
-            heavy.append(f"{obj}: parses {found.group(1)} headers")
+            heavy.append(f"{obj}: parses {found.group(1)} headers{batch_members(build, obj)}")
     return read, heavy
+
+
+def batch_members(build: pathlib.Path, obj: str) -> str:
+    """For a unity batch (NOISESCOPE_UNITY_BUILD), the files it compiles: one of them is the culprit,
+    and `-DNOISESCOPE_UNITY_BUILD=OFF` names it."""
+    if "/Unity/" not in obj:
+        return ""
+    batch = build / obj[: -len(".o")]
+    try:
+        members = re.findall(r'#include "([^"]+)"', batch.read_text(encoding="utf-8"))
+    except OSError:
+        return " (a unity batch)"
+    names = ", ".join(pathlib.Path(m).name for m in members)
+    return f" (a unity batch of {names})"
 
 
 def main() -> int:

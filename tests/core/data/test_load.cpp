@@ -72,6 +72,21 @@ class TestLoad : public fixtures::ScratchTest {
     QCOMPARE(folder.sampleShape, (std::vector<int64_t>{1, 1, 2}));  // height from the aspect ratio
   }
 
+  // Messages and provenance name a dataset by its file, or by its name when it has none.
+  void datasetsAreNamedByTheirOrigin() {
+    fixtures::writeBytes(
+        path("n.npy"),
+        fixtures::npyBytes("<f4", {2, 2}, fixtures::rawBytes(std::vector<float>{1, 2, 3, 4})));
+    QCOMPARE(loadDataset(path("n.npy")).sourceOrName(), path("n.npy"));
+    Dataset built;
+    built.name = "in memory";
+    QCOMPARE(built.sourceOrName(), std::string("in memory"));
+    built.sampleShape = {1, 28, 28};
+    QCOMPARE(built.shapeString(), std::string("1×28×28"));
+    QCOMPARE(sampleShapeText({200, 4}), std::string("200×4"));
+    QCOMPARE(sampleShapeText({}), std::string());
+  }
+
   void badInputsAreNamed() {
     EXPECT_INPUT_ERROR(loadDataset(path("mystery.xyz")), "mystery.xyz");
     EXPECT_INPUT_ERROR(loadDataset(path("nowhere.npy")), "nowhere.npy");

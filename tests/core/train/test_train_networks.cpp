@@ -18,6 +18,7 @@
 #include "schedule/loss_weight.h"
 #include "schedule/preconditioning.h"
 #include "train/checkpoint.h"
+#include "train/dataset_tensor.h"
 #include "train/networks.h"
 #include "train/torchscript_export.h"
 #include "util/error.h"
@@ -166,6 +167,15 @@ class TestTrainNetworks : public QObject {
     QCOMPARE(specFor({1, 27, 27}, SampleKind::Image).kind, std::string("mlp"));
     QVERIFY_THROWS_EXCEPTION(InputError, specFor({1, 27, 27}, SampleKind::Image, "unet"));
     QVERIFY_THROWS_EXCEPTION(InputError, specFor({5}, SampleKind::Vector, "conv1d"));
+    try {
+      specFor({1, 27, 27}, SampleKind::Image, "unet");
+    } catch (const InputError& e) {
+      QVERIFY(std::string(e.what()).find("samples of shape 1×27×27") != std::string::npos);
+    }
+    // GroupNorm groups: at most 8, and always a divisor of the channel count.
+    QCOMPARE(groupNormGroups(64), int64_t{8});
+    QCOMPARE(groupNormGroups(12), int64_t{4});
+    QCOMPARE(groupNormGroups(3), int64_t{1});
     torch::manual_seed(3);
     for (const auto& [shape, kind] :
          std::vector<std::pair<std::vector<int64_t>, SampleKind>>{{{1, 28, 28}, SampleKind::Image},
@@ -182,6 +192,19 @@ class TestTrainNetworks : public QObject {
       QVERIFY((tiny - x).abs().max().item<double>() < 1e-4);
       QVERIFY(d.parameterCount() > 0);
     }
+  }
+
+  void datasetTensorIsACopyInTheSampleShape() {
+    Dataset d;
+    d.sampleShape = {1, 2, 2};
+    d.values = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+    const at::Tensor all = datasetTensor(d);
+    QCOMPARE(all.sizes().vec(), (std::vector<int64_t>{3, 1, 2, 2}));
+    QCOMPARE(all[2][0][1][1].item<float>(), 11.0f);
+    const at::Tensor first = datasetTensor(d, 2);
+    QCOMPARE(first.sizes().vec(), (std::vector<int64_t>{2, 1, 2, 2}));
+    d.values[0] = 100.0f;  // the tensor owns its memory
+    QCOMPARE(all[0][0][0][0].item<float>(), 0.0f);
   }
 
   void torchScriptExportMatches() {
