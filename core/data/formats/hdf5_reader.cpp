@@ -1,10 +1,9 @@
 #include "data/formats/hdf5_reader.h"
 
-#include <hdf5.h>
-
 #include <algorithm>
 #include <cstring>
 
+#include "data/formats/hdf5_file.h"
 #include "data/formats/input_file.h"
 #include "data/layout/array_layout.h"
 #include "data/layout/hdf5_array.h"
@@ -15,48 +14,6 @@ namespace noisescope {
 using namespace data_detail;
 
 namespace {
-
-// Closes an HDF5 handle with the right function when it goes out of scope.
-class Handle {
- public:
-  using Closer = herr_t (*)(hid_t);
-  Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
-  ~Handle() {
-    if (id_ >= 0) closer_(id_);
-  }
-  Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  Handle& operator=(Handle&& other) noexcept {
-    if (this != &other) {
-      if (id_ >= 0) closer_(id_);
-      id_ = other.id_;
-      closer_ = other.closer_;
-      other.id_ = -1;
-    }
-    return *this;
-  }
-  hid_t get() const { return id_; }
-  bool valid() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  Closer closer_;
-};
-
-// HDF5 prints its own error stack to stderr by default; we report errors as InputError instead.
-class SilenceHdf5Errors {
- public:
-  SilenceHdf5Errors() {
-    H5Eget_auto2(H5E_DEFAULT, &function_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~SilenceHdf5Errors() { H5Eset_auto2(H5E_DEFAULT, function_, data_); }
-
- private:
-  H5E_auto2_t function_ = nullptr;
-  void* data_ = nullptr;
-};
 
 std::string describeType(hid_t type) {
   const H5T_class_t typeClass = H5Tget_class(type);
@@ -69,13 +26,9 @@ std::string describeType(hid_t type) {
   return {};
 }
 
-Handle openFile(const std::string& path) {
+hdf5::Handle openFile(const std::string& path) {
   checkedFileSize(path);
-  const htri_t isHdf5 = H5Fis_hdf5(path.c_str());
-  if (isHdf5 <= 0) throw InputError(path, "is not an HDF5 file (no HDF5 signature)");
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.valid()) throw InputError(path, "cannot be opened as HDF5 (corrupt or truncated)");
-  return file;
+  return hdf5::openForReading(path);
 }
 
 struct VisitState {
@@ -84,10 +37,10 @@ struct VisitState {
 
 herr_t visitLink(hid_t group, const char* name, const H5L_info_t* info, void* opaque) {
   if (info->type != H5L_TYPE_HARD) return 0;
-  Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
+  hdf5::Handle object(H5Oopen(group, name, H5P_DEFAULT), H5Oclose);
   if (!object.valid() || H5Iget_type(object.get()) != H5I_DATASET) return 0;
-  Handle type(H5Dget_type(object.get()), H5Tclose);
-  Handle space(H5Dget_space(object.get()), H5Sclose);
+  hdf5::Handle type(H5Dget_type(object.get()), H5Tclose);
+  hdf5::Handle space(H5Dget_space(object.get()), H5Sclose);
   if (!type.valid() || !space.valid()) return 0;
   const std::string dtype = describeType(type.get());
   if (dtype.empty()) return 0;
@@ -122,21 +75,21 @@ std::string describeList(const std::vector<Hdf5DatasetInfo>& datasets) {
 }  // namespace
 
 std::vector<Hdf5DatasetInfo> listHdf5Datasets(const std::string& path) {
-  SilenceHdf5Errors silence;
-  Handle file = openFile(path);
+  hdf5::QuietErrors quiet;
+  hdf5::Handle file = openFile(path);
   return listDatasets(path, file.get());
 }
 
 struct Hdf5Array::Impl {
-  Handle file{-1, H5Fclose};
-  Handle dataset{-1, H5Dclose};
-  Handle fileSpace{-1, H5Sclose};
+  hdf5::Handle file{-1, H5Fclose};
+  hdf5::Handle dataset{-1, H5Dclose};
+  hdf5::Handle fileSpace{-1, H5Sclose};
 };
 
 Hdf5Array::Hdf5Array(const std::string& path, const std::string& datasetPath)
     : impl_(std::make_unique<Impl>()), path_(path) {
-  SilenceHdf5Errors silence;
-  Handle file = openFile(path);
+  hdf5::QuietErrors quiet;
+  hdf5::Handle file = openFile(path);
   const std::vector<Hdf5DatasetInfo> datasets = listDatasets(path, file.get());
   if (datasets.empty()) throw InputError(path, "holds no numeric dataset");
 
@@ -154,10 +107,10 @@ Hdf5Array::Hdf5Array(const std::string& path, const std::string& datasetPath)
     throw InputError(
         path, "has no numeric dataset '" + chosen + "'; it holds: " + describeList(datasets));
 
-  Handle dataset(H5Dopen2(file.get(), chosen.c_str(), H5P_DEFAULT), H5Dclose);
+  hdf5::Handle dataset(H5Dopen2(file.get(), chosen.c_str(), H5P_DEFAULT), H5Dclose);
   if (!dataset.valid()) throw InputError(path, "cannot open dataset '" + chosen + "'");
-  Handle type(H5Dget_type(dataset.get()), H5Tclose);
-  Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
+  hdf5::Handle type(H5Dget_type(dataset.get()), H5Tclose);
+  hdf5::Handle fileSpace(H5Dget_space(dataset.get()), H5Sclose);
   if (!type.valid() || !fileSpace.valid())
     throw InputError(path, "dataset '" + chosen + "' has an unreadable type or shape");
   shape_ = entry->shape;
@@ -187,12 +140,12 @@ Hdf5Array::Hdf5Array(const std::string& path, const std::string& datasetPath)
 Hdf5Array::~Hdf5Array() = default;
 
 void Hdf5Array::readRows(int64_t first, int64_t count, float* out) const {
-  SilenceHdf5Errors silence;
+  hdf5::QuietErrors quiet;
   const int rank = static_cast<int>(shape_.size());
   std::vector<hsize_t> start(rank, 0), extent(shape_.begin(), shape_.end());
   start[0] = static_cast<hsize_t>(first);
   extent[0] = static_cast<hsize_t>(count);
-  Handle memSpace(H5Screate_simple(rank, extent.data(), nullptr), H5Sclose);
+  hdf5::Handle memSpace(H5Screate_simple(rank, extent.data(), nullptr), H5Sclose);
   if (!memSpace.valid() ||
       H5Sselect_hyperslab(impl_->fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr,
                           extent.data(), nullptr) < 0 ||

@@ -102,6 +102,32 @@ class TestHdf5Reader : public fixtures::ScratchTest {
     EXPECT_INPUT_ERROR(openStreamedPrior(file, options), "corrupt type");
   }
 
+  // Fuzz finding 10: a local heap that claims 2.4e18 bytes made libhdf5's metadata accumulator
+  // copy from a null buffer (SIGSEGV). Our read-only file driver has no accumulator, so listing
+  // and reading the file end in an InputError that names it.
+  void localHeapClaimingExabytes() {
+    const std::string file = noisescope::test::sourcePath() +
+                             "/tests/fuzz/regressions/hdf5/rejected-h5f-accum-read-null-memcpy.h5";
+    EXPECT_INPUT_ERROR(listHdf5Datasets(file), "cannot list its contents");
+    EXPECT_INPUT_ERROR(readHdf5(file, ""), "rejected-h5f-accum-read-null-memcpy.h5");
+  }
+
+  // Two readers of one file at once share HDF5's open file (the driver compares device and
+  // inode), and each reads its own rows.
+  void oneFileOpenTwice() {
+    std::vector<float> v(60);
+    for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(i);
+    fixtures::writeHdf5(path("twice.h5"), "/v", {20, 3}, fixtures::hdf5Float(), v.data());
+    const Dataset first = readHdf5(path("twice.h5"), "");
+    LoadOptions options;
+    const auto streamed = openStreamedPrior(path("twice.h5"), options);
+    const Dataset second = readHdf5(path("twice.h5"), "/v");
+    QCOMPARE(first.values, second.values);
+    std::vector<float> row(3);
+    streamed->read(19, 1, row.data());
+    QCOMPARE(row[0], first.values[57]);
+  }
+
   void emptyWrongMagicUnreadable() {
     fixtures::writeBytes(path("empty.h5"), "");
     EXPECT_INPUT_ERROR(readHdf5(path("empty.h5"), ""), "empty.h5");
