@@ -32,11 +32,16 @@ void addDatasetOptions(CLI::App& app, DatasetArgs& args) {
   images->add_option("--color", args.imageColor, "auto, grey or rgb")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "grey", "rgb"}));
+  app.add_option("--latents", args.latentsFor,
+                 "A latent cache's trainer and model, TOOL:MODEL (e.g. sd-scripts:sdxl): put the "
+                 "latents on the scale that trainer noises (docs/latent-caches.md); without it "
+                 "they are read as cached");
 }
 
 LoadOptions toLoadOptions(const DatasetArgs& args) {
   LoadOptions options;
   options.hdf5Dataset = args.hdf5Dataset;
+  options.latentsFor = args.latentsFor;
   options.fasta.window = args.window;
   options.fasta.stride = args.stride;
   options.fasta.unknownBases = args.unknownBases == "negative"

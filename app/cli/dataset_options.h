@@ -18,6 +18,7 @@ struct DatasetArgs {
   std::string unknownBases = "skip";
   int imageWidth = 0, imageHeight = 0;
   std::string imageColor = "auto";
+  std::string latentsFor;
 };
 
 // Adds the positional DATASET and the loading options to a subcommand.

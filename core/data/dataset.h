@@ -40,6 +40,12 @@ struct Dataset {
   std::string labelsSource;        // the file the labels came from, when not `source` itself
   std::vector<std::string> notes;  // things the reader decided that the user should know
   std::vector<std::string> transforms;  // what was done after reading, in order ("subset n=…")
+  // Read from a trainer's latent cache (data/formats/latent_spaces.h). latentsFor is the
+  // "TOOL:MODEL" whose noise scale the values were put on, "" when they are as cached;
+  // latentTransform says what that took ("(z − 0.1159) · 0.3611", or none and why).
+  bool latentCache = false;
+  std::string latentsFor;
+  std::string latentTransform;
 
   int64_t size() const;  // N
   int64_t dim() const;   // D = product of sampleShape

@@ -183,6 +183,13 @@ Dataset readAny(const std::string& path, const LoadOptions& options,
   if (format != FileFormat::Synthetic && format != FileFormat::ImageFolder &&
       format != FileFormat::Cifar && format != FileFormat::LatentFolder)
     checkedFileSize(path);  // missing, unreadable, directory or empty: say so plainly
+  const bool latentFormat = format == FileFormat::Safetensors || format == FileFormat::Npz ||
+                            format == FileFormat::LatentFolder;
+  if (!options.latentsFor.empty() && !latentFormat)
+    throw InputError(path, std::string("is ") + toString(format) +
+                               " data, not a latent cache: only .safetensors / .npz latents and "
+                               "folders of them can be put on a trainer's latent scale (" +
+                               options.latentsFor + ")");
   switch (format) {
     case FileFormat::Idx:
       return readIdx(path, options.progress);
@@ -204,9 +211,9 @@ Dataset readAny(const std::string& path, const LoadOptions& options,
       return makeSynthetic(parseSyntheticSpec(path));
     case FileFormat::Safetensors:
     case FileFormat::Npz:
-      return readLatentFile(path, options.progress);
+      return readLatentFile(path, options.progress, options.latentsFor);
     case FileFormat::LatentFolder:
-      return readLatentFolder(path, options.progress);
+      return readLatentFolder(path, options.progress, options.latentsFor);
     case FileFormat::EdmZip:
       return readEdmZip(path, options.imageFolder, 1, options.progress);
     case FileFormat::Unknown:

@@ -52,6 +52,9 @@ struct LoadOptions {
   std::string hdf5Dataset;  // path of the dataset inside an HDF5 file
   FastaOptions fasta;
   ImageFolderOptions imageFolder;
+  // A latent cache's trainer and model, "TOOL:MODEL" (data/formats/latent_spaces.h): put the
+  // latents on the scale that trainer noises. Empty: as cached. Any other format refuses it.
+  std::string latentsFor;
   Progress progress;
 };
 

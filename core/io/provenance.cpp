@@ -57,6 +57,11 @@ nlohmann::json describeDataset(const Dataset& dataset) {
   out["kind"] = toString(dataset.kind);
   out["source_dtype"] = dataset.sourceDtype;
   out["scaling"] = dataset.scaling;
+  if (dataset.latentCache)
+    out["latents"] = {
+        {"normalised_for",
+         dataset.latentsFor.empty() ? nlohmann::json(nullptr) : nlohmann::json(dataset.latentsFor)},
+        {"transform", dataset.latentTransform}};
   return out;
 }
 

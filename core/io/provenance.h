@@ -15,7 +15,8 @@ nlohmann::json makeProvenance(const std::string& producer,
                               const nlohmann::json& parameters = nlohmann::json::object());
 
 // The facts about a dataset a reader of an exported file needs: name, source, split, N, D, shape,
-// kind, dtype on disk and the scaling of the values.
+// kind, dtype on disk and the scaling of the values; for a latent cache, "latents": whose noise
+// scale the values were put on ("normalised_for", null when as cached) and how ("transform").
 nlohmann::json describeDataset(const Dataset& dataset);
 
 // Current time in UTC as "YYYY-MM-DDTHH:MM:SSZ"; SOURCE_DATE_EPOCH (seconds), when set, instead.

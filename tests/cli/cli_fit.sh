@@ -130,4 +130,46 @@ echo '{"model_type": "HUNYUAN_VIDEO", "timestep_shift": 1.0}' >"$work/video.json
 msg=$("$cli" fit "$work/S.json" --for onetrainer --current "$work/video.json" 2>&1)
 check "unknown model_type exits 2" test $? -eq 2
 check "unknown model_type named with --model" grep -q "model_type = HUNYUAN_VIDEO.*--model" <<<"$msg"
+# A latent cache: sd-scripts caches SDXL latents raw (×0.13025 at training time). Read with
+# --latents the profile is on the trainer's scale and says so; read as cached, fit says which
+# caches that is right for; a cache of the wrong channel count is refused.
+mkdir -p "$work/latents"
+/usr/bin/python3 -c '
+import numpy as np, sys
+rng = np.random.default_rng(5)
+for i in range(24):
+    np.savez(sys.argv[1] + "/img%02d_0064x0064_sdxl.npz" % i,
+             latents=(rng.standard_normal((4, 4, 4)) * 6).astype(np.float32),
+             original_size=np.array([64, 64]), crop_ltrb=np.array([0, 0, 64, 64]))
+' "$work/latents"
+"$cli" diagnose "$work/latents" --latents sd-scripts:sdxl --kind empirical --levels 8 --queries 16 \
+  --sigma-min 0.01 --sigma-max 80 --out "$work/L.json" >/dev/null 2>&1
+check "diagnose --latents writes a profile" test -s "$work/L.json"
+check "the profile records whose scale its latents are on" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))["provenance"]["dataset"]
+assert d["latents"]["normalised_for"]=="sd-scripts:sdxl", d
+assert "0.13025" in d["latents"]["transform"], d
+' "$work/L.json"
+out=$("$cli" fit --profile "$work/L.json" --method infonoise --for sd-scripts --model sdxl)
+check "fit names the matching latent scale" \
+  grep -q "^latent scale: the profile's latents were put on the scale sd-scripts noises sdxl" <<<"$out"
+"$cli" schedule --profile "$work/L.json" --method infonoise --output "$work/LS.json" >/dev/null 2>&1
+out=$("$cli" fit "$work/LS.json" --for onetrainer --model sd3 --json)
+check "a schedule built from it carries the scale to fit (and a wrong VAE is named)" python3 -c '
+import json,sys
+r=json.load(open(sys.argv[1]))
+assert "wrong scale" in r["latent_scale"], r.get("latent_scale")
+' <(echo "$out")
+"$cli" diagnose "$work/latents" --kind empirical --levels 8 --queries 16 --sigma-min 0.01 \
+  --sigma-max 80 --out "$work/LC.json" >/dev/null 2>&1
+out=$("$cli" fit --profile "$work/LC.json" --method infonoise --for sd-scripts --model sdxl)
+check "as cached: fit says which caches hold raw latents" \
+  grep -q "^latent scale: the profile's latents are as cached: .*raw (sd-scripts, onetrainer)" <<<"$out"
+msg=$("$cli" info "$work/latents" --latents sd-scripts:flux 2>&1)
+check "a 4-channel cache as flux latents exits 2" test $? -eq 2
+check "... naming the channel count" grep -q "16-channel" <<<"$msg"
+msg=$("$cli" info "$train" --latents sd-scripts:sdxl 2>&1)
+check "--latents on an IDX file exits 2" test $? -eq 2
+check "... saying it is not a latent cache" grep -q "not a latent cache" <<<"$msg"
 finish

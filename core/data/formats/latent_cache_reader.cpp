@@ -9,6 +9,7 @@
 
 #include "data/formats/dataset_origin.h"
 #include "data/formats/input_file.h"
+#include "data/formats/latent_spaces.h"
 #include "data/formats/npz_file.h"
 #include "data/formats/safetensors_file.h"
 #include "data/layout/array_layout.h"
@@ -140,7 +141,8 @@ std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
 }
 
 // The samples as one dataset: grouped by shape, the largest group taken (the first on a tie).
-Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_t files) {
+Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_t files,
+                 const std::string& latentsFor) {
   if (samples.empty()) throw InputError(source, "holds no latents");
   std::map<std::vector<int64_t>, std::vector<size_t>> groups;
   std::vector<std::vector<int64_t>> order;
@@ -172,9 +174,8 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
   d.sourceMin = lo;
   d.sourceMax = hi;
   d.notes.push_back(std::to_string(rows.size()) + " latent(s) of shape " + sampleShapeText(taken) +
-                    " from " + std::to_string(files) + " file(s), as cached (" + d.sourceDtype +
-                    ", no VAE scale factor applied), flattened to " + std::to_string(dim) +
-                    " values");
+                    " from " + std::to_string(files) + " file(s) (" + d.sourceDtype +
+                    "), flattened to " + std::to_string(dim) + " values");
   if (order.size() > 1) {
     std::string left;
     for (const auto& shape : order) {
@@ -185,6 +186,14 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
     d.notes.push_back("mixed buckets: took the largest group, " + sampleShapeText(taken) +
                       "; left out " + left);
   }
+  d.latentCache = true;
+  if (latentsFor.empty()) {
+    d.latentTransform =
+        "none: read as cached, without any VAE normalisation (name the trainer and model, "
+        "TOOL:MODEL, to put them on the scale it noises)";
+    d.notes.push_back("latents " + d.latentTransform.substr(6));
+  } else
+    putLatentsOnTrainerScale(d, taken, latentCacheKind(latentsFor));
   d.validate();
   return d;
 }
@@ -198,7 +207,8 @@ std::vector<std::string> listLatentFiles(const std::string& folder) {
 
 }  // namespace
 
-Dataset readLatentFile(const std::string& path, const Progress& progress) {
+Dataset readLatentFile(const std::string& path, const Progress& progress,
+                       const std::string& latentsFor) {
   FileArrays file = readArrays(path);
   progress.report(0.8, "reading latents");
   if (!file.cache) {
@@ -208,12 +218,21 @@ Dataset readLatentFile(const std::string& path, const Progress& progress) {
     Dataset d;
     d.name = displayName(path);
     d.source = path;
+    const std::vector<int64_t> latentShape(a.shape.begin() + (a.shape.empty() ? 0 : 1),
+                                           a.shape.end());
     finishArrayDataset(d, path, a.shape, a.dtype, std::move(a.values));
     d.notes.push_back("the file's one array '" + a.key + "' read as [N, …]");
+    if (!latentsFor.empty()) {
+      if (d.scaling != "raw")
+        throw InputError(path, "its array '" + a.key + "' was read as " + d.scaling +
+                                   " values, not as latents, so it cannot be put on a "
+                                   "trainer's latent scale");
+      putLatentsOnTrainerScale(d, latentShape, latentCacheKind(latentsFor));
+    }
     d.validate();
     return d;
   }
-  Dataset d = assemble(path, samplesOf(path, std::move(file)), 1);
+  Dataset d = assemble(path, samplesOf(path, std::move(file)), 1, latentsFor);
   d.name = displayName(path);
   return d;
 }
@@ -222,7 +241,8 @@ bool isLatentFolder(const std::string& folder) {
   return isDirectory(folder) && !listLatentFiles(folder).empty();
 }
 
-Dataset readLatentFolder(const std::string& folder, const Progress& progress) {
+Dataset readLatentFolder(const std::string& folder, const Progress& progress,
+                         const std::string& latentsFor) {
   if (!isDirectory(folder)) throw InputError(folder, "is not a folder");
   const std::vector<std::string> files = listLatentFiles(folder);
   if (files.empty()) throw InputError(folder, "holds no .safetensors or .npz files");
@@ -232,7 +252,7 @@ Dataset readLatentFolder(const std::string& folder, const Progress& progress) {
     for (Sample& s : samplesOf(files[i], readArrays(files[i]))) samples.push_back(std::move(s));
     progress.report(double(i + 1) / files.size(), "reading latent caches");
   }
-  return assemble(folder, std::move(samples), files.size());
+  return assemble(folder, std::move(samples), files.size(), latentsFor);
 }
 
 }  // namespace noisescope

@@ -10,8 +10,9 @@
 //   - a folder of such files as one dataset: every latent of every file, grouped by shape; a mixed
 //     folder (several buckets) takes the largest group and its notes say which groups were left.
 // Latents are read as cached (float, no scaling: the trainer's VAE scale factor is not in the
-// file); a plain tensor follows the .npy rules (data/layout/array_layout.h). Every failure is an
-// InputError naming the file and the problem.
+// file), unless `latentsFor` names the trainer and model ("sd-scripts:sdxl") whose noise scale to
+// put them on (data/formats/latent_spaces.h); a plain tensor follows the .npy rules
+// (data/layout/array_layout.h). Every failure is an InputError naming the file and the problem.
 #include <string>
 
 #include "data/dataset.h"
@@ -20,9 +21,11 @@
 namespace noisescope {
 
 // One .safetensors or .npz file (by extension).
-Dataset readLatentFile(const std::string& path, const Progress& progress = {});
+Dataset readLatentFile(const std::string& path, const Progress& progress = {},
+                       const std::string& latentsFor = "");
 // A folder of .safetensors / .npz files.
-Dataset readLatentFolder(const std::string& folder, const Progress& progress = {});
+Dataset readLatentFolder(const std::string& folder, const Progress& progress = {},
+                         const std::string& latentsFor = "");
 // True when `folder` holds at least one .safetensors or .npz file (and so is read as latents).
 bool isLatentFolder(const std::string& folder);
 

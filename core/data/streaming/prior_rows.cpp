@@ -31,11 +31,12 @@ Dataset withoutValues(const Dataset& d) {
   Dataset out;
   for (std::string Dataset::*text :
        {&Dataset::name, &Dataset::source, &Dataset::split, &Dataset::sourceDtype, &Dataset::scaling,
-        &Dataset::labelsSource})
+        &Dataset::labelsSource, &Dataset::latentsFor, &Dataset::latentTransform})
     out.*text = d.*text;
   for (std::vector<std::string> Dataset::*list : {&Dataset::notes, &Dataset::transforms})
     out.*list = d.*list;
   out.kind = d.kind;
+  out.latentCache = d.latentCache;
   out.sampleShape = d.sampleShape;
   out.sourceRangeKnown = d.sourceRangeKnown;
   out.sourceMin = d.sourceMin, out.sourceMax = d.sourceMax;
@@ -280,6 +281,11 @@ bool canStreamPrior(const std::string& path) {
 }
 
 std::unique_ptr<PriorRows> openStreamedPrior(const std::string& path, const LoadOptions& options) {
+  if (!options.latentsFor.empty())  // the formats streamed here are never latent caches
+    throw InputError(path, std::string("is ") + toString(detectFormat(path)) +
+                               " data, not a latent cache, so it cannot be put on a trainer's "
+                               "latent scale (" +
+                               options.latentsFor + ")");
   std::unique_ptr<PriorRows> prior;
   switch (detectFormat(path)) {
     case FileFormat::Npy:

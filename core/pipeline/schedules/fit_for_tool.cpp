@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "data/formats/latent_spaces.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedules/schedule_recipe.h"
 #include "profile/profile.h"
@@ -31,8 +32,43 @@ FitTarget fitTargetFromScheduleFile(const std::string& path) {
 
 FitTarget fitTargetFromSchedule(const Schedule& schedule, const std::string& source) {
   if (schedule.empty()) throw InputError(source, "the schedule is empty");
-  return {effectiveAllocation(schedule), source};
+  return {effectiveAllocation(schedule), source, schedule.info.note(kLatentsNote)};
 }
+
+namespace {
+
+// What fitting `tool` training `model` assumes about the target's σ scale, in words.
+std::string latentScaleForFit(const std::string& latents, const std::string& tool,
+                              const std::string& model) {
+  if (latents.empty()) return {};
+  const std::string pair = tool + ":" + model;
+  const LatentCacheKind *kind = nullptr, *recorded = nullptr;
+  for (const LatentCacheKind& k : latentCacheKinds()) {
+    if (k.tool == tool && k.model == model) kind = &k;
+    if (k.tool + ":" + k.model == latents) recorded = &k;
+  }
+  if (latents == pair)
+    return "the profile's latents were put on the scale " + tool + " noises " + model +
+           " (--latents " + pair + ")";
+  if (latents != kLatentsAsCached) {
+    const std::string note = "the profile's latents were put on the scale of " + latents;
+    if (kind && recorded && kind->vae == recorded->vae)
+      return note + ", the same " + kind->vae + " VAE normalisation as " + pair + "'s";
+    if (kind && recorded)
+      return note + ", the " + recorded->vae + " VAE's, but " + pair + " trains on the " +
+             kind->vae +
+             " VAE's: σ is on the wrong scale; profile the cache again with "
+             "--latents " +
+             pair;
+    return note + "; this fit takes that scale as the one " + tool + " noises " + model;
+  }
+  const std::string known = latentsAsCachedNote(tool, model);
+  if (!known.empty()) return "the profile's latents are as cached: " + known;
+  return "the profile's latents are as cached, and NoiseScope has no record of what " + tool +
+         " caches for " + model + ": this fit assumes they are on the scale it noises";
+}
+
+}  // namespace
 
 FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profileSource,
                                const std::string& method) {
@@ -50,7 +86,9 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
   // The grid `noisescope-cli schedule --profile` and the Schedules tab use by default, so all
   // three give the same target.
   const BuiltSchedule built = buildSchedule(recipe, defaultGrid(), context);
-  return fitTargetFromSchedule(built.schedule, method + " from " + profileSource);
+  FitTarget target = fitTargetFromSchedule(built.schedule, method + " from " + profileSource);
+  target.latents = latentScaleOfProfile(profile);
+  return target;
 }
 
 std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& profile,
@@ -80,6 +118,7 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
   out.coordinateKind = t.coordinate;
   out.lossSpace = t.lossSpace;
   out.knob = t.knob;
+  out.latentScale = latentScaleForFit(target.latents, t.name, t.model);
   out.sigmaMin = t.sigmaMin;
   out.sigmaMax = t.sigmaMax;
   const Schedule& phi = target.allocation;
@@ -144,12 +183,16 @@ nlohmann::json toJson(const ToolFit& fit) {
                     {"tv", f.tv},
                     {"snippet", f.snippet}});
   }
-  return {{"tool", fit.tool}, {"model", fit.model}, {"coordinate", fit.coordinate}, {"fits", fits}};
+  nlohmann::json out = {
+      {"tool", fit.tool}, {"model", fit.model}, {"coordinate", fit.coordinate}, {"fits", fits}};
+  if (!fit.latentScale.empty()) out["latent_scale"] = fit.latentScale;
+  return out;
 }
 
 std::string formatToolFit(const ToolFit& fit) {
   char line[512];
   std::string out = fit.tool + " training " + fit.model + " (" + fit.modelNote + ")\n";
+  if (!fit.latentScale.empty()) out += "latent scale: " + fit.latentScale + "\n";
   std::snprintf(line, sizeof line,
                 "%s: draws in %s (%s), loss in %s; knobs go in %s\n"
                 "reachable sigma: %.4g .. %.4g (%.1f %% of the target's phi lies there)\n",

@@ -22,6 +22,9 @@ namespace noisescope::pipeline {
 struct FitTarget {
   schedule::Schedule allocation;  // φ, normalised, uniform loss weight
   std::string source;
+  // When φ comes from a profile of a trainer's latent cache: "as cached", or the "TOOL:MODEL"
+  // whose noise scale the latents were put on (data/formats/latent_spaces.h). Else empty.
+  std::string latents;
 };
 // φ = π·w of a schedule file (JSON, CSV, HDF5) as written.
 FitTarget fitTargetFromScheduleFile(const std::string& path);
@@ -45,6 +48,9 @@ struct ToolFit {
   std::string coordinate;  // "flow-t", "ddpm-t", "sigma"
   schedule::TrainerCoordinate coordinateKind = schedule::TrainerCoordinate::FlowTime;
   std::string lossSpace, knob;
+  // Whether the target's σ is on the scale this tool noises this model's latents (empty when the
+  // target does not come from a latent cache).
+  std::string latentScale;
   double sigmaMin = 0.0, sigmaMax = 0.0;  // what the tool's draw can reach
   double targetMassReachable = 1.0;       // the target's φ mass inside that range
   schedule::LogSigmaGrid grid;
@@ -67,7 +73,7 @@ std::vector<std::pair<std::string, std::vector<double>>> knobValues(
 std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format = "%.4g",
                      const char* assign = " = ", const char* separator = ", ");
 // {"tool", "model", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv",
-// "snippet"}]}.
+// "snippet"}]}, and "latent_scale" when the target comes from a latent cache.
 nlohmann::json toJson(const ToolFit& fit);
 // The same for a terminal, with the σ range and each family's note.
 std::string formatToolFit(const ToolFit& fit);

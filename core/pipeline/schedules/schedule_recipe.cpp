@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "data/formats/latent_spaces.h"
 #include "data/statistics.h"
 #include "io/provenance.h"
 #include "io/schedule_io.h"
@@ -106,6 +107,18 @@ json parametersJson(const ParameterValues& values) {
 
 }  // namespace
 
+std::string latentScaleOfProfile(const Profile& profile) {
+  const nlohmann::json& provenance = profile.provenance;
+  if (!provenance.is_object() || !provenance.contains("dataset")) return {};
+  const nlohmann::json& dataset = provenance["dataset"];
+  if (!dataset.is_object() || !dataset.contains("latents")) return {};
+  const nlohmann::json& latents = dataset["latents"];
+  if (latents.is_object() && latents.contains("normalised_for") &&
+      latents["normalised_for"].is_string())
+    return latents["normalised_for"].get<std::string>();
+  return kLatentsAsCached;
+}
+
 BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const LogSigmaGrid& grid,
                             const RecipeContext& context) {
   BuiltSchedule out;
@@ -163,6 +176,12 @@ BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const LogSigmaGrid& gr
         p["smoothing"] = recipe.smoothing;
         // The schedule knows the kind of profile it follows, and says what that means.
         p["profile_kind"] = context.profile->kind;
+        // A latent cache's profile: the fit for a trainer must know whose σ scale it is on.
+        const std::string latents = latentScaleOfProfile(*context.profile);
+        if (!latents.empty()) {
+          p["profile_latents"] = latents;
+          out.schedule.info.setNote(kLatentsNote, latents);
+        }
         out.caveats = entropicScheduleCaveats(*context.profile);
         if (!out.caveats.empty()) {
           p["caveats"] = out.caveats;

@@ -119,6 +119,11 @@ struct BuiltSchedule {
   std::vector<std::string> caveats;
 };
 
+// A profile's latent scale, from its dataset's provenance: "" (not a latent cache),
+// kLatentsAsCached, or the "TOOL:MODEL" whose noise scale the latents were put on. An entropic
+// schedule from the profile keeps it as its note kLatentsNote (data/formats/latent_spaces.h).
+std::string latentScaleOfProfile(const Profile& profile);
+
 // Throws InputError with a readable message on bad settings or a missing profile.
 BuiltSchedule buildSchedule(const ScheduleRecipe& recipe, const schedule::LogSigmaGrid& grid,
                             const RecipeContext& context = {});

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "data/formats/latent_spaces.h"
 #include "pipeline/schedules/fit_for_tool.h"
 #include "schedule/allocation.h"
 #include "schedule/families.h"
@@ -23,7 +24,7 @@ class TestFitForTool : public QObject {
     Schedule s = makeFamilySchedule("edm", {{"p_mean", -0.8}, {"p_std", 1.4}},
                                     LogSigmaGrid::uniform(0.002, 80.0, 256));
     s.lossWeight = makeLossWeight("edm", 0.5);
-    const ToolFit fit = fitForTool({effectiveAllocation(s), "edm(-0.8, 1.4)"}, "edm");
+    const ToolFit fit = fitForTool(fitTargetFromSchedule(s, "edm(-0.8, 1.4)"), "edm");
     QCOMPARE(fit.coordinate, std::string("sigma"));
     QCOMPARE(fit.fits.size(), std::size_t(1));
     QVERIFY(std::abs(fit.fits[0].parameters[0].second + 0.8) < 0.01);
@@ -48,7 +49,7 @@ class TestFitForTool : public QObject {
     Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 256));
     schedule::TrainerSettings sdxl;
     sdxl.model = "sdxl";
-    const ToolFit fit = fitForTool({effectiveAllocation(s), "log-uniform"}, "onetrainer", sdxl);
+    const ToolFit fit = fitForTool(fitTargetFromSchedule(s, "log-uniform"), "onetrainer", sdxl);
     QCOMPARE(QString::fromStdString(fit.model), QString("sdxl"));
     QVERIFY(fit.targetMassReachable > 0.5 && fit.targetMassReachable < 0.75);
     // Every family misses at least the unreachable mass, up to the two bins that hold the table's
@@ -64,7 +65,7 @@ class TestFitForTool : public QObject {
   void badInputNamesTheFlag() {
     Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 64));
     try {
-      fitForTool({effectiveAllocation(s), "x"}, "kohya");
+      fitForTool(fitTargetFromSchedule(s, "x"), "kohya");
       QFAIL("no error for an unknown tool");
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainerTool));
@@ -72,11 +73,37 @@ class TestFitForTool : public QObject {
     try {
       TrainerSettings tiny;
       tiny.width = 8;
-      fitForTool({effectiveAllocation(s), "x"}, "sd-scripts", tiny);
+      fitForTool(fitTargetFromSchedule(s, "x"), "sd-scripts", tiny);
       QFAIL("no error for a tiny resolution");
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.source()), QString(settings::kTrainingResolution));
     }
+  }
+
+  // A target from a latent cache's profile says whether its σ is on the scale the tool noises
+  // the model's latents; one from anything else says nothing.
+  void latentScaleIsNamed() {
+    Schedule s = makeFamilySchedule("log-uniform", {}, LogSigmaGrid::uniform(0.002, 80.0, 64));
+    FitTarget target = fitTargetFromSchedule(s, "x");
+    TrainerSettings sdxl;
+    sdxl.model = "sdxl";
+    QVERIFY(fitForTool(target, "sd-scripts", sdxl).latentScale.empty());
+    QVERIFY(!toJson(fitForTool(target, "sd-scripts", sdxl)).contains("latent_scale"));
+
+    const auto note = [&](const std::string& latents) {
+      target.latents = latents;
+      return fitForTool(target, "sd-scripts", sdxl).latentScale;
+    };
+    QVERIFY(note("sd-scripts:sdxl").find("were put on the scale sd-scripts noises sdxl") !=
+            std::string::npos);
+    QVERIFY(note("onetrainer:sdxl").find("the same sdxl VAE") != std::string::npos);
+    QVERIFY(note("sd-scripts:sd3").find("σ is on the wrong scale") != std::string::npos);
+    const std::string asCached = note(kLatentsAsCached);
+    QVERIFY2(asCached.find("raw (sd-scripts, onetrainer)") != std::string::npos, asCached.c_str());
+    target.latents = kLatentsAsCached;
+    const ToolFit fit = fitForTool(target, "sd-scripts", sdxl);
+    QCOMPARE(toJson(fit)["latent_scale"].get<std::string>(), fit.latentScale);
+    QVERIFY(formatToolFit(fit).find("latent scale: ") != std::string::npos);
   }
 };
 
