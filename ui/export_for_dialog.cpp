@@ -301,6 +301,11 @@ void ExportForDialog::showFit(std::shared_ptr<const pipeline::ToolFit> fit) {
                QString::fromStdString(f.lossSpace).toHtmlEscaped(),
                QString::fromStdString(f.knob).toHtmlEscaped(), range(f.sigmaMin, f.sigmaMax))
           .arg(100.0 * f.targetMassReachable, 0, 'f', 1));
+  // A target from a latent cache's profile: whether its σ is on the scale this tool noises.
+  if (!f.latentScale.empty())
+    summary_->setText(
+        summary_->text() +
+        tr("<br>Latent scale: %1").arg(QString::fromStdString(f.latentScale).toHtmlEscaped()));
   families_->setRowCount(0);
   for (const auto& family : f.fits) {
     QStringList knobs;

@@ -27,7 +27,9 @@
 
 #include <cmath>
 
+#include "data/formats/latent_spaces.h"
 #include "pipeline/schedules/fit_for_tool.h"
+#include "schedule/families.h"
 #include "screenshot.h"
 #include "ui/curve_chart.h"
 #include "ui/export_for_dialog.h"
@@ -110,6 +112,27 @@ class TestExportForDialog : public QObject {
     const QString missing = dir.filePath("no/such/folder/knobs.txt");
     QVERIFY(dialog->saveKnobs(missing).contains(missing));
     dialog->close();
+  }
+
+  // A target from a latent cache read as cached: the summary says which caches that is right for.
+  void latentScaleIsSaid() {
+    pipeline::FitTarget target = pipeline::fitTargetFromSchedule(
+        schedule::makeFamilySchedule("log-uniform", {},
+                                     schedule::LogSigmaGrid::uniform(0.002, 80.0, 64)),
+        "latents");
+    target.latents = kLatentsAsCached;
+    ExportForDialog dialog(target, nullptr);  // no job runner: each fit runs at once
+    dialog.toolBox()->setCurrentText("sd-scripts");
+    dialog.modelBox()->setCurrentText("sdxl");
+    QVERIFY(dialog.currentFit() && dialog.currentFit()->model == "sdxl");
+    const QString text = dialog.summaryLabel()->text();
+    QVERIFY2(text.contains("Latent scale: the profile&#x27;s latents are as cached") ||
+                 text.contains("Latent scale: the profile's latents are as cached"),
+             qPrintable(text));
+    QVERIFY2(text.contains("raw (sd-scripts, onetrainer)"), qPrintable(text));
+    dialog.resize(1300, 850);
+    dialog.show();
+    saveScreenshot(&dialog, "export-for-latent-scale");
   }
 
   void coordinatesReachAndResolutionFollowTheTool() {
