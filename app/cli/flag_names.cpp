@@ -8,6 +8,7 @@ const std::vector<std::pair<std::string, std::string>>& settingFlags() {
       {s::kImageSize, "--width/--height"},
       {s::kWindow, "--window"},
       {s::kStride, "--stride"},
+      {s::kLatentsFor, "--latents"},
       {s::kDiagnosticKind, "--kind"},
       {s::kLevels, "--levels"},
       {s::kSigmaMin, "--sigma-min"},

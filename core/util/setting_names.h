@@ -9,6 +9,7 @@ namespace noisescope::settings {
 inline constexpr const char* kImageSize = "image size";
 inline constexpr const char* kWindow = "window";
 inline constexpr const char* kStride = "stride";
+inline constexpr const char* kLatentsFor = "latent cache's trainer and model";
 
 // The diagnostic.
 inline constexpr const char* kDiagnosticKind = "diagnostic kind";

@@ -5,6 +5,7 @@
 
 #include "util/error.h"
 #include "util/number_text.h"
+#include "util/setting_names.h"
 
 namespace noisescope {
 
@@ -38,14 +39,14 @@ std::string transformText(const LatentVae& vae) {
 const LatentCacheKind& latentCacheKind(const std::string& toolAndModel) {
   for (const LatentCacheKind& k : latentCacheKinds())
     if (k.tool + ":" + k.model == toolAndModel) return k;
-  throw InputError("--latents",
+  throw InputError(settings::kLatentsFor,
                    "unknown trainer and model '" + toolAndModel + "'; known: " + joinedPairs());
 }
 
 const LatentVae& latentVae(const std::string& name) {
   for (const LatentVae& v : latentVaes())
     if (v.name == name) return v;
-  throw InputError("--latents", "unknown VAE '" + name + "'");
+  throw InputError(settings::kLatentsFor, "unknown VAE '" + name + "'");
 }
 
 void putLatentsOnTrainerScale(Dataset& dataset, const std::vector<int64_t>& latentShape,
@@ -102,9 +103,8 @@ std::string latentsAsCachedNote(const std::string& tool, const std::string& mode
   if (!vae.factor.empty()) note += " (" + transformText(vae) + ")";
   if (!raw.empty())
     note += "; a cache that holds them raw (" + raw.substr(0, raw.size() - 2) +
-            ") puts every σ of the profile off by that factor: profile it again with --latents "
-            "TOOL:" +
-            model;
+            ") puts every σ of the profile off by that factor: read such a cache again as TOOL:" +
+            model + " latents";
   if (!normalised.empty())
     note += "; a cache that holds them normalised (" + normalised.substr(0, normalised.size() - 2) +
             ") is on that scale as read";

@@ -36,7 +36,7 @@ struct LatentCacheKind {
 
 const std::vector<LatentVae>& latentVaes();
 const std::vector<LatentCacheKind>& latentCacheKinds();
-// "TOOL:MODEL" → its entry. InputError("--latents", …) listing every pair for an unknown one.
+// "TOOL:MODEL" → its entry. InputError(settings::kLatentsFor, …) listing every pair for an unknown one.
 const LatentCacheKind& latentCacheKind(const std::string& toolAndModel);
 const LatentVae& latentVae(const std::string& name);
 

@@ -49,17 +49,15 @@ std::string latentScaleForFit(const std::string& latents, const std::string& too
   }
   if (latents == pair)
     return "the profile's latents were put on the scale " + tool + " noises " + model +
-           " (--latents " + pair + ")";
+           " (read as " + pair + " latents)";
   if (latents != kLatentsAsCached) {
     const std::string note = "the profile's latents were put on the scale of " + latents;
     if (kind && recorded && kind->vae == recorded->vae)
       return note + ", the same " + kind->vae + " VAE normalisation as " + pair + "'s";
     if (kind && recorded)
       return note + ", the " + recorded->vae + " VAE's, but " + pair + " trains on the " +
-             kind->vae +
-             " VAE's: σ is on the wrong scale; profile the cache again with "
-             "--latents " +
-             pair;
+             kind->vae + " VAE's: σ is on the wrong scale; read the cache again as " + pair +
+             " latents";
     return note + "; this fit takes that scale as the one " + tool + " noises " + model;
   }
   const std::string known = latentsAsCachedNote(tool, model);
