@@ -57,7 +57,8 @@ struct Array {
 };
 
 struct FileArrays {
-  bool cache = false;  // latent-cache keys (each array one sample), else one plain tensor
+  bool cache = false;        // latent-cache keys (each array one sample), else one plain tensor
+  std::string architecture;  // the "architecture" a musubi-tuner cache names in its metadata
   std::vector<Array> arrays;
 };
 
@@ -80,6 +81,8 @@ FileArrays readArrays(const std::string& path) {
   FileArrays out;
   if (cacheFormat(path) == CacheFormat::Safetensors) {
     const SafetensorsHeader header = readSafetensorsHeader(path);
+    const auto architecture = header.metadata.find("architecture");
+    if (architecture != header.metadata.end()) out.architecture = architecture->second;
     std::vector<std::string> keys;
     for (const auto& t : header.tensors) {
       keys.push_back(t.name);
@@ -107,8 +110,17 @@ FileArrays readArrays(const std::string& path) {
 struct Sample {
   std::vector<int64_t> shape;
   std::string origin, dtype;
+  std::string architecture;  // from the file's metadata, "" when it names none
   std::vector<float> values;
 };
+
+// The architecture every taken latent's file names, or "" when any names none or they differ.
+std::string architectureOf(const std::vector<Sample>& samples, const std::vector<size_t>& rows) {
+  const std::string& first = samples[rows.front()].architecture;
+  for (size_t r : rows)
+    if (samples[r].architecture != first) return {};
+  return first;
+}
 
 void checkFinite(const std::string& path, const Array& a) {
   for (size_t i = 0; i < a.values.size(); ++i)
@@ -125,7 +137,8 @@ std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
     if (file.cache) {
       if (a.shape.empty() || a.values.empty())
         throw InputError(path, "latent '" + a.key + "' is empty");
-      samples.push_back({a.shape, fileName(path) + ":" + a.key, a.dtype, std::move(a.values)});
+      samples.push_back(
+          {a.shape, fileName(path) + ":" + a.key, a.dtype, file.architecture, std::move(a.values)});
       continue;
     }
     checkSampleShape(path, a.shape);
@@ -134,7 +147,9 @@ std::vector<Sample> samplesOf(const std::string& path, FileArrays&& file) {
     for (int64_t n = 0; n < a.shape[0]; ++n)
       samples.push_back(
           {shape.empty() ? std::vector<int64_t>{1} : shape,
-           fileName(path) + ":" + a.key + "[" + std::to_string(n) + "]", a.dtype,
+           fileName(path) + ":" + a.key + "[" + std::to_string(n) + "]",
+           a.dtype,
+           {},
            std::vector<float>(a.values.begin() + n * dim, a.values.begin() + (n + 1) * dim)});
   }
   return samples;
@@ -187,13 +202,29 @@ Dataset assemble(const std::string& source, std::vector<Sample>&& samples, size_
                       "; left out " + left);
   }
   d.latentCache = true;
-  if (latentsFor.empty()) {
+  const std::string named = architectureOf(samples, rows);
+  const std::string pairOfFiles = named.empty() ? "" : latentPairOfArchitecture(named);
+  if (!latentsFor.empty()) {
+    if (!pairOfFiles.empty() && pairOfFiles != latentsFor)
+      d.notes.push_back("the files' metadata names architecture '" + named + "' (" + pairOfFiles +
+                        "), but they were read as " + latentsFor + " latents, as asked");
+    putLatentsOnTrainerScale(d, taken, latentCacheKind(latentsFor));
+  } else if (!pairOfFiles.empty() &&
+             latentVae(latentCacheKind(pairOfFiles).vae).channels == taken.front()) {
+    putLatentsOnTrainerScale(d, taken, latentCacheKind(pairOfFiles));
+    d.notes.push_back("the trainer and model were taken from the files' metadata: architecture '" +
+                      named + "' is " + pairOfFiles);
+  } else {
     d.latentTransform =
         "none: read as cached, without any VAE normalisation (name the trainer and model, "
         "TOOL:MODEL, to put them on the scale it noises)";
     d.notes.push_back("latents " + d.latentTransform.substr(6));
-  } else
-    putLatentsOnTrainerScale(d, taken, latentCacheKind(latentsFor));
+    if (!pairOfFiles.empty())
+      d.notes.push_back("the files' metadata names architecture '" + named + "' (" + pairOfFiles +
+                        "), whose latents have " +
+                        std::to_string(latentVae(latentCacheKind(pairOfFiles).vae).channels) +
+                        " channels, not " + std::to_string(taken.front()));
+  }
   d.validate();
   return d;
 }

@@ -3,6 +3,8 @@
 // every entry; "unverified" there is marked here too).
 #include "data/formats/latent_spaces.h"
 
+#include <utility>
+
 namespace noisescope {
 
 namespace {
@@ -171,6 +173,28 @@ const std::vector<LatentCacheKind>& latentCacheKinds() {
        "extensions_built_in/diffusion_models/flux2/flux2_model.py encode_images"},
   };
   return table;
+}
+
+std::string latentPairOfArchitecture(const std::string& architecture) {
+  // musubi-tuner's dataset/architectures.py full names, as dataset/cache_io.py
+  // save_latent_cache_common writes them into each cache's metadata.
+  static const std::vector<std::pair<std::string, std::string>> table = {
+      {"hunyuan_video", "musubi-tuner:hunyuan-video"},
+      {"hunyuan_video_1_5", "musubi-tuner:hunyuan-video-1.5"},
+      {"wan", "musubi-tuner:wan"},
+      {"framepack", "musubi-tuner:framepack"},
+      {"flux_kontext", "musubi-tuner:flux-kontext"},
+      {"flux_2_dev", "musubi-tuner:flux2"},
+      {"flux_2_klein_4b", "musubi-tuner:flux2"},
+      {"flux_2_klein_9b", "musubi-tuner:flux2"},
+      {"qwen_image", "musubi-tuner:qwen"},
+      {"qwen_image_edit", "musubi-tuner:qwen"},
+      {"qwen_image_layered", "musubi-tuner:qwen"},
+      {"z_image", "musubi-tuner:zimage"},
+  };
+  for (const auto& [name, pair] : table)
+    if (name == architecture) return pair;
+  return {};
 }
 
 }  // namespace noisescope

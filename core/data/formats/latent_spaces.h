@@ -36,9 +36,14 @@ struct LatentCacheKind {
 
 const std::vector<LatentVae>& latentVaes();
 const std::vector<LatentCacheKind>& latentCacheKinds();
-// "TOOL:MODEL" → its entry. InputError(settings::kLatentsFor, …) listing every pair for an unknown one.
+// "TOOL:MODEL" → its entry. InputError(settings::kLatentsFor, …) listing every pair for an unknown
+// one.
 const LatentCacheKind& latentCacheKind(const std::string& toolAndModel);
 const LatentVae& latentVae(const std::string& name);
+
+// The "TOOL:MODEL" of a cache whose metadata names its architecture (musubi-tuner writes
+// "architecture": "wan", "qwen_image", …), or "" for one this table does not know.
+std::string latentPairOfArchitecture(const std::string& architecture);
 
 // Puts latents read as cached on the scale `kind`'s trainer noises: the VAE's normalisation when
 // the cache holds raw latents, nothing when it holds normalised ones. `latentShape` is one

@@ -45,6 +45,26 @@ class TestLatentSpaces : public fixtures::ScratchTest {
     return path(name);
   }
 
+  // A musubi-tuner cache: its one latent, float32, and "architecture" in the metadata.
+  std::string writeMusubiCache(const std::string& name, const std::string& architecture,
+                               const std::vector<int64_t>& shape) {
+    size_t count = 1;
+    std::string dims;
+    for (int64_t s : shape) {
+      count *= static_cast<size_t>(s);
+      dims += (dims.empty() ? "" : ",") + std::to_string(s);
+    }
+    const std::string key = "latents_1x2x2_float32";
+    const std::string header = "{\"" + key + "\":{\"dtype\":\"F32\",\"shape\":[" + dims +
+                               "],\"data_offsets\":[0," + std::to_string(count * 4) +
+                               "]},\"__metadata__\":{\"architecture\":\"" + architecture +
+                               "\",\"format_version\":\"1.0.1\"}}";
+    std::string bytes(8, '\0');
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+    fixtures::writeBytes(path(name), bytes + header + fixtures::rawBytes(latentValues(count)));
+    return path(name);
+  }
+
   static Dataset load(const std::string& file, const std::string& latentsFor) {
     LoadOptions options;
     options.latentsFor = latentsFor;
@@ -102,6 +122,33 @@ class TestLatentSpaces : public fixtures::ScratchTest {
     QCOMPARE(d.values, asCached.values);
     QCOMPARE(d.latentsFor, std::string("sd-scripts:flux"));
     QVERIFY(d.latentTransform.rfind("none", 0) == 0);
+  }
+
+  // musubi-tuner names its architecture in every cache: the pair is taken from it when none is
+  // given, a raw cache (HunyuanVideo) is normalised, and a disagreement is only noted.
+  void musubiMetadataNamesThePair() {
+    const std::string wan = writeMusubiCache("wan.safetensors", "wan", {16, 1, 2, 2});
+    const Dataset w = load(wan, "");
+    QCOMPARE(w.latentsFor, std::string("musubi-tuner:wan"));
+    QVERIFY(contains(w.notes, "architecture 'wan'"));
+    QVERIFY(w.latentTransform.rfind("none", 0) == 0);  // musubi caches Wan normalised
+
+    const std::string hv = writeMusubiCache("hv.safetensors", "hunyuan_video", {16, 1, 2, 2});
+    const Dataset h = load(hv, "");
+    QCOMPARE(h.latentsFor, std::string("musubi-tuner:hunyuan-video"));
+    for (size_t i = 0; i < h.values.size(); ++i)
+      QCOMPARE(h.values[i], static_cast<float>(w.values[i] * 0.476986));
+
+    // Four channels cannot be Wan's: left as cached, and said.
+    const std::string odd = writeMusubiCache("odd.safetensors", "wan", {4, 1, 2, 2});
+    const Dataset o = load(odd, "");
+    QVERIFY(o.latentsFor.empty());
+    QVERIFY(contains(o.notes, "not 4"));
+    // A pair given by the user wins over the metadata, which is noted.
+    const Dataset given = load(hv, "musubi-tuner:framepack");
+    QCOMPARE(given.latentsFor, std::string("musubi-tuner:framepack"));
+    QVERIFY(contains(given.notes, "read as musubi-tuner:framepack latents, as asked"));
+    QVERIFY(latentPairOfArchitecture("kandinsky5").empty());
   }
 
   void badRequestsNameTheProblem() {
