@@ -517,7 +517,6 @@ void TrainingPanel::drawQuality() {
   // The race is judged by sample quality (THEORY §11) when every charted run's evaluations carry
   // the same measure; the held-out error integral only when asked for, or when they carry none.
   // Which measure that is, is the pipeline's choice (pipeline/training/schedule_race.h).
-  using pipeline::RaceMeasureId;
   std::vector<int> charted;
   std::vector<const pipeline::RunRecord*> records;
   for (int i = 0; i < runCount(); ++i)
@@ -526,10 +525,19 @@ void TrainingPanel::drawQuality() {
       records.push_back(&run(i)->record());
     }
   const bool secondAsked = raceMeasure_->currentIndex() == 1;
-  const RaceMeasureId measure = pipeline::pickRaceMeasure(records, !secondAsked);
-  QString network;  // the feature network of the Fréchet distances drawn
+  const pipeline::RaceMeasureId measure = pipeline::pickRaceMeasure(records, !secondAsked);
+  QString network, reference;
+  const std::vector<Curve> qualities = qualityCurves(charted, measure, network, reference);
+  const QString yTitle =
+      titleQualityChart(measure, charted.empty(), secondAsked, network, reference);
+  quality_->setAxisTitles(tr("step"), yTitle);
+  quality_->setCurves(qualities);
+}
+
+std::vector<Curve> TrainingPanel::qualityCurves(const std::vector<int>& charted,
+                                                pipeline::RaceMeasureId measure, QString& network,
+                                                QString& reference) {
   std::vector<Curve> qualities;
-  QString reference;
   for (int i : charted) {
     const pipeline::RunRecord& s = run(i)->record();
     Curve quality{runs_->entry(i).label, {}, {}, {}, {}, CurveChart::paletteColor(i)};
@@ -538,57 +546,60 @@ void TrainingPanel::drawQuality() {
       if (!std::isfinite(y)) continue;
       quality.x.push_back(e.step);
       quality.y.push_back(y);
-      if (measure == RaceMeasureId::Fd && network.isEmpty())
+      if (measure == pipeline::RaceMeasureId::Fd && network.isEmpty())
         network = QString::fromStdString(e.featureNetwork);
     }
     qualities.push_back(quality);
     if (!s.reference.empty()) reference = QString::fromStdString(s.reference);
   }
+  return qualities;
+}
+
+QString TrainingPanel::titleQualityChart(pipeline::RaceMeasureId measure, bool nothingCharted,
+                                         bool secondAsked, const QString& network,
+                                         const QString& reference) {
+  using pipeline::RaceMeasureId;
   // The chart title says which measure in full; the y axis, which has less room, its unit.
-  QString title;
-  if (charted.empty() && !secondAsked) {
+  if (nothingCharted && !secondAsked) {
     quality_->setTitle(tr("Sample quality (FD, else k-mer JS), lower is better"));
-    title = tr("sample quality");
     quality_->setToolTip(tr("Evaluations of the checked runs appear here as they arrive"));
-  } else if (measure == RaceMeasureId::Fd) {
+    return tr("sample quality");
+  }
+  if (measure == RaceMeasureId::Fd) {
     // The network's name without ".features.pt", so the title fits a small chart.
     QString net = QFileInfo(network).fileName();
     net.chop(net.endsWith(QLatin1String(".features.pt")) ? 12 : net.endsWith(".pt") ? 3 : 0);
     quality_->setTitle(tr("Sample quality: FD in %1, lower is better").arg(net));
-    title = tr("FD (feature units²)");
     quality_->setToolTip(tr("Fréchet distance between Gaussians fitted to the features of Heun "
                             "samples and of held-out data, in the feature network %1")
                              .arg(network));
-  } else if (measure == RaceMeasureId::KmerJs) {
+    return tr("FD (feature units²)");
+  }
+  if (measure == RaceMeasureId::KmerJs) {
     quality_->setTitle(tr("Sample quality: k-mer spectrum distance (k = 1…6), lower is better"));
-    title = tr("JS divergence (bits)");
     quality_->setToolTip(
         tr("Jensen–Shannon divergence between the k-mer spectra of generated "
            "and held-out windows, mean over k = 1…6"));
-  } else {
-    const QString measureName = reference == QLatin1String("edm")
-                                    ? tr("held-out EDM-weighted error")
-                                    : tr("held-out ELBO-like error");
-    // Say why the second measure is shown: asked for, or no sample-quality score to rank by.
-    quality_->setTitle(secondAsked
-                           ? tr("Second measure: %1, lower is better").arg(measureName)
-                           : tr("Second measure: %1 (no sample-quality score)")
-                                 .arg(reference == QLatin1String("edm") ? tr("EDM-weighted error")
-                                                                        : tr("ELBO-like error")));
-    // Short axis title (a long one is cut off by the chart); the meaning goes in the tooltip.
-    title = reference == QLatin1String("edm") ? tr("held-out error (edm)")
-                                              : tr("held-out error (ELBO-like, nats/dim)");
-    quality_->setToolTip(
-        tr("%1: held-out x0 error integrated with the %2 weighting over log σ. It weighs small σ "
-           "heavily and can rank samplers opposite to sample quality (docs/schedule-race.md).%3")
-            .arg(measureName)
-            .arg(reference.isEmpty() ? tr("reference") : reference)
-            .arg(secondAsked ? QString()
-                             : tr(" These runs carry no sample-quality score: set a feature "
-                                  "network to rank by one.")));
+    return tr("JS divergence (bits)");
   }
-  quality_->setAxisTitles(tr("step"), title);
-  quality_->setCurves(qualities);
+  const bool edm = reference == QLatin1String("edm");
+  const QString measureName =
+      edm ? tr("held-out EDM-weighted error") : tr("held-out ELBO-like error");
+  // Say why the second measure is shown: asked for, or no sample-quality score to rank by.
+  quality_->setTitle(secondAsked
+                         ? tr("Second measure: %1, lower is better").arg(measureName)
+                         : tr("Second measure: %1 (no sample-quality score)")
+                               .arg(edm ? tr("EDM-weighted error") : tr("ELBO-like error")));
+  quality_->setToolTip(
+      tr("%1: held-out x0 error integrated with the %2 weighting over log σ. It weighs small σ "
+         "heavily and can rank samplers opposite to sample quality (docs/schedule-race.md).%3")
+          .arg(measureName)
+          .arg(reference.isEmpty() ? tr("reference") : reference)
+          .arg(secondAsked ? QString()
+                           : tr(" These runs carry no sample-quality score: set a feature "
+                                "network to rank by one.")));
+  // Short axis title (a long one is cut off by the chart); the meaning goes in the tooltip.
+  return edm ? tr("held-out error (edm)") : tr("held-out error (ELBO-like, nats/dim)");
 }
 
 void TrainingPanel::redraw() {

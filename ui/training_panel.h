@@ -157,6 +157,13 @@ class TrainingPanel : public QWidget {
   void launchRace(bool quickLook);
   void addMonitor(RunMonitor* monitor, const QString& label, int race, pipeline::RaceRole role);
   void drawQuality();
+  // The evaluations of the runs `charted` in `measure`, one curve each; `network` and
+  // `reference` get the feature network and the reference weighting the records name.
+  std::vector<Curve> qualityCurves(const std::vector<int>& charted, pipeline::RaceMeasureId measure,
+                                   QString& network, QString& reference);
+  // Titles the quality chart and its tooltip for `measure`; returns the y axis's title.
+  QString titleQualityChart(pipeline::RaceMeasureId measure, bool nothingCharted, bool secondAsked,
+                            const QString& network, const QString& reference);
   // The checkpoint profile the overlay uses for `run`: the race's baseline's, else the newest.
   int referenceProfileIndex(int run);
   const train::TrainConfig* runConfig(int index);
