@@ -1,5 +1,6 @@
 #include "train/train_config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "data/formats/latent_spaces.h"
 #include "schedule/families.h"
 #include "util/error.h"
 
@@ -255,7 +257,14 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
     s.integer("fasta_window", d.fastaWindow, 1, 1 << 20);
     s.integer("fasta_stride", d.fastaStride, 1, 1 << 20);
     s.text("hdf5_dataset", d.hdf5Dataset);
+    s.text("latents", d.latents);
     s.finish();
+    if (!d.latents.empty() &&
+        std::none_of(latentCacheKinds().begin(), latentCacheKinds().end(),
+                     [&](const LatentCacheKind& k) { return k.tool + ":" + k.model == d.latents; }))
+      s.fail("latents",
+             "'" + d.latents +
+                 "' is not a known trainer and model (TOOL:MODEL, e.g. sd-scripts:sdxl)");
     if (d.path.empty()) s.fail("path", "missing: the config must name the training dataset");
     d.path = resolvePath(d.path, baseDir);
     d.testPath = resolvePath(d.testPath, baseDir);
@@ -364,7 +373,8 @@ json toJson(const TrainConfig& c) {
                   {"test_limit", d.testLimit},
                   {"fasta_window", d.fastaWindow},
                   {"fasta_stride", d.fastaStride},
-                  {"hdf5_dataset", d.hdf5Dataset}};
+                  {"hdf5_dataset", d.hdf5Dataset},
+                  {"latents", d.latents}};
   const auto& m = c.model;
   j["model"] = {{"kind", m.kind},         {"width", m.width},   {"depth", m.depth},
                 {"channels", m.channels}, {"blocks", m.blocks}, {"embedding", m.embedding}};

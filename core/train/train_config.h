@@ -27,6 +27,9 @@ struct DatasetSettings {
   int64_t fastaWindow = 200;  // FASTA: bases per sample
   int64_t fastaStride = 200;  // FASTA: bases between window starts
   std::string hdf5Dataset;    // HDF5: path of the array inside the file
+  // A latent cache's trainer and model, "TOOL:MODEL": train on the scale that trainer noises
+  // (data/formats/latent_spaces.h). "": as read.
+  std::string latents;
 };
 
 struct ModelSettings {

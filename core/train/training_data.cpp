@@ -16,6 +16,7 @@ Dataset readWithOptions(const TrainConfig& config, const std::string& path,
                         const Dataset* scaleLike, const Progress& progress) {
   LoadOptions options;
   options.hdf5Dataset = config.dataset.hdf5Dataset;
+  options.latentsFor = config.dataset.latents;
   options.fasta.window = config.dataset.fastaWindow;
   options.fasta.stride = config.dataset.fastaStride;
   options.progress = progress;

@@ -71,6 +71,10 @@ class TestTrainConfig : public QObject {
     QCOMPARE(c.noise.refreshEvery, int64_t(100));
     QCOMPARE(c.eval.reference, std::string("elbo"));
     QCOMPARE(c.optim.threads, int64_t(0));  // the process's count
+    QVERIFY(c.dataset.latents.empty());
+    json latents = minimal();
+    latents["dataset"]["latents"] = "sd-scripts:sdxl";
+    QCOMPARE(parseTrainConfig(latents, "run.json").dataset.latents, std::string("sd-scripts:sdxl"));
     QCOMPARE(parseTrainConfig(json::parse(R"({"dataset": {"path": "synthetic:circle"},
                                              "optim": {"threads": 3}})"),
                               "run.json")
@@ -168,6 +172,8 @@ class TestTrainConfig : public QObject {
                                       << "key 'optim.threads': value -2 is out of range [0, 4096]";
     QTest::newRow("fractional threads") << R"({"optim": {"threads": 1.5}})"
                                         << "key 'optim.threads': expected an integer";
+    QTest::newRow("unknown latents pair") << R"({"dataset": {"latents": "sd-scripts:nope"}})"
+                                          << "key 'dataset.latents': 'sd-scripts:nope' is not";
     QTest::newRow("threads as text") << R"({"optim": {"threads": "all"}})"
                                      << "key 'optim.threads': expected an integer";
   }
