@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <mutex>
 
 #include "util/error.h"
 
@@ -127,27 +126,44 @@ herr_t refuseWrite(H5FD_t*, H5FD_mem_t, hid_t, haddr_t, size_t, const void*) {
   return -1;
 }
 
+// The driver's table, in the field order of H5FD_class_t (libhdf5 1.10): what it leaves empty
+// (superblock, property-list and allocation hooks, flush, truncate, locks) HDF5 does without.
+const H5FD_class_t kReadOnlyDriver = {
+    "noisescope_read_only",
+    (haddr_t{1} << 62) - 1,  // maxaddr: an off_t holds every address
+    H5F_CLOSE_WEAK,
+    nullptr,  // terminate
+    nullptr,
+    nullptr,
+    nullptr,  // superblock size, encode, decode
+    0,
+    nullptr,
+    nullptr,
+    nullptr,  // file access properties
+    0,
+    nullptr,
+    nullptr,  // transfer properties
+    openFile,
+    closeFile,
+    compareFiles,
+    queryFeatures,
+    nullptr,  // get_type_map: fl_map below
+    nullptr,
+    nullptr,  // alloc, free
+    endOfAllocation,
+    setEndOfAllocation,
+    endOfFile,
+    nullptr,  // get_handle
+    readBytes,
+    refuseWrite,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,  // flush, truncate, lock, unlock
+    H5FD_FLMAP_DICHOTOMY};
+
 hid_t readOnlyDriver() {
-  static hid_t driver = -1;
-  static std::once_flag registered;
-  std::call_once(registered, [] {
-    static H5FD_class_t driverClass{};
-    driverClass.name = "noisescope_read_only";
-    driverClass.maxaddr = (haddr_t{1} << 62) - 1;  // an off_t holds every address
-    driverClass.fc_degree = H5F_CLOSE_WEAK;
-    driverClass.open = openFile;
-    driverClass.close = closeFile;
-    driverClass.cmp = compareFiles;
-    driverClass.query = queryFeatures;
-    driverClass.get_eoa = endOfAllocation;
-    driverClass.set_eoa = setEndOfAllocation;
-    driverClass.get_eof = endOfFile;
-    driverClass.read = readBytes;
-    driverClass.write = refuseWrite;
-    const H5FD_mem_t dichotomy[H5FD_MEM_NTYPES] = H5FD_FLMAP_DICHOTOMY;
-    for (int type = 0; type < H5FD_MEM_NTYPES; ++type) driverClass.fl_map[type] = dichotomy[type];
-    driver = H5FDregister(&driverClass);
-  });
+  static const hid_t driver = H5FDregister(&kReadOnlyDriver);
   return driver;
 }
 
