@@ -1,6 +1,5 @@
 #include "train/train_config.h"
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -259,9 +258,7 @@ TrainConfig parseTrainConfig(const json& root, const std::string& source,
     s.text("hdf5_dataset", d.hdf5Dataset);
     s.text("latents", d.latents);
     s.finish();
-    if (!d.latents.empty() &&
-        std::none_of(latentCacheKinds().begin(), latentCacheKinds().end(),
-                     [&](const LatentCacheKind& k) { return k.tool + ":" + k.model == d.latents; }))
+    if (!d.latents.empty() && !findLatentCacheKind(d.latents))
       s.fail("latents",
              "'" + d.latents +
                  "' is not a known trainer and model (TOOL:MODEL, e.g. sd-scripts:sdxl)");

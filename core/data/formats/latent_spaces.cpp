@@ -1,7 +1,6 @@
 #include "data/formats/latent_spaces.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "util/error.h"
 #include "util/number_text.h"
@@ -36,9 +35,14 @@ std::string transformText(const LatentVae& vae) {
 
 }  // namespace
 
-const LatentCacheKind& latentCacheKind(const std::string& toolAndModel) {
+const LatentCacheKind* findLatentCacheKind(const std::string& toolAndModel) {
   for (const LatentCacheKind& k : latentCacheKinds())
-    if (k.tool + ":" + k.model == toolAndModel) return k;
+    if (k.tool + ":" + k.model == toolAndModel) return &k;
+  return nullptr;
+}
+
+const LatentCacheKind& latentCacheKind(const std::string& toolAndModel) {
+  if (const LatentCacheKind* kind = findLatentCacheKind(toolAndModel)) return *kind;
   throw InputError(settings::kLatentsFor,
                    "unknown trainer and model '" + toolAndModel + "'; known: " + joinedPairs());
 }
@@ -91,12 +95,10 @@ void putLatentsOnTrainerScale(Dataset& dataset, const std::vector<int64_t>& late
 }
 
 std::string latentsAsCachedNote(const std::string& tool, const std::string& model) {
-  const LatentCacheKind* kind = nullptr;
+  const LatentCacheKind* kind = findLatentCacheKind(tool + ":" + model);
   std::string raw, normalised;
-  for (const LatentCacheKind& k : latentCacheKinds()) {
-    if (k.tool == tool && k.model == model) kind = &k;
+  for (const LatentCacheKind& k : latentCacheKinds())
     if (k.model == model) (k.cacheIsNormalised ? normalised : raw) += (k.tool + ", ");
-  }
   if (!kind) return {};
   const LatentVae& vae = latentVae(kind->vae);
   std::string note = tool + " noises " + model + " latents normalised by the " + vae.name + " VAE";

@@ -36,8 +36,9 @@ struct LatentCacheKind {
 
 const std::vector<LatentVae>& latentVaes();
 const std::vector<LatentCacheKind>& latentCacheKinds();
-// "TOOL:MODEL" → its entry. InputError(settings::kLatentsFor, …) listing every pair for an unknown
-// one.
+// "TOOL:MODEL" → its entry, or null for a pair the table does not hold.
+const LatentCacheKind* findLatentCacheKind(const std::string& toolAndModel);
+// The same, with InputError(settings::kLatentsFor, …) listing every pair for an unknown one.
 const LatentCacheKind& latentCacheKind(const std::string& toolAndModel);
 const LatentVae& latentVae(const std::string& name);
 

@@ -42,11 +42,8 @@ std::string latentScaleForFit(const std::string& latents, const std::string& too
                               const std::string& model) {
   if (latents.empty()) return {};
   const std::string pair = tool + ":" + model;
-  const LatentCacheKind *kind = nullptr, *recorded = nullptr;
-  for (const LatentCacheKind& k : latentCacheKinds()) {
-    if (k.tool == tool && k.model == model) kind = &k;
-    if (k.tool + ":" + k.model == latents) recorded = &k;
-  }
+  const LatentCacheKind* kind = findLatentCacheKind(pair);
+  const LatentCacheKind* recorded = findLatentCacheKind(latents);
   if (latents == pair)
     return "the profile's latents were put on the scale " + tool + " noises " + model +
            " (read as " + pair + " latents)";
