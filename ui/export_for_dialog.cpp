@@ -199,8 +199,7 @@ void ExportForDialog::compareWith(const QString& path) {
   const std::string file = path.toStdString();
   auto text = std::make_shared<std::string>();
   auto work = [text, target, file, tool, settings](const Progress&) {
-    *text =
-        pipeline::formatCurrentFit(pipeline::fitCurrentSettingsFile(target, file, tool, settings));
+    *text = io::formatCurrentFit(pipeline::fitCurrentSettingsFile(target, file, tool, settings));
   };
   auto failed = [this](const QString& message) {
     showWarning(this, tr("Compare with my config"), message);
@@ -259,7 +258,7 @@ void ExportForDialog::refit() {
   families_->setEnabled(false);
   copy_->setEnabled(false);
   save_->setEnabled(false);
-  auto result = std::make_shared<pipeline::ToolFit>();
+  auto result = std::make_shared<io::ToolFit>();
   const pipeline::FitTarget target = target_;
   auto work = [result, target, tool, settings](const Progress&) {
     *result = pipeline::fitForTool(target, tool, settings);
@@ -284,13 +283,13 @@ void ExportForDialog::refit() {
       });
 }
 
-void ExportForDialog::showFit(std::shared_ptr<const pipeline::ToolFit> fit) {
+void ExportForDialog::showFit(std::shared_ptr<const io::ToolFit> fit) {
   // A result for a tool no longer chosen (the user moved on) is dropped; its successor follows.
   if (QString::fromStdString(fit->tool) != tool_->currentText() ||
       QString::fromStdString(fit->model) != model_->currentText())
     return;
   fit_ = std::move(fit);
-  const pipeline::ToolFit& f = *fit_;
+  const io::ToolFit& f = *fit_;
   summary_->setText(
       tr("<b>%1</b> training <b>%2</b> (%3) draws in <b>%4</b> (%5); its loss is on %6.<br>Knobs "
          "go in %7.<br>Its draw reaches σ %8, where %9 % of the target's φ lies.")
@@ -309,7 +308,7 @@ void ExportForDialog::showFit(std::shared_ptr<const pipeline::ToolFit> fit) {
   families_->setRowCount(0);
   for (const auto& family : f.fits) {
     QStringList knobs;
-    for (const auto& [name, values] : pipeline::knobValues(family))
+    for (const auto& [name, values] : io::knobValues(family))
       knobs << (values.size() == 1 ? QStringLiteral("%1 = %2")
                                          .arg(QString::fromStdString(name))
                                          .arg(values[0], 0, 'g', 4)
@@ -372,7 +371,7 @@ bool ExportForDialog::saveKnobsAs(const QString& path) {
 QString ExportForDialog::saveKnobs(const QString& path) {
   if (!fit_) return tr("No fit yet.");
   try {
-    pipeline::writeToolFit(path.toStdString(), *fit_);
+    io::writeToolFit(path.toStdString(), *fit_);
     return {};
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());

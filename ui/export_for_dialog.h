@@ -9,6 +9,7 @@
 
 #include <memory>
 
+#include "io/tool_fit_io.h"
 #include "pipeline/schedules/fit_for_tool.h"
 
 class QComboBox;
@@ -45,7 +46,7 @@ class ExportForDialog : public QDialog {
   // The text of the last comparison (empty before one).
   QString comparisonText() const;
 
-  const pipeline::ToolFit* currentFit() const { return fit_.get(); }
+  const io::ToolFit* currentFit() const { return fit_.get(); }
   QComboBox* toolBox() const { return tool_; }
   QComboBox* modelBox() const { return model_; }
   QSpinBox* widthBox() const { return width_; }
@@ -62,14 +63,14 @@ class ExportForDialog : public QDialog {
   void comparisonFinished(bool ok);
 
  private:
-  void showFit(std::shared_ptr<const pipeline::ToolFit> fit);
+  void showFit(std::shared_ptr<const io::ToolFit> fit);
   void showFamily(int row);
   schedule::TrainerSettings chosenSettings() const;
   void showComparison(const QString& text);
 
   pipeline::FitTarget target_;
   JobRunner* jobs_;
-  std::shared_ptr<const pipeline::ToolFit> fit_;
+  std::shared_ptr<const io::ToolFit> fit_;
   QComboBox* tool_;
   QComboBox* model_;
   QSpinBox* width_;

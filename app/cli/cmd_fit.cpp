@@ -9,6 +9,7 @@
 
 #include "command.h"
 #include "io/profile_io.h"
+#include "io/tool_fit_io.h"
 #include "pipeline/defaults.h"
 #include "pipeline/schedules/fit_current.h"
 #include "pipeline/schedules/fit_for_tool.h"
@@ -63,23 +64,23 @@ int run(const FitArgs& a) {
   if (!a.current.empty()) {
     if (!a.output.empty())
       throw InputError("--output", "--current prints its comparison; redirect it");
-    const pipeline::CurrentFit current =
+    const io::CurrentFit current =
         pipeline::fitCurrentSettingsFile(target, a.current, a.tool, settings);
     if (a.json) {
-      std::cout << pipeline::toJson(current).dump(2) << "\n";
+      std::cout << io::toJson(current).dump(2) << "\n";
     } else {
       std::printf("target: %s\n", target.source.c_str());
-      std::fputs(pipeline::formatCurrentFit(current).c_str(), stdout);
+      std::fputs(io::formatCurrentFit(current).c_str(), stdout);
     }
     return 0;
   }
-  const pipeline::ToolFit fit = pipeline::fitForTool(target, a.tool, settings);
-  if (!a.output.empty()) pipeline::writeToolFit(a.output, fit);
+  const io::ToolFit fit = pipeline::fitForTool(target, a.tool, settings);
+  if (!a.output.empty()) io::writeToolFit(a.output, fit);
   if (a.json) {
-    std::cout << pipeline::toJson(fit).dump(2) << "\n";
+    std::cout << io::toJson(fit).dump(2) << "\n";
   } else {
     std::printf("target: %s\n", target.source.c_str());
-    std::fputs(pipeline::formatToolFit(fit).c_str(), stdout);
+    std::fputs(io::formatToolFit(fit).c_str(), stdout);
   }
   return 0;
 }

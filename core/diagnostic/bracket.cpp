@@ -26,11 +26,8 @@ Profile closedFormMemberProfile(const std::string& kind, const std::vector<Point
                                 const Profile& like) {
   Profile out;
   if (members.size() == 1) {  // one member: its estimate over all its points
-    out.kind = kind;
-    out.sigma = like.sigma;
-    out.dim = like.dim;
-    out.datasetSize = like.datasetSize;
-    out.sigmaData = like.sigmaData;
+    out = like.onSameLevels(kind);
+    out.queries = 0;  // a closed-form noise expectation: no Monte Carlo queries
     out.estimates.push_back(summarizeHalf(
         members.front(), HeldOutHalf::All, "held_out_wiener_risk",
         "mean over held-out points of the closed-form noise expectation of the prior's linear "

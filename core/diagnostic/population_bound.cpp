@@ -88,13 +88,7 @@ Profile selectPopulationBound(const std::vector<PointRisks>& members, const Prof
     selection.push_back(summarizeHalf(m, HeldOutHalf::Selection, m.member, ""));
     evaluation.push_back(summarizeHalf(m, HeldOutHalf::Evaluation, m.member, ""));
   }
-  Profile out;
-  out.kind = kind;
-  out.sigma = grid.sigma;
-  out.dim = grid.dim;
-  out.datasetSize = grid.datasetSize;
-  out.queries = grid.queries;
-  out.sigmaData = grid.sigmaData;
+  Profile out = grid.onSameLevels(kind);
   MmseEstimate e;
   e.name = "selected_held_out_risk";
   e.description =

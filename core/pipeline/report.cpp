@@ -13,6 +13,7 @@
 #include "io/comparison_io.h"
 #include "io/profile_io.h"
 #include "io/provenance.h"
+#include "io/report_markdown.h"
 #include "io/schedule_io.h"
 #include "io/sigma_steps_io.h"
 #include "pipeline/dataset/dataset_info.h"
@@ -151,14 +152,6 @@ ChartSpec rateChart(const Profile& p, const std::string& name) {
                       p.kind + ", 95% band", r->value, low, high);
 }
 
-std::string number(double v) {
-  char buffer[32];
-  if (std::isinf(v)) return v > 0 ? "∞" : "−∞";
-  if (std::isnan(v)) return "–";
-  std::snprintf(buffer, sizeof buffer, "%.3g", v);
-  return buffer;
-}
-
 void writeBoth(const fs::path& folder, const std::string& stem, const ChartSpec& chart,
                ReportDataset& out) {
   writeChart((folder / (stem + ".svg")).string(), chart);
@@ -168,48 +161,27 @@ void writeBoth(const fs::path& folder, const std::string& stem, const ChartSpec&
 }
 
 // "Use it in your trainer": the exported schedule's φ fitted with each trainer's own families
-// (pipeline::fitForTool, as `noisescope-cli fit` and the Export for… dialog), one chart per
-// trainer coordinate with each tool's best family over the target, a table and the snippets.
+// (pipeline::fitForTool, as `noisescope-cli fit` and the Export for… dialog): their JSON, one chart
+// per trainer coordinate with each tool's best family over the target, and the section's words
+// (io/report_markdown.h).
 json trainerSection(const Schedule& exported, double sigmaData, const std::string& source,
                     const fs::path& folder, const std::string& stem, std::ostream& md,
                     ReportDataset& out) {
   const FitTarget target = fitTargetFromSchedule(exported, source);
   schedule::TrainerSettings settings;
   settings.sigmaData = sigmaData;  // the data's, for the tools that read it (k-diffusion)
-  std::vector<ToolFit> fits;
+  std::vector<io::ToolFit> fits;
   for (const std::string& tool : schedule::trainerToolNames())
     fits.push_back(fitForTool(target, tool, settings));
   json all = json::array();
-  for (const auto& f : fits) all.push_back(toJson(f));
+  for (const auto& f : fits) all.push_back(io::toJson(f));
   writeFileAtomically((folder / (stem + "-trainers.json")).string(), all.dump(2) + "\n");
   out.files.push_back(stem + "-trainers.json");
 
-  md << "### Use it in your trainer\n\n"
-     << "The φ of `" << source << "` fitted with each trainer's own sampling families, in the "
-     << "trainer's own coordinate and under its own loss weight, at " << defaults::kTrainerWidth
-     << "×" << defaults::kTrainerHeight << " px for the resolution-dependent shifts "
-     << "(`noisescope-cli fit " << source << " --for TOOL` prints every family; "
-     << "docs/trainers.md says where each knob goes). Best family per trainer, ranked by "
-     << "KL(target‖fit); TV is the share of training effort that lands where the target does "
-     << "not put it.\n\n"
-     << "Each trainer is fitted for the model family it is most often used with (the "
-     << "`model` column; `--model` in `noisescope-cli fit` chooses another).\n\n"
-     << "| trainer | model assumed | coordinate | best family | knobs | KL(target‖fit) | "
-        "KL(fit‖target) | TV | target φ it can reach |\n"
-     << "|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& f : fits) {
-    if (f.fits.empty()) continue;
-    const auto& best = f.fits.front();
-    const std::string knobs = knobText(best);
-    md << "| " << f.tool << " | `" << f.model << "` | `" << f.coordinate << "` | `" << best.family
-       << "` | " << (knobs.empty() ? "(no knob)" : knobs) << " | " << number(best.kl) << " | "
-       << number(best.klReverse) << " | " << number(best.tv) << " | "
-       << number(100.0 * f.targetMassReachable) << " % |\n";
-  }
-  md << "\n";
+  std::vector<io::ReportTrainerCharts> charts;
   for (TrainerCoordinate c :
        {TrainerCoordinate::FlowTime, TrainerCoordinate::DdpmTime, TrainerCoordinate::Sigma}) {
-    std::vector<const ToolFit*> group;
+    std::vector<const io::ToolFit*> group;
     for (const auto& f : fits)
       if (f.coordinateKind == c) group.push_back(&f);
     if (group.empty()) continue;
@@ -218,16 +190,10 @@ json trainerSection(const Schedule& exported, double sigmaData, const std::strin
               toolOverlayChart(
                   group, std::string("Best family per trainer over the target φ, ") + toString(c)),
               out);
-    md << "![trainers, " << toString(c) << "](" << name << ".png)\n";
+    charts.push_back({toString(c), name + ".png"});
   }
-  md << "\nTrainers whose best families are the same shape under other names (a normal in log σ, "
-        "say) draw one curve over another.\n";
-  md << "\nThe snippets, ready to paste (the best family of each trainer):\n\n";
-  for (const auto& f : fits) {
-    if (f.fits.empty()) continue;
-    md << "**" << f.tool << "** (`" << f.fits.front().family << "`; " << f.knob << "):\n\n```\n"
-       << f.fits.front().snippet << "\n```\n\n";
-  }
+  io::writeReportTrainerSection(md, source, fits, charts, defaults::kTrainerWidth,
+                                defaults::kTrainerHeight);
   return all;
 }
 
@@ -349,73 +315,43 @@ SigmaSteps exportSchedule(const ReportRequest& request, const BuiltSchedule& exp
   return steps;
 }
 
-void writeIntroduction(std::ostream& md, const std::string& producer) {
-  md << "# NoiseScope report\n\n"
-     << "Per dataset: samples across noise levels, the diagnostic bracket (the sample's own\n"
-     << "optimal-denoiser profile and the population bound), the schedules built from the bound\n"
-     << "beside two fixed heuristics, compared on the effective allocation φ ∝ π·w, and one\n"
-     << "exported schedule. Made by `" << producer << "`, NoiseScope " << NOISESCOPE_VERSION << ", "
-     << utcTimestamp() << ".\n\n"
-     << "**What the curves mean.** The *empirical* profile is the exact posterior of the finite\n"
-     << "dataset used as its own prior: below the memorisation scale named per dataset it sits on\n"
-     << "one training point and its MMSE drops towards 0, which is about memorising the sample.\n"
-     << "The *bound* is the error of denoisers fitted on part of the data and scored on held-out\n"
-     << "points, an upper bound on the population MMSE (docs/profiles.md); the schedules follow\n"
-     << "it. A dataset too small to hold out points is profiled empirically, with a caveat.\n\n";
-}
-
-// The dataset's section of README.md, up to the trainer section: its facts, the pictures, and
-// the comparison's table.
-void writeDatasetSection(std::ostream& md, const ReportRequest& request, const Dataset& d,
-                         const DatasetStatistics& stats, const ReportProfiles& profiles,
-                         const ReportSchedules& schedules, const SigmaSteps& steps,
-                         double memorising, const std::string& stem) {
+// What the dataset's section states, from what the report computed.
+io::ReportDatasetFacts datasetFacts(const ReportRequest& request, const Dataset& d,
+                                    const DatasetStatistics& stats, const ReportProfiles& profiles,
+                                    const ReportSchedules& schedules, const SigmaSteps& steps,
+                                    double memorising, const std::string& stem) {
   const Profile& profile = profiles.scheduled();
   const BuiltSchedule& exported = schedules.exported();
-  md << "## " << d.name << "\n\n"
-     << "| | |\n|---|---|\n"
-     << "| source | `" << d.source << "` |\n"
-     << "| N, shape | " << d.size() << ", " << d.shapeString() << " (" << toString(d.kind)
-     << ") |\n"
-     << "| values | " << d.scaling << ", range [" << number(stats.minValue) << ", "
-     << number(stats.maxValue) << "], mean " << number(stats.mean) << " |\n"
-     << "| σ_data (measured) | " << number(exported.sigmaData.value) << " |\n"
-     << "| nearest-neighbour distance (median) | " << number(stats.nearestNeighbourMedian) << " |\n"
-     << "| memorisation scale (posterior max weight ≥ ½ up to) | σ ≈ " << number(memorising)
-     << " |\n"
-     << "| profile | " << profile.kind << " (" << profile.primary().name << "), "
-     << profile.levels() << " levels × " << request.profile.queries << " queries, seed "
-     << request.profile.seed << " |\n";
+  io::ReportDatasetFacts f;
+  f.stem = stem;
+  f.name = d.name;
+  f.source = d.source;
+  f.size = d.size();
+  f.shape = d.shapeString();
+  f.kind = toString(d.kind);
+  f.scaling = d.scaling;
+  f.minValue = stats.minValue;
+  f.maxValue = stats.maxValue;
+  f.mean = stats.mean;
+  f.sigmaData = exported.sigmaData.value;
+  f.nearestNeighbourMedian = stats.nearestNeighbourMedian;
+  f.memorisationSigma = memorising;
+  f.profileKind = profile.kind;
+  f.profileEstimate = profile.primary().name;
+  f.levels = profile.levels();
+  f.queries = request.profile.queries;
+  f.seed = request.profile.seed;
+  f.bracketed = profiles.bracketable;
   if (profiles.bracketable)
-    md << "| held-out points | "
-       << profiles.curves[1].provenance.value("query_set", std::string("")) << " |\n";
-  md << "\n"
-     << "![samples](" << stem << "-samples.png)\n\n"
-     << "Same samples with noise x + σ·ε, σ = ";
-  for (size_t k = 0; k < request.ladderSigmas.size(); ++k)
-    md << (k ? ", " : "") << request.ladderSigmas[k];
-  md << " (top to bottom; left to right for point sets).\n\n"
-     << "![MMSE](" << stem << "-mmse.png) ![rate](" << stem << "-rate.png)\n\n"
-     << (profiles.bracketable
-             ? "The bound's band is a Student-t 95 % interval over the held-out points; "
-               "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
-               "(clipped at 0).\n\n"
-             : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
-               "± 1.96·se, clipped at 0).\n\n")
-     << "![allocation](" << stem << "-allocation.png)\n\n"
-     << "Effective allocation φ ∝ π·w per log σ; the shaded range is the profile's informative "
-        "band (central 90 % of the gated rate).\n\n"
-     << "| schedule | KL(φ‖EDM) | TV to EDM | mass in band | σ 5 % | σ median | σ 95 % |\n"
-     << "|---|---|---|---|---|---|---|\n";
-  for (const auto& m : schedules.comparison.metrics)
-    md << "| " << m.label << " | " << number(m.klToReference) << " | " << number(m.totalVariation)
-       << " | " << number(m.massInBand) << " | " << number(m.sigmaQ05) << " | "
-       << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
-  md << "\nExported: `" << stem << "-infonoise.schedule.json` and " << request.sigmaSteps
-     << " inference σ-steps `" << stem << "-infonoise.sigma-steps.json` on the default sampling "
-     << "grid, " << steps.label << " (largest step ×" << number(steps.largestRatio) << ", limit ×"
-     << number(steps.ratioLimit) << ").\n\n";
-  for (const auto& caveat : exported.caveats) md << "> **Caveat.** " << caveat << "\n\n";
+    f.heldOutPoints = profiles.curves[1].provenance.value("query_set", std::string(""));
+  f.ladderSigmas = request.ladderSigmas;
+  f.comparison = schedules.comparison.metrics;
+  f.sigmaSteps = request.sigmaSteps;
+  f.stepsLabel = steps.label;
+  f.largestStepRatio = steps.largestRatio;
+  f.stepRatioLimit = steps.ratioLimit;
+  f.caveats = exported.caveats;
+  return f;
 }
 
 // One dataset of the report: loaded, pictured, profiled, its schedules compared and one exported,
@@ -441,7 +377,8 @@ json reportDataset(const ReportRequest& request, size_t index, const fs::path& f
   const BuiltSchedule& exported = schedules.exported();
   const SigmaSteps steps = exportSchedule(request, exported, folder, out);
   const double memorising = memorisationSigma(profiles.empirical());
-  writeDatasetSection(md, request, d, stats, profiles, schedules, steps, memorising, stem);
+  io::writeReportDatasetSection(
+      md, datasetFacts(request, d, stats, profiles, schedules, steps, memorising, stem));
   const json trainers = trainerSection(exported.schedule, exported.sigmaData.value,
                                        stem + "-infonoise.schedule.json", folder, stem, md, out);
   return {{"dataset", describeDataset(d)},
@@ -464,7 +401,7 @@ ReportResult writeReport(const ReportRequest& request, const Progress& progress)
   result.folder = folder.string();
 
   std::ostringstream md;
-  writeIntroduction(md, request.producer);
+  io::writeReportIntroduction(md, request.producer);
   json summary = {{"format", "noisescope.report/1"},
                   {"provenance", makeProvenance(request.producer)},
                   {"ladder_sigmas", request.ladderSigmas},

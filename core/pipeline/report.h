@@ -14,7 +14,8 @@
 //     (pipeline/schedules/fit_for_tool.h, as the Export for… dialog), with charts, a table and
 //     snippets.
 // Every number comes from the same core functions the GUI calls (pipeline::runBracket,
-// pipeline::buildSchedule, compareSchedules, the io writers).
+// pipeline::buildSchedule, compareSchedules, the io writers); README.md's words are
+// io/report_markdown.h's.
 #include <string>
 #include <vector>
 

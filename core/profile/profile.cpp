@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
+#include <tuple>
+#include <utility>
 
 #include "profile/tail_term.h"
 #include "util/student_t.h"
@@ -45,6 +47,15 @@ std::string profileKindMeaning(const std::string& kind) {
   if (kind == "checkpoint") return "a trained denoiser's x0 error: upper bound on the MMSE";
   if (kind == "table") return "a curve read from a table";
   return "unknown kind '" + kind + "'";
+}
+
+Profile Profile::onSameLevels(std::string newKind) const {
+  Profile out;
+  out.kind = std::move(newKind);
+  out.sigma = sigma;
+  std::tie(out.dim, out.datasetSize, out.queries, out.sigmaData) =
+      std::tie(dim, datasetSize, queries, sigmaData);
+  return out;
 }
 
 const MmseEstimate* Profile::estimate(const std::string& name) const {

@@ -59,6 +59,9 @@ struct Profile {
   nlohmann::json provenance = nlohmann::json::object();
 
   int levels() const { return static_cast<int>(sigma.size()); }
+  // A profile of `kind` on these levels with their facts (σ, D, N, queries, σ_data): no estimate,
+  // posterior, rate or provenance yet, for a curve computed on another's grid.
+  Profile onSameLevels(std::string kind) const;
   const MmseEstimate& primary() const { return estimates.front(); }
   const MmseEstimate* estimate(const std::string& name) const;
   const RateSeries* rate(const std::string& coordinate) const;

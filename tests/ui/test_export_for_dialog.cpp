@@ -74,7 +74,7 @@ class TestExportForDialog : public QObject {
     QCOMPARE(dialog->toolBox()->count(), 9);
     QVERIFY(chooseTool(dialog, "edm"));
 
-    const pipeline::ToolFit& fit = *dialog->currentFit();
+    const io::ToolFit& fit = *dialog->currentFit();
     QCOMPARE(dialog->familyTable()->rowCount(), 1);
     QCOMPARE(dialog->familyTable()->item(0, 0)->text(), QString("lognormal"));
     QVERIFY(std::abs(fit.fits[0].parameters[0].second + 1.2) < 0.02);
@@ -95,7 +95,7 @@ class TestExportForDialog : public QObject {
     QVERIFY2(gap < 0.02 * peak, qPrintable(QString("gap %1 of peak %2").arg(gap).arg(peak)));
 
     // The snippet is the pipeline's, for the same target: one door for the CLI and the GUI.
-    const pipeline::ToolFit direct = pipeline::fitForTool(
+    const io::ToolFit direct = pipeline::fitForTool(
         pipeline::fitTargetFromSchedule(*panel->scheduleAt(0), "edm preset"), "edm");
     QCOMPARE(dialog->snippetView()->toPlainText(), QString::fromStdString(direct.fits[0].snippet));
     QVERIFY(dialog->snippetView()->toPlainText().contains("P_mean=-1.2"));

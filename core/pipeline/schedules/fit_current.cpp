@@ -253,8 +253,8 @@ NamedModel modelNamedBy(const io::TrainerConfigFile& settings, const std::string
 
 }  // namespace
 
-CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
-                              const std::string& tool, const TrainerSettings& given) {
+io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
+                                  const std::string& tool, const TrainerSettings& given) {
   // The model: given, else the one the file names, else the tool's default.
   TrainerSettings trainer = given;
   NamedModel named;
@@ -288,7 +288,7 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
       }
 
   // The file's keys any family reads, and the rest.
-  CurrentFit out;
+  io::CurrentFit out;
   out.tool = t.name;
   out.model = t.model;
   out.modelSource = modelSource;
@@ -372,11 +372,11 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
     p.push_back(v);
   }
 
-  const ToolFit whole = fitForTool(target, tool, trainer);
+  const io::ToolFit whole = fitForTool(target, tool, trainer);
   out.current = schedule::evaluateTrainerFamily(*chosenTool, f, p, whole.grid, whole.target);
   out.bestInFamily = schedule::fitTrainerFamily(*chosenTool, f, whole.grid, whole.target);
   out.bestOverall = whole.fits.front();
-  const auto from = knobValues(out.current), to = knobValues(out.bestInFamily);
+  const auto from = io::knobValues(out.current), to = io::knobValues(out.bestInFamily);
   for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) {
     const auto& [name, a] = from[i];
     const auto& b = to[i].second;
@@ -398,73 +398,9 @@ CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFi
   return out;
 }
 
-CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& path,
-                                  const std::string& tool, const TrainerSettings& trainer) {
+io::CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& path,
+                                      const std::string& tool, const TrainerSettings& trainer) {
   return fitCurrentSettings(target, io::readTrainerConfigFile(path), tool, trainer);
-}
-
-std::string formatCurrentFit(const CurrentFit& fit) {
-  char line[512];
-  std::string out = fit.settingsPath + " (" + fit.settingsFormat + ")\n" + fit.tool + " training " +
-                    fit.model + " (" + fit.modelSource + ") with " + fit.family;
-  const std::string knobs = knobText(fit.current);
-  out += knobs.empty() ? "\n" : ": " + knobs + "\n";
-  for (const auto& k : fit.assumedDefaults)
-    out += "  " + k + " is not in the file: the tool's default is assumed\n";
-  std::snprintf(line, sizeof line,
-                "as set:            KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n"
-                "best %-13s KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n",
-                fit.current.kl, fit.current.klReverse, fit.current.tv,
-                (fit.family.substr(0, 11) + ":").c_str(), fit.bestInFamily.kl,
-                fit.bestInFamily.klReverse, fit.bestInFamily.tv);
-  out += line;
-  if (fit.changes.empty()) {
-    out += "the knobs are already at this family's best fit\n";
-  } else {
-    out += "smallest change (knobs of " + fit.family + " only):\n";
-    for (const auto& c : fit.changes) out += "  " + c.key + ": " + c.from + " -> " + c.to + "\n";
-    out += "\n" + fit.bestInFamily.snippet + "\n";
-  }
-  if (fit.bestOverall.family != fit.family && fit.bestOverall.kl < fit.bestInFamily.kl - 0.01) {
-    std::snprintf(line, sizeof line,
-                  "\nthe tool's best family for this target is %s (KL %.4f, TV %.4f):\n",
-                  fit.bestOverall.family.c_str(), fit.bestOverall.kl, fit.bestOverall.tv);
-    out += line + fit.bestOverall.snippet + "\n";
-  }
-  if (!fit.unreadKeys.empty()) {
-    const std::size_t n = fit.unreadKeys.size();
-    out += "\nnot read (" + std::to_string(n) + (n == 1 ? " key" : " keys") +
-           " that no modelled draw or loss weighting of " + fit.tool + " sets): ";
-    for (std::size_t i = 0; i < fit.unreadKeys.size() && i < 12; ++i)
-      out += (i ? ", " : "") + fit.unreadKeys[i];
-    out += fit.unreadKeys.size() > 12 ? ", …\n" : "\n";
-  }
-  return out;
-}
-
-nlohmann::json toJson(const CurrentFit& fit) {
-  auto measures = [](const TrainerFamilyFit& f) {
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, values] : knobValues(f))
-      params[name] = values.size() == 1 ? nlohmann::json(values.front()) : nlohmann::json(values);
-    return nlohmann::json{{"family", f.family},        {"params", params}, {"kl", f.kl},
-                          {"kl_reverse", f.klReverse}, {"tv", f.tv},       {"snippet", f.snippet}};
-  };
-  nlohmann::json changes = nlohmann::json::array();
-  for (const auto& c : fit.changes)
-    changes.push_back({{"key", c.key}, {"from", c.from}, {"to", c.to}});
-  return {{"tool", fit.tool},
-          {"model", fit.model},
-          {"model_source", fit.modelSource},
-          {"settings", fit.settingsPath},
-          {"format", fit.settingsFormat},
-          {"family", fit.family},
-          {"assumed_defaults", fit.assumedDefaults},
-          {"unread_keys", fit.unreadKeys},
-          {"current", measures(fit.current)},
-          {"best_in_family", measures(fit.bestInFamily)},
-          {"best_overall", measures(fit.bestOverall)},
-          {"changes", changes}};
 }
 
 }  // namespace noisescope::pipeline

@@ -17,41 +17,19 @@
 
 namespace noisescope::pipeline {
 
-struct CurrentKnobChange {
-  std::string key;       // the tool's own name, as in the file
-  std::string from, to;  // as the file has it (or the default), and the fitted value
-};
-
-struct CurrentFit {
-  std::string tool, model, settingsPath, settingsFormat;
-  // How the model was chosen: given (--model), read from the file (OneTrainer's model_type,
-  // ai-toolkit's model.arch, SimpleTuner's model_family) or the tool's default; said in the
-  // output.
-  std::string modelSource;
-  std::string family;                        // the family the settings train
-  std::vector<std::string> assumedDefaults;  // knobs not in the file, at the tool's default
-  std::vector<std::string> unreadKeys;       // file keys no modelled family reads (not guessed)
-  schedule::TrainerFamilyFit current;        // the settings as they are: φ and mismatch
-  schedule::TrainerFamilyFit bestInFamily;   // the same family with its knobs fitted
-  schedule::TrainerFamilyFit bestOverall;    // the tool's best family for the target
-  std::vector<CurrentKnobChange> changes;    // the smallest change: knobs that move, from → to
-};
-
 // Throws InputError(settings.path, …) when the file sets none of the tool's draw keys in a way
 // any family reads (e.g. a file of another tool). Without trainer.model, the model is read from a
 // file that names it (OneTrainer's model_type, ai-toolkit's model.arch, SimpleTuner's
 // model_family); a value NoiseScope does not map to one of the tool's modelled models is an
 // InputError naming it and the file, not a guess.
-CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
-                              const std::string& tool, const schedule::TrainerSettings& trainer);
-
-// The same for a settings file read with io::readTrainerConfigFile (InputError(path, …) for one
-// that cannot be read or parsed).
-CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& path,
+io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
                                   const std::string& tool,
                                   const schedule::TrainerSettings& trainer);
 
-std::string formatCurrentFit(const CurrentFit& fit);
-nlohmann::json toJson(const CurrentFit& fit);
+// The same for a settings file read with io::readTrainerConfigFile (InputError(path, …) for one
+// that cannot be read or parsed).
+io::CurrentFit fitCurrentSettingsFile(const FitTarget& target, const std::string& path,
+                                      const std::string& tool,
+                                      const schedule::TrainerSettings& trainer);
 
 }  // namespace noisescope::pipeline

@@ -101,10 +101,10 @@ std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& prof
   return error;
 }
 
-ToolFit fitForTool(const FitTarget& target, const std::string& tool,
-                   const TrainerSettings& settings) {
+io::ToolFit fitForTool(const FitTarget& target, const std::string& tool,
+                       const TrainerSettings& settings) {
   const TrainerTool t = trainerTool(tool, settings);
-  ToolFit out;
+  io::ToolFit out;
   out.tool = t.name;
   out.model = t.model;
   out.modelNote = t.modelNote;
@@ -134,93 +134,11 @@ ToolFit fitForTool(const FitTarget& target, const std::string& tool,
   return out;
 }
 
-std::vector<std::pair<std::string, std::vector<double>>> knobValues(
-    const schedule::TrainerFamilyFit& fit) {
-  std::vector<std::pair<std::string, std::vector<double>>> knobs;
-  for (const auto& [name, value] : fit.parameters) {
-    const auto bracket = name.find('[');
-    const std::string knob = name.substr(0, bracket);
-    if (bracket != std::string::npos && !knobs.empty() && knobs.back().first == knob)
-      knobs.back().second.push_back(value);
-    else
-      knobs.push_back({knob, {value}});
-  }
-  return knobs;
-}
-
-std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format, const char* assign,
-                     const char* separator) {
-  std::string text;
-  for (const auto& [name, values] : knobValues(fit)) {
-    text += (text.empty() ? "" : separator) + name + assign;
-    char v[64];
-    std::snprintf(v, sizeof v, format, values.front());
-    text += values.size() == 1 ? std::string(v) : "[" + std::to_string(values.size()) + " knots]";
-  }
-  return text;
-}
-
-nlohmann::json toJson(const ToolFit& fit) {
-  nlohmann::json fits = nlohmann::json::array();
-  for (const auto& f : fit.fits) {
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [name, value] : f.parameters) {
-      const auto bracket = name.find('[');
-      if (bracket == std::string::npos)
-        params[name] = value;
-      else
-        params[name.substr(0, bracket)].push_back(value);  // a list-valued knob, in order
-    }
-    fits.push_back({{"family", f.family},
-                    {"params", params},
-                    {"kl", f.kl},
-                    {"kl_reverse", f.klReverse},
-                    {"tv", f.tv},
-                    {"snippet", f.snippet}});
-  }
-  nlohmann::json out = {
-      {"tool", fit.tool}, {"model", fit.model}, {"coordinate", fit.coordinate}, {"fits", fits}};
-  if (!fit.latentScale.empty()) out["latent_scale"] = fit.latentScale;
-  return out;
-}
-
-std::string formatToolFit(const ToolFit& fit) {
-  char line[512];
-  std::string out = fit.tool + " training " + fit.model + " (" + fit.modelNote + ")\n";
-  if (!fit.latentScale.empty()) out += "latent scale: " + fit.latentScale + "\n";
-  std::snprintf(line, sizeof line,
-                "%s: draws in %s (%s), loss in %s; knobs go in %s\n"
-                "reachable sigma: %.4g .. %.4g (%.1f %% of the target's phi lies there)\n",
-                fit.tool.c_str(), fit.coordinate.c_str(), fit.discretisation.c_str(),
-                fit.lossSpace.c_str(), fit.knob.c_str(), fit.sigmaMin, fit.sigmaMax,
-                100.0 * fit.targetMassReachable);
-  out += line;
-  std::snprintf(line, sizeof line, "%-24s %10s %10s %8s  parameters\n", "family", "KL(t||f)",
-                "KL(f||t)", "TV");
-  out += line;
-  for (const auto& f : fit.fits) {
-    const std::string params = knobText(f, "%.4g", "=", " ");
-    std::snprintf(line, sizeof line, "%-24s %10.4f %10.4f %8.4f  %s\n", f.family.c_str(), f.kl,
-                  f.klReverse, f.tv, params.empty() ? "(no knob)" : params.c_str());
-    out += line;
-  }
-  out += "\n";
-  for (const auto& f : fit.fits) {
-    out += "# " + f.family + " (" + f.note + ")\n" + f.snippet + "\n\n";
-  }
-  return out;
-}
-
-void writeToolFit(const std::string& path, const ToolFit& fit) {
-  const bool json = path.size() >= 5 && path.compare(path.size() - 5, 5, ".json") == 0;
-  writeFileAtomically(path, json ? toJson(fit).dump(2) + "\n" : formatToolFit(fit));
-}
-
 namespace {
 
 // A family's φ spread over each group of bins in log σ: a table's values drawn as a density, not
 // as spikes in the bins that happen to hold one.
-std::vector<double> spreadOverGroups(const ToolFit& fit, const std::vector<double>& masses) {
+std::vector<double> spreadOverGroups(const io::ToolFit& fit, const std::vector<double>& masses) {
   if (fit.groups.size() != masses.size()) return masses;
   const int groups = fit.groups.empty() ? 0 : fit.groups.back() + 1;
   std::vector<double> mass(groups, 0.0), width(groups, 0.0);
@@ -234,7 +152,7 @@ std::vector<double> spreadOverGroups(const ToolFit& fit, const std::vector<doubl
   return out;
 }
 
-ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::string label) {
+ToolCurve curveOf(const io::ToolFit& fit, const std::vector<double>& masses, std::string label) {
   ToolCurve c;
   c.label = std::move(label);
   const LogSigmaGrid& g = fit.grid;
@@ -255,7 +173,7 @@ ToolCurve curveOf(const ToolFit& fit, const std::vector<double>& masses, std::st
 
 }  // namespace
 
-ToolOverlay toolOverlay(const ToolFit& fit) {
+ToolOverlay toolOverlay(const io::ToolFit& fit) {
   ToolOverlay o;
   switch (fit.coordinateKind) {
     case TrainerCoordinate::FlowTime:
@@ -274,14 +192,14 @@ ToolOverlay toolOverlay(const ToolFit& fit) {
   }
   o.target = curveOf(fit, fit.target, "target φ");
   for (const auto& f : fit.fits) {
-    const std::string params = knobText(f, "%.3g", "=", ", ");
+    const std::string params = io::knobText(f, "%.3g", "=", ", ");
     o.fits.push_back(curveOf(fit, spreadOverGroups(fit, f.masses),
                              f.family + (params.empty() ? "" : " (" + params + ")")));
   }
   return o;
 }
 
-ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits, const std::string& title) {
+ChartSpec toolOverlayChart(const std::vector<const io::ToolFit*>& fits, const std::string& title) {
   if (fits.empty()) throw InputError("trainer chart", "no fits to draw");
   ChartSpec c;
   c.title = title;
@@ -294,7 +212,7 @@ ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits, const std::s
   target.x = first.target.x;
   target.y = first.target.y;
   c.series.push_back(std::move(target));
-  for (const ToolFit* fit : fits) {
+  for (const io::ToolFit* fit : fits) {
     if (fit->coordinateKind != fits.front()->coordinateKind)
       throw InputError("trainer chart", "the tools drawn together must share one coordinate");
     if (fit->fits.empty()) continue;

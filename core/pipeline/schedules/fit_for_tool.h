@@ -1,13 +1,14 @@
 #pragma once
 // A target effective allocation φ (THEORY §5) → another trainer's own knobs: each of the tool's
 // sampling families fitted so that its φ (its density × its loss weight in x0 space) matches
-// the target on the target's log-σ grid, with the mismatch and a paste-ready snippet. The CLI's
-// `fit` command formats the result; docs/trainers.md explains each tool.
+// the target on the target's log-σ grid, with the mismatch and a paste-ready snippet. The result
+// and its JSON and text forms are io/tool_fit_io.h's; docs/trainers.md explains each tool.
 #include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
+#include "io/tool_fit_io.h"
 #include "render/chart.h"
 #include "schedule/schedule.h"
 #include "schedule/trainer_fit.h"
@@ -41,45 +42,9 @@ FitTarget fitTargetFromProfile(const Profile& profile, const std::string& profil
 std::vector<std::pair<double, double>> modelErrorFromProfile(const Profile& profile,
                                                              const std::string& source);
 
-struct ToolFit {
-  std::string tool;
-  std::string model, modelNote;  // the model family assumed (--model, else the tool's default)
-  std::string discretisation;
-  std::string coordinate;  // "flow-t", "ddpm-t", "sigma"
-  schedule::TrainerCoordinate coordinateKind = schedule::TrainerCoordinate::FlowTime;
-  std::string lossSpace, knob;
-  // Whether the target's σ is on the scale this tool noises this model's latents (empty when the
-  // target does not come from a latent cache).
-  std::string latentScale;
-  double sigmaMin = 0.0, sigmaMax = 0.0;  // what the tool's draw can reach
-  double targetMassReachable = 1.0;       // the target's φ mass inside that range
-  schedule::LogSigmaGrid grid;
-  std::vector<double> target;                    // φ per bin
-  std::vector<schedule::TrainerFamilyFit> fits;  // best first
-  // The bins the mismatch is measured on, merged where the tool's table leaves gaps
-  // (schedule::comparisonGroups): the overlay spreads a quantised family's φ over each group.
-  std::vector<int> groups;
-};
-
 // Throws InputError("trainer", …) for an unknown tool.
-ToolFit fitForTool(const FitTarget& target, const std::string& tool,
-                   const schedule::TrainerSettings& settings = {});
-
-// A fit's knobs as the tool spells them: a list-valued knob's entries ("name[0]", "name[1]", …)
-// gathered under its name, the others with one value each, in order.
-std::vector<std::pair<std::string, std::vector<double>>> knobValues(
-    const schedule::TrainerFamilyFit& fit);
-// The knobs as one line of text, "name = value, …" (a list as "[N knots]").
-std::string knobText(const schedule::TrainerFamilyFit& fit, const char* format = "%.4g",
-                     const char* assign = " = ", const char* separator = ", ");
-// {"tool", "model", "coordinate", "fits": [{"family", "params", "kl", "kl_reverse", "tv",
-// "snippet"}]}, and "latent_scale" when the target comes from a latent cache.
-nlohmann::json toJson(const ToolFit& fit);
-// The same for a terminal, with the σ range and each family's note.
-std::string formatToolFit(const ToolFit& fit);
-// Writes the fit: toJson's object for a .json path, formatToolFit's text otherwise (atomically;
-// InputError naming the path on failure). The CLI's --output and the GUI's "Save knobs" both.
-void writeToolFit(const std::string& path, const ToolFit& fit);
+io::ToolFit fitForTool(const FitTarget& target, const std::string& tool,
+                       const schedule::TrainerSettings& settings = {});
 
 // φ drawn in the tool's own coordinate, per bin of the fit's grid: x is the coordinate at the
 // bin's centre and y the bin's φ mass over the bin's width in that coordinate (a σ tool: per unit
@@ -95,9 +60,9 @@ struct ToolOverlay {
   ToolCurve target;
   std::vector<ToolCurve> fits;  // in fit.fits order
 };
-ToolOverlay toolOverlay(const ToolFit& fit);
+ToolOverlay toolOverlay(const io::ToolFit& fit);
 // The report's chart: the target once and the best family of each fit (all in one coordinate).
-render::ChartSpec toolOverlayChart(const std::vector<const ToolFit*>& fits,
+render::ChartSpec toolOverlayChart(const std::vector<const io::ToolFit*>& fits,
                                    const std::string& title);
 
 }  // namespace noisescope::pipeline

@@ -1,5 +1,6 @@
 // summarizeEstimate's 95 % interval: the normal approximation, its lower end clipped at 0 (an
-// MMSE is never negative), and the profile file saying how the interval was formed.
+// MMSE is never negative), and the profile file saying how the interval was formed; a profile
+// started on another's levels.
 #include <QObject>
 #include <QTest>
 
@@ -32,6 +33,27 @@ class TestProfileSummary : public QObject {
     QCOMPARE(e.ciLow[1], e.mean[1] - kNormal95 * se1);
     QCOMPARE(e.ciHigh[1], e.mean[1] + kNormal95 * se1);
     for (size_t l = 0; l < 2; ++l) QVERIFY(e.ciLow[l] >= 0.0 && e.ciLow[l] <= e.mean[l]);
+  }
+
+  // A curve computed on another's levels keeps their facts and nothing of the curve.
+  void sameLevelsKeepTheFactsOnly() {
+    Profile grid;
+    grid.kind = "held-out";
+    grid.sigma = {0.01, 1.0, 80.0};
+    grid.dim = 784;
+    grid.datasetSize = 1800;
+    grid.queries = 48;
+    grid.sigmaData = 0.62;
+    grid.estimates.push_back(summarizeEstimate("direct", "test", {1, 2, 3}, 3, 1));
+    grid.provenance["producer"] = "test";
+    const Profile bound = grid.onSameLevels("bound");
+    QCOMPARE(bound.kind, std::string("bound"));
+    QCOMPARE(bound.sigma, grid.sigma);
+    QCOMPARE(bound.dim, grid.dim);
+    QCOMPARE(bound.datasetSize, grid.datasetSize);
+    QCOMPARE(bound.queries, grid.queries);
+    QCOMPARE(bound.sigmaData, grid.sigmaData);
+    QVERIFY(bound.estimates.empty() && bound.rates.empty() && bound.provenance.empty());
   }
 
   void profileFileDescribesTheInterval() {

@@ -9,11 +9,13 @@
 
 #include <fstream>
 
+#include "io/tool_fit_io.h"
 #include "pipeline/schedules/fit_current.h"
 #include "schedule/trainer_fit.h"
 #include "util/error.h"
 
 using namespace noisescope;
+using namespace noisescope::io;
 using namespace noisescope::pipeline;
 using namespace noisescope::schedule;
 

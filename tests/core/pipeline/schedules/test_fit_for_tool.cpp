@@ -7,12 +7,14 @@
 #include <set>
 
 #include "data/formats/latent_spaces.h"
+#include "io/tool_fit_io.h"
 #include "pipeline/schedules/fit_for_tool.h"
 #include "schedule/allocation.h"
 #include "schedule/families.h"
 #include "util/error.h"
 
 using namespace noisescope;
+using namespace noisescope::io;
 using namespace noisescope::pipeline;
 using namespace noisescope::schedule;
 

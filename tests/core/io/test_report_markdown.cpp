@@ -1,0 +1,138 @@
+// The report's README.md words (io/report_markdown.h): numbers at three digits with ∞ and "–",
+// a dataset's facts, the held-out row and band only for a bracket, every compared schedule and
+// caveat, and the trainer table, charts and snippets of the tools that have a fit.
+#include <QObject>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "io/report_markdown.h"
+
+using namespace noisescope;
+using namespace noisescope::io;
+
+namespace {
+
+ReportDatasetFacts facts(bool bracketed) {
+  ReportDatasetFacts f;
+  f.stem = "00-sample";
+  f.name = "sample";
+  f.source = "sample.idx.gz";
+  f.size = 2000;
+  f.shape = "1×28×28";
+  f.kind = "image";
+  f.scaling = "[-1, 1]";
+  f.minValue = -1;
+  f.maxValue = 1;
+  f.mean = -0.4262;
+  f.sigmaData = 0.6612;
+  f.nearestNeighbourMedian = 8.214;
+  f.memorisationSigma = 0.4;
+  f.profileKind = bracketed ? "bound" : "empirical";
+  f.profileEstimate = "selected_held_out_risk";
+  f.levels = 24;
+  f.queries = 48;
+  f.seed = 7;
+  f.bracketed = bracketed;
+  f.heldOutPoints = "a seeded 10 % of the data (200 points)";
+  f.ladderSigmas = {0, 0.5, 5};
+  schedule::ScheduleMetrics edm, info;
+  edm.label = "edm";
+  info.label = "infonoise";
+  info.klToReference = std::numeric_limits<double>::infinity();
+  info.totalVariation = 0.12345;
+  edm.massInBand = std::nan("");
+  f.comparison = {edm, info};
+  f.sigmaSteps = 32;
+  f.stepsLabel = "Karras ρ=7";
+  f.largestStepRatio = 1.5;
+  f.stepRatioLimit = 3;
+  f.caveats = {"the profile memorises below σ = 0.4"};
+  return f;
+}
+
+std::string section(const ReportDatasetFacts& f) {
+  std::ostringstream md;
+  writeReportDatasetSection(md, f);
+  return md.str();
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+class TestReportMarkdown : public QObject {
+  Q_OBJECT
+
+ private Q_SLOTS:
+  void numbersAsTheReportPrintsThem() {
+    QCOMPARE(reportNumber(0.123456), std::string("0.123"));
+    QCOMPARE(reportNumber(12345.0), std::string("1.23e+04"));
+    QCOMPARE(reportNumber(std::numeric_limits<double>::infinity()), std::string("∞"));
+    QCOMPARE(reportNumber(-std::numeric_limits<double>::infinity()), std::string("−∞"));
+    QCOMPARE(reportNumber(std::nan("")), std::string("–"));
+  }
+
+  void datasetSectionStatesItsFacts() {
+    const std::string md = section(facts(true));
+    QVERIFY(md.rfind("## sample\n\n", 0) == 0);
+    QVERIFY(has(md, "| N, shape | 2000, 1×28×28 (image) |"));
+    QVERIFY(has(md, "| values | [-1, 1], range [-1, 1], mean -0.426 |"));
+    QVERIFY(
+        has(md, "| profile | bound (selected_held_out_risk), 24 levels × 48 queries, seed 7 |"));
+    QVERIFY(has(md, "| held-out points | a seeded 10 % of the data (200 points) |"));
+    QVERIFY(has(md, "σ = 0, 0.5, 5 (top to bottom"));
+    QVERIFY(has(md, "![MMSE](00-sample-mmse.png) ![rate](00-sample-rate.png)"));
+    QVERIFY(has(md, "Student-t 95 % interval over the held-out points"));
+    QVERIFY(has(md, "| edm | 0 | 0 | – |"));
+    QVERIFY(has(md, "| infonoise | ∞ | 0.123 |"));
+    QVERIFY(has(md, "32 inference σ-steps `00-sample-infonoise.sigma-steps.json`"));
+    QVERIFY(has(md, "Karras ρ=7 (largest step ×1.5, limit ×3)"));
+    QVERIFY(has(md, "> **Caveat.** the profile memorises below σ = 0.4\n"));
+  }
+
+  void anEmpiricalProfileHasNoHeldOutRow() {
+    const std::string md = section(facts(false));
+    QVERIFY(!has(md, "held-out points"));
+    QVERIFY(!has(md, "Student-t"));
+    QVERIFY(has(md, "a 95 % interval over the Monte Carlo queries"));
+  }
+
+  void trainerSectionListsToolsWithAFit() {
+    ToolFit fitted;
+    fitted.tool = "diffusers";
+    fitted.model = "flux";
+    fitted.coordinate = "flow-t";
+    fitted.knob = "the script's flags";
+    fitted.targetMassReachable = 0.5;
+    schedule::TrainerFamilyFit best;
+    best.family = "logit_normal";
+    best.parameters = {{"logit_mean", 0.25}};
+    best.kl = 0.01;
+    best.snippet = "--logit_mean=0.25";
+    fitted.fits = {best};
+    ToolFit empty;
+    empty.tool = "nothing-fitted";
+    std::ostringstream out;
+    writeReportTrainerSection(out, "s.schedule.json", {fitted, empty},
+                              {{"flow-t", "00-trainers-flow-t.png"}}, 1024, 768);
+    const std::string md = out.str();
+    QVERIFY(has(md, "fitted with each trainer's own sampling families"));
+    QVERIFY(has(md, "at 1024×768 px"));
+    QVERIFY(has(md, "`noisescope-cli fit s.schedule.json --for TOOL`"));
+    QVERIFY(
+        has(md, "| diffusers | `flux` | `flow-t` | `logit_normal` | logit_mean = 0.25 | 0.01 |"));
+    QVERIFY(has(md, "| 50 % |"));
+    QVERIFY(has(md, "![trainers, flow-t](00-trainers-flow-t.png)\n"));
+    QVERIFY(has(
+        md, "**diffusers** (`logit_normal`; the script's flags):\n\n```\n--logit_mean=0.25\n```"));
+    QVERIFY(!has(md, "nothing-fitted"));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReportMarkdown)
+#include "test_report_markdown.moc"
