@@ -22,6 +22,8 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <map>
+#include <set>
 
 #include "io/profile_io.h"
 #include "pipeline/defaults.h"
@@ -45,10 +47,12 @@ struct CoordinateInfo {
   const char* label;
   const char* axis;
 };
+// Axis titles short enough for the chart's height at 1366×768 (a longer one is elided); the unit
+// "per unit x" is the derivative's own.
 const CoordinateInfo kRateCoordinates[] = {
-    {"log_sigma", "per log σ: MMSE/σ²", "dH/d log σ (nats per unit log σ)"},
-    {"sigma", "per σ: MMSE/σ³", "dH/dσ (nats per unit σ)"},
-    {"lambda", "per λ = −2 log σ: MMSE/(2σ²)", "|dH/dλ| (nats per unit log-SNR)"},
+    {"log_sigma", "per log σ: MMSE/σ²", "dH/d log σ (nats)"},
+    {"sigma", "per σ: MMSE/σ³", "dH/dσ (nats)"},
+    {"lambda", "per λ = −2 log σ: MMSE/(2σ²)", "|dH/dλ| (nats)"},
 };
 
 // The bracket's curves in legends: the kind first, since that is what tells them apart.
@@ -59,6 +63,32 @@ QString bracketCurveLabel(const std::string& kind) {
   if (kind == "held-out-patch") return QObject::tr("held-out patch Wiener (bound)");
   if (kind == "bound") return QObject::tr("population bound");
   return QString::fromStdString(kind);
+}
+
+// The checked profiles' names as the legends show them. A " · dataset" that every name ends with
+// is dropped from them (the panel says it once): a bracket's five curves of one dataset took seven
+// legend lines each at 1366×768, and the charts kept too little height for their axis titles.
+struct LegendNames {
+  std::map<QString, QString> shown;  // profile name → legend name
+  QString shared;                    // the suffix dropped from every name ("" when none)
+};
+LegendNames legendNames(const QStringList& names) {
+  LegendNames out;
+  for (const QString& n : names) out.shown[n] = n;
+  if (names.isEmpty()) return out;
+  const QString separator = QStringLiteral(" · ");
+  const int cut = names.front().lastIndexOf(separator);
+  if (cut <= 0) return out;
+  const QString suffix = names.front().mid(cut);
+  std::set<QString> shortened;
+  for (const QString& n : names) {
+    if (!n.endsWith(suffix) || n.size() == suffix.size()) return out;
+    shortened.insert(n.left(n.size() - suffix.size()));
+  }
+  if (shortened.size() != static_cast<size_t>(names.size())) return out;  // would collide
+  for (const QString& n : names) out.shown[n] = n.left(n.size() - suffix.size());
+  out.shared = suffix.mid(separator.size());
+  return out;
 }
 
 QDoubleSpinBox* sigmaSpin(QWidget* parent, double value) {
@@ -170,8 +200,7 @@ DiagnosticPanel::DiagnosticPanel(Workbench* workbench, QWidget* parent)
 
   mmseChart_ = new CurveChart(this);
   mmseChart_->setTitle(tr("MMSE per dimension"));
-  mmseChart_->setAxisTitles(tr("noise level σ (log scale)"),
-                            tr("MMSE(σ) / D (squared data units)"));
+  mmseChart_->setAxisTitles(tr("noise level σ (log scale)"), tr("MMSE / D (units²)"));
   mmseChart_->setLogY(true);
   rateChart_ = new CurveChart(this);
   rateChart_->setTitle(tr("Conditional-entropy rate"));
@@ -512,10 +541,20 @@ void DiagnosticPanel::redrawCharts() {
   rateChart_->setAxisTitles(tr("noise level σ (log scale)"), tr(kRateCoordinates[ci].axis));
   rateChart_->setLogY(true);
   std::vector<Curve> mmse, rates, posterior;
-  for (const QString& name : checkedProfiles()) {
-    const auto profile = workbench_->profile(name);
+  const QStringList checked = checkedProfiles();
+  const LegendNames legends = legendNames(checked);
+  // What every curve's name shares (a bracket's dataset) is said once, in the profile list and
+  // the charts' tooltips: in a title it was elided at 1366×768.
+  const QString ofData =
+      legends.shared.isEmpty()
+          ? QString()
+          : tr("Every curve's name ends in “ · %1”, left out of the legend").arg(legends.shared);
+  for (CurveChart* chart : {mmseChart_, rateChart_, posteriorChart_}) chart->setToolTip(ofData);
+  for (const QString& profileName : checked) {
+    const auto profile = workbench_->profile(profileName);
     if (!profile || profile->estimates.empty()) continue;
-    const QColor c = profileColour(name);
+    const QColor c = profileColour(profileName);
+    const QString& name = legends.shown.at(profileName);
     const MmseEstimate& e = profile->primary();
     const double d = static_cast<double>(std::max<int64_t>(1, profile->dim));
     // The bound coincides with one of its two curves at every σ: dashed, both stay visible.

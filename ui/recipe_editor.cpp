@@ -1,5 +1,6 @@
 #include "ui/recipe_editor.h"
 
+#include <QAbstractItemView>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -92,10 +93,18 @@ void addEntropicRows(const RecipeEditor& e, QLabel* kind, const QStringList& pro
   auto* profile = new QComboBox(e.editor);
   profile->addItems(profiles);
   profile->setCurrentText(QString::fromStdString(recipe.profileName));
+  // A profile's name ("population bound · train-images-idx3-ubyte") would set the form's width
+  // beyond the editor's column and cut every wrapped line on the right: the box is narrow, its
+  // list as wide as the names, and the tooltip says the whole name.
+  profile->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  profile->setMinimumContentsLength(12);
+  profile->view()->setMinimumWidth(profile->view()->sizeHintForColumn(0));
+  profile->setToolTip(profile->currentText());
   e.form->addRow(SchedulePanel::tr("&Profile:"), profile);
   const std::function<void()> showCaveat = addCaveatRow(e, caveats);
   QObject::connect(profile, &QComboBox::currentTextChanged, e.editor,
-                   [draft = e.draft, changed = e.changed, showCaveat](const QString& t) {
+                   [profile, draft = e.draft, changed = e.changed, showCaveat](const QString& t) {
+                     profile->setToolTip(t);
                      draft->profileName = t.toStdString();
                      changed();
                      showCaveat();

@@ -220,7 +220,8 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   split->addWidget(left);
 
   // Right: the grids on σ, the race chart and its table.
-  auto* views = new QTabWidget(split);
+  views_ = new QTabWidget(split);
+  auto* views = views_;
   auto* gridPage = new QWidget(views);
   auto* gridLayout = new QVBoxLayout(gridPage);
   auto* gridRow = new QHBoxLayout();
@@ -265,6 +266,7 @@ SamplingPanel::SamplingPanel(Workbench* workbench, QWidget* parent)
   table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   table_->setAccessibleName(tr("Race table"));
   raceLayout->addWidget(table_, 1);
+  racePage_ = racePage;
   views->addTab(racePage, tr("Race"));
   split->addWidget(views);
   split->setStretchFactor(1, 3);
@@ -577,6 +579,10 @@ void SamplingPanel::startQuickLook() {
   race(quickOptions());
 }
 
+bool SamplingPanel::raceShown() const {
+  return views_->currentWidget() == racePage_;
+}
+
 void SamplingPanel::race(const pipeline::SampleRaceOptions& o) {
   auto result = std::make_shared<SampleRaceResult>();
   racing_ = true;
@@ -591,6 +597,7 @@ void SamplingPanel::race(const pipeline::SampleRaceOptions& o) {
   cancel_->setEnabled(true);
   progress_->setValue(0);
   status_->setText(tr("Starting the race…"));
+  views_->setCurrentWidget(racePage_);  // the cells fill in there as they finish
   // Each finished cell is posted to the GUI thread and shown; the guard drops one that arrives
   // after the panel is gone (the runner outlives it).
   const QPointer<SamplingPanel> self(this);

@@ -22,6 +22,7 @@ class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTextEdit;
 
 namespace noisescope::ui {
@@ -68,11 +69,17 @@ class SamplingPanel : public QWidget {
   void cancelRace();
   bool racing() const { return racing_; }
   const SampleRaceResult* result() const { return result_.get(); }
+  // Shows a race, finished or not: its table, its measures and the chart of the chosen one (the
+  // tab's own races call it as their cells finish).
+  void showRace(std::shared_ptr<const SampleRaceResult> result);
   QString planText() const;    // what the model resolves to, or why it does not
   QString statusText() const;  // progress, ETA or the last error
   QString tableText() const;
   CurveChart* gridChart() const { return gridChart_; }
   CurveChart* raceChart() const { return raceChart_; }
+  // Whether the race page (chart and table) is shown rather than the grids' preview: a race
+  // shows it as it starts, so its cells are seen as they finish.
+  bool raceShown() const;
 
  Q_SIGNALS:
   void raceFinished(bool succeeded);
@@ -84,7 +91,6 @@ class SamplingPanel : public QWidget {
   pipeline::SampleRaceOptions options() const;
   pipeline::SampleRaceOptions quickOptions() const;
   void race(const pipeline::SampleRaceOptions& options);
-  void showRace(std::shared_ptr<const SampleRaceResult> result);  // table, measures, chart
   void refillSessionProfiles();
   void replan();       // model, config or profile changed: new default grids and preview
   void redrawGrids();  // the preview chart at the chosen NFE
@@ -114,6 +120,8 @@ class SamplingPanel : public QWidget {
   QProgressBar* progress_;
   QLabel* status_;
   QComboBox* previewNfe_;
+  QTabWidget* views_;
+  QWidget* racePage_;
   CurveChart* gridChart_;
   QComboBox* measure_;
   CurveChart* raceChart_;

@@ -3,6 +3,7 @@
 #include <QButtonGroup>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -112,6 +113,9 @@ SchedulePanel::SchedulePanel(Workbench* workbench, QWidget* parent)
 
   editorScroll_ = new QScrollArea(this);
   editorScroll_->setWidgetResizable(true);
+  // Only vertical scrolling: the editor's wrapped lines follow the column's width.
+  editorScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  editorScroll_->viewport()->installEventFilter(this);
   auto* editorBox = new QGroupBox(tr("Selected schedule"), this);
   auto* editorLayout = new QVBoxLayout(editorBox);
   editorLayout->addWidget(editorScroll_);
@@ -401,12 +405,25 @@ void SchedulePanel::showDatasetNote(const QString& loaded) {
   useLoadedDataset_->show();
 }
 
+// QScrollArea sizes a form of wrapped lines (height for width) at the viewport's width before its
+// vertical bar appears and keeps that width after: the form then ran past the narrower viewport
+// and every wrapped line was cut on the right. So the editor is held to the viewport's width.
+void SchedulePanel::fitEditorWidth() {
+  if (editor_) editor_->setMaximumWidth(editorScroll_->viewport()->width());
+}
+
+bool SchedulePanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == editorScroll_->viewport() && event->type() == QEvent::Resize) fitEditorWidth();
+  return QWidget::eventFilter(watched, event);
+}
+
 void SchedulePanel::showEditor() {
   const int row = list_->currentRow();
   auto* editor = new QWidget();
   auto* form = new QFormLayout(editor);
   editor_ = editor;
   editorScroll_->setWidget(editor);  // deletes the previous editor
+  fitEditorWidth();
   if (row < 0 || row >= scheduleCount()) return;
   const ScheduleListModel::Id id = model_->idAt(row);
   const auto draft = std::make_shared<ScheduleRecipe>(model_->recipe(row));
@@ -459,9 +476,10 @@ void SchedulePanel::redraw() {
   const int curve = curves_->checkedId();
   const LogSigmaGrid g = grid();
   const QString unit = densityUnit(coordinate);
-  const QString yTitles[] = {
-      tr("effective allocation φ (density %1)").arg(unit), tr("sampling density π (%1)").arg(unit),
-      tr("loss weight w(σ) (x0 space, log scale)"), tr("cumulative probability P(σ′ ≤ σ)")};
+  // Short enough for the chart's height at 1366×768 (a longer one is elided); the chart's title
+  // and the curve buttons name what is drawn.
+  const QString yTitles[] = {tr("φ %1").arg(unit), tr("π %1").arg(unit), tr("w(σ), x0 space"),
+                             tr("CDF P(σ′ ≤ σ)")};
   chart_->setLogAxes(coordinate == Coordinate::Sigma, curve == kWeight);
   chart_->setAxisTitles(coordinateTitle(coordinate), yTitles[curve]);
   chart_->setTitle(curve == kAllocation

@@ -98,7 +98,12 @@ class SchedulePanel : public QWidget {
   // Training tab; the main window exports it there.
   void trainWithRequested(const QString& name);
 
+ protected:
+  // Keeps the editor as wide as its scroll area's viewport (see fitEditorWidth).
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  void fitEditorWidth();
   // The grid from the spin boxes, rebuilding every schedule on it; then the editor and chart.
   void rebuildAll();
   void redraw();

@@ -154,13 +154,24 @@ void TrainingPanel::buildRunList() {
   list_->setModel(runs_);
   list_->setSelectionMode(QAbstractItemView::SingleSelection);
   list_->setAccessibleName(tr("Training runs"));
-  list_->setMaximumHeight(130);
+  fitRunListHeight();
+  connect(runs_, &QAbstractItemModel::rowsInserted, this, &TrainingPanel::fitRunListHeight);
+  connect(runs_, &QAbstractItemModel::rowsRemoved, this, &TrainingPanel::fitRunListHeight);
+  connect(runs_, &QAbstractItemModel::modelReset, this, &TrainingPanel::fitRunListHeight);
   status_ = new QLabel(this);
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   connect(runs_, &RunListModel::checkedChanged, this, &TrainingPanel::redraw);
   connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           &TrainingPanel::redraw);
+}
+
+// As tall as its runs, from 3 to 6 rows (then it scrolls): every empty row it kept was taken from
+// the four charts below it, whose axis labels Qt Charts elides to "..." at 1366×768.
+void TrainingPanel::fitRunListHeight() {
+  const int rows = std::clamp(runs_->rowCount(), 3, 6);
+  const int row = std::max(list_->sizeHintForRow(0), list_->fontMetrics().height() + 4);
+  list_->setFixedHeight(rows * row + 2 * list_->frameWidth());
 }
 
 QGridLayout* TrainingPanel::buildCharts() {
@@ -171,7 +182,7 @@ QGridLayout* TrainingPanel::buildCharts() {
   QVBoxLayout* qualityArea = buildQualityArea();
   schedule_ = new CurveChart(this);
   schedule_->setTitle(tr("Live schedule π (selected run)"));
-  schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π (density per unit log σ)"));
+  schedule_->setAxisTitles(tr("noise level σ (log scale)"), tr("π per log σ"));
   QVBoxLayout* errorArea = buildErrorArea();
   auto* charts = new QGridLayout();
   charts->addWidget(loss_, 0, 0);
@@ -214,7 +225,7 @@ QVBoxLayout* TrainingPanel::buildErrorArea() {
   error_ = new CurveChart(this);
   error_->setTitle(tr("Per-bin x0 error (selected run) vs offline MMSE"));
   error_->setLogY(true);
-  error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D(y;σ) − x₀‖²"));
+  error_->setAxisTitles(tr("noise level σ (log scale)"), tr("E‖D − x₀‖²"));
   overlayProfile_ = new ProfileChoice(workbench_, tr("(none)"), this);
   overlayProfile_->setAccessibleName(tr("Profile for the offline MMSE overlay"));
   auto* overlayLabel = new QLabel(tr("Offline MMSE from profile:"), this);
@@ -573,14 +584,14 @@ QString TrainingPanel::titleQualityChart(pipeline::RaceMeasureId measure, bool n
     quality_->setToolTip(tr("Fréchet distance between Gaussians fitted to the features of Heun "
                             "samples and of held-out data, in the feature network %1")
                              .arg(network));
-    return tr("FD (feature units²)");
+    return tr("FD (units²)");
   }
   if (measure == RaceMeasureId::KmerJs) {
     quality_->setTitle(tr("Sample quality: k-mer spectrum distance (k = 1…6), lower is better"));
     quality_->setToolTip(
         tr("Jensen–Shannon divergence between the k-mer spectra of generated "
            "and held-out windows, mean over k = 1…6"));
-    return tr("JS divergence (bits)");
+    return tr("JS (bits)");
   }
   const bool edm = reference == QLatin1String("edm");
   const QString measureName =
@@ -598,8 +609,9 @@ QString TrainingPanel::titleQualityChart(pipeline::RaceMeasureId measure, bool n
           .arg(secondAsked ? QString()
                            : tr(" These runs carry no sample-quality score: set a feature "
                                 "network to rank by one.")));
-  // Short axis title (a long one is cut off by the chart); the meaning goes in the tooltip.
-  return edm ? tr("held-out error (edm)") : tr("held-out error (ELBO-like, nats/dim)");
+  // Short axis title (a long one is cut off by the chart at 1366×768); the title names the measure
+  // and the tooltip says what it is.
+  return edm ? tr("error (EDM)") : tr("error (nats/dim)");
 }
 
 void TrainingPanel::redraw() {

@@ -139,6 +139,7 @@ class TrainingPanel : public QWidget {
   // Right of the form: the run list and status, above the four charts.
   QVBoxLayout* buildRunsSide();
   void buildRunList();
+  void fitRunListHeight();
   QGridLayout* buildCharts();
   QVBoxLayout* buildQualityArea();
   QVBoxLayout* buildErrorArea();

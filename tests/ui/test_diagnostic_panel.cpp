@@ -1,6 +1,7 @@
 // The Diagnostic panel runs the optimal-denoiser diagnostic in the background, overlays profiles
 // with labelled axes, switches the rate coordinate, round-trips a profile file, and draws the
-// one-sample posterior strip. A profile keeps its colour when another is unchecked.
+// one-sample posterior strip. A profile keeps its colour when another is unchecked; a dataset
+// every curve shares is not repeated in each legend entry.
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
@@ -18,10 +19,12 @@
 #include <QTest>
 
 #include <map>
+#include <memory>
 
 #include <torch/script.h>
 
 #include "io/profile_io.h"
+#include "profile/profile.h"
 #include "screenshot.h"
 #include "ui/chart_export.h"
 #include "ui/curve_chart.h"
@@ -149,6 +152,43 @@ class TestDiagnosticPanel : public QObject {
     for (const auto& [name, colour] : rateAfter) QCOMPARE(colour, rateBefore.at(name));
     first->setCheckState(Qt::Checked);
     QVERIFY(colours(panel->mmseChart()) == mmseBefore);
+  }
+
+  // A " · dataset" every checked profile shares is said once (the charts' tooltips), not in each
+  // legend entry: five curves of one bracket took seven legend lines at 1366×768. Profiles of two
+  // datasets keep their whole names.
+  void legendsSayTheSharedDatasetOnce() {
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    DiagnosticPanel* panel = window.diagnosticPanel();
+    window.tabs()->setCurrentWidget(panel);
+    auto profile = [](const std::string& kind) {
+      auto p = std::make_shared<noisescope::Profile>();
+      p->kind = kind;
+      p->sigma = {0.1, 1.0, 10.0};
+      p->dim = 4;
+      p->queries = 2;
+      p->estimates.push_back(
+          noisescope::summarizeEstimate("direct", "test", {0.01, 0.02, 0.5, 0.6, 3, 3.2}, 3, 2));
+      return p;
+    };
+    window.workbench()->addProfiles({{"empirical · fashion", profile("empirical")},
+                                     {"population bound · fashion", profile("bound")}});
+    auto names = [&] {
+      QStringList shown;
+      for (const Curve& c : panel->mmseChart()->curves()) shown << c.name;
+      return shown;
+    };
+    QCOMPARE(names(), QStringList({"empirical", "population bound"}));
+    QVERIFY2(panel->mmseChart()->toolTip().contains("“ · fashion”"),
+             qPrintable(panel->mmseChart()->toolTip()));
+    QCOMPARE(panel->rateChart()->toolTip(), panel->mmseChart()->toolTip());
+
+    window.workbench()->addProfiles({{"empirical · dna", profile("empirical")}});
+    QCOMPARE(names(),
+             QStringList({"empirical · fashion", "population bound · fashion", "empirical · dna"}));
+    QVERIFY(panel->mmseChart()->toolTip().isEmpty());
   }
 };
 

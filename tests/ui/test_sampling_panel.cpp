@@ -3,7 +3,8 @@
 // at the chosen NFE over the run's π, refuses a bad spec and a bad model with the reason, shows
 // progress with an ETA while it samples in the background, can be cancelled, and gives the same
 // numbers as pipeline::runSampleRace (the call `noisescope-cli sample-race` makes). Its table
-// fills cell by cell and keeps the finished cells on cancel; it offers the session's profiles and
+// fills cell by cell on the race page, which a race turns to, and keeps the finished cells on
+// cancel; it offers the session's profiles and
 // a quick look (issue 35).
 #include <QByteArray>
 #include <QCheckBox>
@@ -31,6 +32,7 @@
 #include <QtCharts/QValueAxis>
 
 #include <fstream>
+#include <memory>
 
 #include <nlohmann/json.hpp>
 
@@ -307,6 +309,46 @@ class TestSamplingPanel : public QObject {
     QVERIFY(qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Vertical).first()));
   }
 
+  // A log y-axis shows positive values only: a race whose measure is not positive everywhere (a
+  // continuous model's ELBO in nats can be negative) is drawn on a linear axis with every point,
+  // and a positive measure on the log axis.
+  void raceOfANegativeMeasureIsDrawnLinear() {
+    Workbench workbench;
+    SamplingPanel panel(&workbench);
+    panel.resize(1400, 900);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    auto race = [](const std::string& measure, std::vector<double> perNfe) {
+      auto r = std::make_shared<SampleRaceResult>();
+      r->sampler = "heun";
+      r->seeds = {1, 2};
+      r->nfe = {4, 8, 16};
+      r->grids = {{"karras?rho=7", "EDM"}};
+      for (size_t k = 0; k < r->nfe.size(); ++k) {
+        SampleRaceCell c;
+        c.grid = "karras?rho=7";
+        c.nfe = r->nfe[k];
+        c.steps = c.nfe / 2;
+        c.evaluations = c.nfe - 1;
+        c.sigma = {80.0, 1.0, 0.0};
+        c.values[measure] = {perNfe[k], 1.1 * perNfe[k]};
+        r->cells.push_back(c);
+      }
+      return r;
+    };
+    CurveChart* chart = panel.raceChart();
+    panel.showRace(race("elbo", {-0.5, -1.5, -2.0}));
+    QVERIFY(!chart->logY());
+    const auto* linear = qobject_cast<QValueAxis*>(chart->chart()->axes(Qt::Vertical).first());
+    QVERIFY(linear);
+    QVERIFY2(linear->min() <= -2.2 && linear->max() >= -0.55,
+             qPrintable(QString("y-range %1 … %2").arg(linear->min()).arg(linear->max())));
+
+    panel.showRace(race("fd", {900, 60, 8}));
+    QVERIFY(chart->logY());
+    QVERIFY(qobject_cast<QLogValueAxis*>(chart->chart()->axes(Qt::Vertical).first()));
+  }
+
   // The status line joins the progress message and the ETA with a dash only when both say
   // something: a report without a message reads "ETA …", not "— ETA …".
   void statusLineHasNoDanglingDash() {
@@ -339,8 +381,10 @@ class TestSamplingPanel : public QObject {
       runningTables << panel.tableText();
     });
     QSignalSpy finished(&panel, &SamplingPanel::raceFinished);
+    QVERIFY(!panel.raceShown());  // the grids' preview, until a race starts
     panel.startRace();
     QVERIFY(panel.racing());
+    QVERIFY(panel.raceShown());  // the cells are seen as they finish
     QVERIFY(finished.wait(240000));
     QCOMPARE(finished.first().first().toBool(), true);
     QVERIFY2(statuses.filter("ETA").size() > 0, qPrintable(statuses.join("\n")));

@@ -14,6 +14,8 @@
 #include <QMenu>
 #include <QObject>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QString>
@@ -86,7 +88,7 @@ class TestSchedulePanel : public QObject {
     QVERIFY(panel->chart()->xTitle().contains("λ"));
     QVERIFY(panel->chart()->yTitle().contains("per unit λ"));
     panel->curveButtons()->button(3)->click();  // CDF
-    QCOMPARE(panel->chart()->yTitle(), QString("cumulative probability P(σ′ ≤ σ)"));
+    QCOMPARE(panel->chart()->yTitle(), QString("CDF P(σ′ ≤ σ)"));
     QCOMPARE(panel->metricsTable()->rowCount(), 2);
     // Row 0 is the selected reference: zero divergence from itself, positive from log-uniform.
     QCOMPARE(panel->metricsTable()->item(0, 4)->text(), QString("0"));
@@ -209,6 +211,47 @@ class TestSchedulePanel : public QObject {
 
   // √-entropy from a profile, as the Add menu builds it, has InfoNoise's default gate: ungated,
   // a bound's looseness at small σ took about 30 % of its φ (issue 35, item 7).
+  // At 1366×768 an InfoNoise schedule's editor, taller than its column, scrolls vertically only
+  // and keeps every line inside the column: a vertical bar used to leave the form at its earlier
+  // width, with a horizontal bar and each wrapped line (the kind, the caveat) cut on the right.
+  void editorFitsItsColumnAt1366x768() {
+    MainWindow window;
+    window.resize(1366, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    DiagnosticOptions options;
+    options.levels = 16;
+    options.queries = 64;
+    auto profile =
+        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
+    const QString name =
+        window.workbench()->addProfile("population bound · a long dataset name", profile);
+    SchedulePanel* panel = window.schedulePanel();
+    window.tabs()->setCurrentWidget(panel);
+    const int row = panel->addRecipe(pipeline::infoNoiseRecipe(name.toStdString()));
+    panel->list()->setCurrentRow(row);
+    QWidget* editor = panel->editor();
+    QVERIFY(editor);
+    auto* area = qobject_cast<QScrollArea*>(editor->parentWidget()->parentWidget());
+    QVERIFY(area);
+    QTRY_VERIFY(area->verticalScrollBar()->isVisible());  // taller than the column
+    QTRY_VERIFY(editor->width() <= area->viewport()->width());
+    QVERIFY(!area->horizontalScrollBar()->isVisible());
+    for (QWidget* field : editor->findChildren<QWidget*>()) {
+      if (!field->isVisible()) continue;
+      const QRect inEditor(field->mapTo(editor, QPoint(0, 0)), field->size());
+      QVERIFY2(inEditor.right() <= area->viewport()->width(),
+               qPrintable(QString("%1 ends at %2, the column at %3")
+                              .arg(field->metaObject()->className())
+                              .arg(inEditor.right())
+                              .arg(area->viewport()->width())));
+    }
+    saveScreenshot(&window, "schedule-editor-1366x768");
+  }
+
   void sqrtEntropyFromMenuIsGatedLikeInfoNoise() {
     MainWindow window;
     window.resize(1400, 900);

@@ -1,13 +1,16 @@
 // Scrolling a form with the mouse wheel leaves its combo boxes and spin boxes alone
 // (ui/wheel_guard): an unfocused field under the pointer keeps its value and passes the wheel on
 // (ignored, so Qt offers it to the scroll area); a field the user clicked or tabbed to still takes
-// it. Checked on a plain form and on every such field of the Training and Sampling tabs.
+// it. The wheel an unfocused field passes on scrolls the form. Checked on a plain form and on every
+// such field of the Training and Sampling tabs.
+#include <QtTest/qtestspontaneevent.h>
 #include <QAbstractSpinBox>
 #include <QApplication>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QObject>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTest>
 #include <QWheelEvent>
@@ -29,6 +32,16 @@ bool wheel(QWidget* field) {
                     Qt::NoModifier, Qt::NoScrollPhase, false);
   QApplication::sendEvent(field, &event);
   return event.isAccepted();
+}
+
+// The same notch as the window system delivers it (spontaneous): only such an event, once ignored,
+// is offered by QApplication to the parents, up to the scroll area.
+void wheelFromTheWindowSystem(QWidget* field) {
+  const QPointF centre = QRectF(field->rect()).center();
+  QWheelEvent event(centre, field->mapToGlobal(centre), QPoint(), QPoint(0, -120), Qt::NoButton,
+                    Qt::NoModifier, Qt::NoScrollPhase, false);
+  QSpontaneKeyEvent::setSpontaneous(&event);
+  QApplication::instance()->notify(field, &event);
 }
 
 // A field's value as text: what the wheel would change.
@@ -96,6 +109,44 @@ class TestWheelGuard : public QObject {
     QTRY_VERIFY(spin->hasFocus());
     wheel(spin);
     QCOMPARE(spin->value(), 49);
+  }
+
+  // The wheel the field passes on scrolls the form: the user's scroll goes on under the pointer.
+  void theWheelScrollsTheForm() {
+    QScrollArea area;
+    auto* form = new QWidget;
+    auto* layout = new QFormLayout(form);
+    QList<QSpinBox*> spins;
+    for (int i = 0; i < 30; ++i) {
+      auto* spin = new QSpinBox(form);
+      spin->setRange(0, 100);
+      spin->setValue(50);
+      layout->addRow(QString("Field %1:").arg(i), spin);
+      spins << spin;
+    }
+    guardWheel(form);
+    area.setWidget(form);
+    area.resize(300, 200);
+    area.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&area));
+    area.setFocus();
+    QScrollBar* bar = area.verticalScrollBar();
+    QVERIFY(bar->maximum() > 0);
+    QCOMPARE(bar->value(), 0);
+    QSpinBox* underPointer = spins[1];
+    QVERIFY(!underPointer->hasFocus());
+    wheelFromTheWindowSystem(underPointer);
+    QVERIFY2(bar->value() > 0, "the wheel did not reach the scroll area");
+    QCOMPARE(underPointer->value(), 50);
+    // Focused, the field keeps the wheel: the form stays where it is.
+    QSpinBox* visible = spins[3];
+    area.ensureWidgetVisible(visible);
+    const int before = bar->value();
+    visible->setFocus();
+    QTRY_VERIFY(visible->hasFocus());
+    wheelFromTheWindowSystem(visible);
+    QCOMPARE(visible->value(), 49);
+    QCOMPARE(bar->value(), before);
   }
 
   void trainingFormIsGuarded() {

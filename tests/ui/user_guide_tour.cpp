@@ -1,9 +1,10 @@
 // The user guide's screenshots: the main job walked through in the real workbench on the bundled
 // Fashion-MNIST sample (open and look across σ, bracket, schedules from the bound beside EDM,
-// Export for…, train with the InfoNoise schedule, the Sampling tab offered the bracket), each step
-// checked before its window is saved. Run by tests/ui/user_guide_tour.sh; not a ctest suite (the
-// steps are tested one by one in test_dataset_explorer, test_diagnostic_bracket,
-// test_schedule_panel, test_export_for_dialog, test_training_panel and test_sampling_panel).
+// Export for…, train with the InfoNoise schedule, the quick-look schedule race, the quick-look
+// sampling race of its InfoNoise run on the bracket's grids), each step checked before its window
+// is saved. Run by tests/ui/user_guide_tour.sh; not a ctest suite (the steps are tested one by one
+// in test_dataset_explorer, test_diagnostic_bracket, test_schedule_panel, test_export_for_dialog,
+// test_training_panel and test_sampling_panel). The runs go to a temporary folder.
 //   user_guide_tour SAMPLE_DIR OUT_DIR [WIDTHxHEIGHT]
 #include <QApplication>
 #include <QCheckBox>
@@ -11,10 +12,13 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QtCharts/QChart>
 #include <QtCharts/QLogValueAxis>
@@ -29,6 +33,7 @@
 #include "ui/diagnostic_panel.h"
 #include "ui/export_for_dialog.h"
 #include "ui/main_window.h"
+#include "ui/run_monitor.h"
 #include "ui/sampling_panel.h"
 #include "ui/schedule_panel.h"
 #include "ui/sigma_control.h"
@@ -55,7 +60,10 @@ void waitFor(const std::function<bool()>& done, int seconds, const char* what) {
   for (int i = 0; i < 10; ++i) QApplication::processEvents();  // let layouts and charts settle
 }
 
-// Saves the widget as the user sees it, after half a second of events (charts lay out late).
+// Saves the widget as the user sees it, after half a second of events (charts lay out late), and
+// fails when a chart in it elides any text.
+void requireNoElidedChartText(QWidget* window);
+
 void save(QWidget* widget, const QDir& out, const QString& name) {
   QElapsedTimer settle;
   settle.start();
@@ -63,6 +71,7 @@ void save(QWidget* widget, const QDir& out, const QString& name) {
   const QString path = out.filePath(name + ".png");
   require(widget->grab().save(path), "a screenshot could not be written");
   std::printf("%s\n", qPrintable(path));
+  requireNoElidedChartText(widget);  // after the picture, which shows what was elided
 }
 
 // A log-y chart shows no linear axis's labels: axes replaced before a chart's first layout used
@@ -75,6 +84,23 @@ void requireNoStrayAxis(QWidget* panel) {
       if (auto* text = dynamic_cast<QGraphicsTextItem*>(item))
         require(!(text->isVisible() && text->toPlainText() == "0.8"),
                 "a chart shows a stray linear axis in its corner");
+  }
+}
+
+// No chart label, title or legend entry elided to "...": Qt Charts cuts what its height leaves no
+// room for (the race chart's step labels at 1366×768 once did).
+void requireNoElidedChartText(QWidget* window) {
+  for (CurveChart* chart : window->findChildren<CurveChart*>()) {
+    if (!chart->isVisible()) continue;
+    for (QGraphicsItem* item : chart->scene()->items()) {
+      if (!item->isVisible()) continue;
+      QString text;
+      if (auto* rich = dynamic_cast<QGraphicsTextItem*>(item)) text = rich->toPlainText();
+      if (auto* plain = dynamic_cast<QGraphicsSimpleTextItem*>(item)) text = plain->text();
+      if (text.contains(QStringLiteral("...")))
+        throw std::runtime_error(
+            qPrintable("a chart elides '" + text + "' (" + chart->chart()->title() + ")"));
+    }
   }
 }
 
@@ -146,11 +172,58 @@ void tour(const QString& sampleDir, const QDir& out, QSize size) {
   requireNoStrayAxis(training);
   save(&window, out, "05-training");
 
-  // 6. The Sampling tab offers the session's bracket for the data-driven grid.
+  // 6. The quick-look schedule race: the static EDM baseline beside InfoNoise and √-entropy online,
+  // ranked by FD in the sample's feature network, with the noisescope-cli built beside this tour.
+  QTemporaryDir runs;
+  require(runs.isValid(), "no temporary folder for the runs");
+  training->setRunsFolder(runs.path());
+  training->setCliPath(
+      QDir(QApplication::applicationDirPath()).filePath("../../app/noisescope-cli"));
+  const int edm = training->scheduleBox()->findData(QStringLiteral("edm"));
+  require(edm >= 0, "the Training tab lacks the EDM preset");
+  training->scheduleBox()->setCurrentIndex(edm);
+  // The sample's feature network, found beside it, loads only once the user chooses it.
+  require(training->featureNetworkUseButton()->isEnabled(), "no feature network beside the sample");
+  training->featureNetworkUseButton()->click();
+  require(!training->featureNetworkEdit()->text().isEmpty(), "the feature network was not chosen");
+  training->startQuickLookRace();
+  require(training->runCount() == 3, "the quick-look race did not start three runs");
+  waitFor([&] { return training->runningCount() == 0; }, 1200, "the quick-look race did not end");
+  QString infoNoiseRun;
+  for (int i = 0; i < training->runCount(); ++i) {
+    const pipeline::RunRecord& record = training->run(i)->record();
+    require(
+        record.ended && record.error.empty(),
+        qPrintable("a run of the quick-look race failed: " + QString::fromStdString(record.error)));
+    if (training->run(i)->runDirectory().endsWith("-infonoise"))
+      infoNoiseRun = training->run(i)->runDirectory();
+  }
+  require(!infoNoiseRun.isEmpty(), "the race has no InfoNoise run");
+  waitFor([&] { return !training->qualityChart()->chart()->series().isEmpty(); }, 60,
+          "the race chart shows no quality");
+  requireNoStrayAxis(training);
+  save(&window, out, "06-training-race");
+
+  // 7. The Sampling tab on the InfoNoise run with the session's bracket: a quick look at the
+  // grids (Karras ρ = 7, log σ and auto) drawn on the race chart's log axis.
   SamplingPanel* sampling = window.samplingPanel();
   window.tabs()->setCurrentWidget(sampling);
   require(sampling->sessionProfileBox()->count() > 1, "the Sampling tab lists no profile");
-  save(&window, out, "06-sampling");
+  sampling->setModel(infoNoiseRun);
+  sampling->chooseSessionProfile(QString::fromStdString(bound));
+  require(!sampling->profilePath().isEmpty(), "the bracket was not written for the Sampling tab");
+  bool raced = false, succeeded = false;
+  QObject::connect(sampling, &SamplingPanel::raceFinished, [&](bool ok) {
+    raced = true;
+    succeeded = ok;
+  });
+  sampling->startQuickLook();
+  waitFor([&] { return raced; }, 900, "the quick look did not finish");
+  require(succeeded, qPrintable("the quick look failed: " + sampling->statusText()));
+  require(sampling->result() && !sampling->result()->cells.empty(), "the quick look has no cell");
+  require(sampling->raceShown(), "the race page is not shown after the race");
+  requireNoStrayAxis(sampling);
+  save(&window, out, "07-sampling");
 }
 
 }  // namespace
