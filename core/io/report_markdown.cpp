@@ -32,30 +32,32 @@ void writeReportIntroduction(std::ostream& md, const std::string& producer) {
 
 void writeReportDatasetSection(std::ostream& md, const ReportDatasetFacts& f) {
   const auto number = reportNumber;
-  md << "## " << f.name << "\n\n"
+  md << "## " << f.data.name << "\n\n"
      << "| | |\n|---|---|\n"
-     << "| source | `" << f.source << "` |\n"
-     << "| N, shape | " << f.size << ", " << f.shape << " (" << f.kind << ") |\n"
-     << "| values | " << f.scaling << ", range [" << number(f.minValue) << ", "
-     << number(f.maxValue) << "], mean " << number(f.mean) << " |\n"
-     << "| σ_data (measured) | " << number(f.sigmaData) << " |\n"
-     << "| nearest-neighbour distance (median) | " << number(f.nearestNeighbourMedian) << " |\n"
+     << "| source | `" << f.data.source << "` |\n"
+     << "| N, shape | " << f.data.size << ", " << f.data.shape << " (" << f.data.kind << ") |\n"
+     << "| values | " << f.data.scaling << ", range [" << number(f.values.min) << ", "
+     << number(f.values.max) << "], mean " << number(f.values.mean) << " |\n"
+     << "| σ_data (measured) | " << number(f.values.sigmaData) << " |\n"
+     << "| nearest-neighbour distance (median) | " << number(f.values.nearestNeighbourMedian)
+     << " |\n"
      << "| memorisation scale (posterior max weight ≥ ½ up to) | σ ≈ "
-     << number(f.memorisationSigma) << " |\n"
-     << "| profile | " << f.profileKind << " (" << f.profileEstimate << "), " << f.levels
-     << " levels × " << f.queries << " queries, seed " << f.seed << " |\n";
-  if (f.bracketed) md << "| held-out points | " << f.heldOutPoints << " |\n";
+     << number(f.values.memorisationSigma) << " |\n"
+     << "| profile | " << f.profile.kind << " (" << f.profile.estimate << "), " << f.profile.levels
+     << " levels × " << f.profile.queries << " queries, seed " << f.profile.seed << " |\n";
+  if (f.profile.bracketed) md << "| held-out points | " << f.profile.heldOutPoints << " |\n";
   md << "\n"
      << "![samples](" << f.stem << "-samples.png)\n\n"
      << "Same samples with noise x + σ·ε, σ = ";
   for (size_t k = 0; k < f.ladderSigmas.size(); ++k) md << (k ? ", " : "") << f.ladderSigmas[k];
   md << " (top to bottom; left to right for point sets).\n\n"
      << "![MMSE](" << f.stem << "-mmse.png) ![rate](" << f.stem << "-rate.png)\n\n"
-     << (f.bracketed ? "The bound's band is a Student-t 95 % interval over the held-out points; "
-                       "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
-                       "(clipped at 0).\n\n"
-                     : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
-                       "± 1.96·se, clipped at 0).\n\n")
+     << (f.profile.bracketed
+             ? "The bound's band is a Student-t 95 % interval over the held-out points; "
+               "the empirical curve's is mean ± 1.96·se over the Monte Carlo queries "
+               "(clipped at 0).\n\n"
+             : "The shaded band is a 95 % interval over the Monte Carlo queries (mean "
+               "± 1.96·se, clipped at 0).\n\n")
      << "![allocation](" << f.stem << "-allocation.png)\n\n"
      << "Effective allocation φ ∝ π·w per log σ; the shaded range is the profile's informative "
         "band (central 90 % of the gated rate).\n\n"
@@ -65,10 +67,10 @@ void writeReportDatasetSection(std::ostream& md, const ReportDatasetFacts& f) {
     md << "| " << m.label << " | " << number(m.klToReference) << " | " << number(m.totalVariation)
        << " | " << number(m.massInBand) << " | " << number(m.sigmaQ05) << " | "
        << number(m.sigmaMedian) << " | " << number(m.sigmaQ95) << " |\n";
-  md << "\nExported: `" << f.stem << "-infonoise.schedule.json` and " << f.sigmaSteps
+  md << "\nExported: `" << f.stem << "-infonoise.schedule.json` and " << f.steps.count
      << " inference σ-steps `" << f.stem << "-infonoise.sigma-steps.json` on the default sampling "
-     << "grid, " << f.stepsLabel << " (largest step ×" << number(f.largestStepRatio) << ", limit ×"
-     << number(f.stepRatioLimit) << ").\n\n";
+     << "grid, " << f.steps.label << " (largest step ×" << number(f.steps.largestRatio)
+     << ", limit ×" << number(f.steps.ratioLimit) << ").\n\n";
   for (const auto& caveat : f.caveats) md << "> **Caveat.** " << caveat << "\n\n";
 }
 

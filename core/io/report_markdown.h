@@ -20,25 +20,34 @@ std::string reportNumber(double v);
 // What one dataset's section states, up to the trainer section.
 struct ReportDatasetFacts {
   std::string stem;  // the file-name prefix of its pictures and files
-  std::string name, source, shape, kind, scaling;
-  int64_t size = 0;
-  double minValue = 0.0, maxValue = 0.0, mean = 0.0;
-  double sigmaData = 0.0;  // measured
-  double nearestNeighbourMedian = 0.0;
-  double memorisationSigma = 0.0;  // where the posterior's largest weight falls below ½
-  // The profile the schedules follow: its kind, estimate, levels, queries and seed.
-  std::string profileKind, profileEstimate;
-  int levels = 0;
-  int64_t queries = 0;
-  uint64_t seed = 0;
-  bool bracketed = false;     // a bracket with held-out points (else the empirical profile alone)
-  std::string heldOutPoints;  // the bracket's held-out set, in words
+  struct Data {
+    std::string name, source;
+    int64_t size = 0;
+    std::string shape, kind, scaling;
+  } data;
+  struct Values {
+    double min = 0.0, max = 0.0, mean = 0.0;
+    double sigmaData = 0.0;  // measured
+    double nearestNeighbourMedian = 0.0;
+    double memorisationSigma = 0.0;  // where the posterior's largest weight falls below ½
+  } values;
+  // The profile the schedules follow.
+  struct ProfileUsed {
+    std::string kind, estimate;
+    int levels = 0;
+    int64_t queries = 0;
+    uint64_t seed = 0;
+    bool bracketed = false;     // a bracket with held-out points (else the empirical profile alone)
+    std::string heldOutPoints;  // the bracket's held-out set, in words
+  } profile;
   std::vector<double> ladderSigmas;
   std::vector<schedule::ScheduleMetrics> comparison;  // against EDM
   // The exported inference σ-steps: how many, the grid's label, its largest step ratio and limit.
-  int sigmaSteps = 0;
-  std::string stepsLabel;
-  double largestStepRatio = 0.0, stepRatioLimit = 0.0;
+  struct Steps {
+    int count = 0;
+    std::string label;
+    double largestRatio = 0.0, ratioLimit = 0.0;
+  } steps;
   std::vector<std::string> caveats;
 };
 

@@ -322,36 +322,19 @@ io::ReportDatasetFacts datasetFacts(const ReportRequest& request, const Dataset&
                                     double memorising, const std::string& stem) {
   const Profile& profile = profiles.scheduled();
   const BuiltSchedule& exported = schedules.exported();
-  io::ReportDatasetFacts f;
-  f.stem = stem;
-  f.name = d.name;
-  f.source = d.source;
-  f.size = d.size();
-  f.shape = d.shapeString();
-  f.kind = toString(d.kind);
-  f.scaling = d.scaling;
-  f.minValue = stats.minValue;
-  f.maxValue = stats.maxValue;
-  f.mean = stats.mean;
-  f.sigmaData = exported.sigmaData.value;
-  f.nearestNeighbourMedian = stats.nearestNeighbourMedian;
-  f.memorisationSigma = memorising;
-  f.profileKind = profile.kind;
-  f.profileEstimate = profile.primary().name;
-  f.levels = profile.levels();
-  f.queries = request.profile.queries;
-  f.seed = request.profile.seed;
-  f.bracketed = profiles.bracketable;
-  if (profiles.bracketable)
-    f.heldOutPoints = profiles.curves[1].provenance.value("query_set", std::string(""));
-  f.ladderSigmas = request.ladderSigmas;
-  f.comparison = schedules.comparison.metrics;
-  f.sigmaSteps = request.sigmaSteps;
-  f.stepsLabel = steps.label;
-  f.largestStepRatio = steps.largestRatio;
-  f.stepRatioLimit = steps.ratioLimit;
-  f.caveats = exported.caveats;
-  return f;
+  const std::string heldOut =
+      profiles.bracketable ? profiles.curves[1].provenance.value("query_set", std::string("")) : "";
+  return {stem,
+          {d.name, d.source, static_cast<int64_t>(d.size()), d.shapeString(), toString(d.kind),
+           d.scaling},
+          {stats.minValue, stats.maxValue, stats.mean, exported.sigmaData.value,
+           stats.nearestNeighbourMedian, memorising},
+          {profile.kind, profile.primary().name, profile.levels(), request.profile.queries,
+           request.profile.seed, profiles.bracketable, heldOut},
+          request.ladderSigmas,
+          schedules.comparison.metrics,
+          {request.sigmaSteps, steps.label, steps.largestRatio, steps.ratioLimit},
+          exported.caveats};
 }
 
 // One dataset of the report: loaded, pictured, profiled, its schedules compared and one exported,

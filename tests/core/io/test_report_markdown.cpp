@@ -16,41 +16,21 @@ using namespace noisescope::io;
 namespace {
 
 ReportDatasetFacts facts(bool bracketed) {
-  ReportDatasetFacts f;
-  f.stem = "00-sample";
-  f.name = "sample";
-  f.source = "sample.idx.gz";
-  f.size = 2000;
-  f.shape = "1×28×28";
-  f.kind = "image";
-  f.scaling = "[-1, 1]";
-  f.minValue = -1;
-  f.maxValue = 1;
-  f.mean = -0.4262;
-  f.sigmaData = 0.6612;
-  f.nearestNeighbourMedian = 8.214;
-  f.memorisationSigma = 0.4;
-  f.profileKind = bracketed ? "bound" : "empirical";
-  f.profileEstimate = "selected_held_out_risk";
-  f.levels = 24;
-  f.queries = 48;
-  f.seed = 7;
-  f.bracketed = bracketed;
-  f.heldOutPoints = "a seeded 10 % of the data (200 points)";
-  f.ladderSigmas = {0, 0.5, 5};
   schedule::ScheduleMetrics edm, info;
   edm.label = "edm";
+  edm.massInBand = std::nan("");
   info.label = "infonoise";
   info.klToReference = std::numeric_limits<double>::infinity();
   info.totalVariation = 0.12345;
-  edm.massInBand = std::nan("");
-  f.comparison = {edm, info};
-  f.sigmaSteps = 32;
-  f.stepsLabel = "Karras ρ=7";
-  f.largestStepRatio = 1.5;
-  f.stepRatioLimit = 3;
-  f.caveats = {"the profile memorises below σ = 0.4"};
-  return f;
+  return {"00-sample",
+          {"sample", "sample.idx.gz", 2000, "1×28×28", "image", "[-1, 1]"},
+          {-1, 1, -0.4262, 0.6612, 8.214, 0.4},
+          {bracketed ? "bound" : "empirical", "selected_held_out_risk", 24, 48, 7, bracketed,
+           "a seeded 10 % of the data (200 points)"},
+          {0, 0.5, 5},
+          {edm, info},
+          {32, "Karras ρ=7", 1.5, 3},
+          {"the profile memorises below σ = 0.4"}};
 }
 
 std::string section(const ReportDatasetFacts& f) {
