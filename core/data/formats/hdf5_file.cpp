@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "data/formats/hdf5_probe.h"
 #include "util/error.h"
 
 namespace noisescope::hdf5 {
@@ -170,6 +171,13 @@ hid_t readOnlyDriver() {
 }  // namespace
 
 Handle openForReading(const std::string& path) {
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw InputError(path, "is not an HDF5 file (no HDF5 signature)");
+  requireMetadataWalkSurvives(path);
+  return openWithoutProbe(path);
+}
+
+Handle openWithoutProbe(const std::string& path) {
   if (H5Fis_hdf5(path.c_str()) <= 0)
     throw InputError(path, "is not an HDF5 file (no HDF5 signature)");
   Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);

@@ -47,6 +47,10 @@ class QuietErrors {
 // after a failed huge allocation that a crafted file asks for (docs/fuzzing.md, finding 10), and a
 // read-only reader gains nothing from it. A read past the end of the file is an error, not zeros.
 // Throws InputError naming the file when it has no HDF5 signature or HDF5 cannot open it.
+// Before it opens, the file's metadata is walked in a child process (hdf5_probe.h): a file whose
+// headers crash libhdf5 is refused there instead of taking this process down.
 Handle openForReading(const std::string& path);
+// The same open without the child's walk: for the walk itself.
+Handle openWithoutProbe(const std::string& path);
 
 }  // namespace noisescope::hdf5

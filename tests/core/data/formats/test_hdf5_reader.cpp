@@ -3,6 +3,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "data/formats/hdf5_probe.h"
 #include "data/formats/hdf5_reader.h"
 #include "data/load.h"
 #include "data/streaming/prior_rows.h"
@@ -110,6 +111,27 @@ class TestHdf5Reader : public fixtures::ScratchTest {
                              "/tests/fuzz/regressions/hdf5/rejected-h5f-accum-read-null-memcpy.h5";
     EXPECT_INPUT_ERROR(listHdf5Datasets(file), "cannot list its contents");
     EXPECT_INPUT_ERROR(readHdf5(file, ""), "rejected-h5f-accum-read-null-memcpy.h5");
+  }
+
+  // Fuzz finding 11: a crafted attribute message makes libhdf5 1.10.8 read past it (the class of
+  // CVE-2025-2310), which crashes a sanitized build. Every file's metadata is first walked in a
+  // child process: a good file's walk passes, and the crafted file is read (a release build,
+  // where the read stays silent) or refused with an InputError (a sanitized one), never a crash.
+  void metadataIsWalkedInAChildFirst() {
+    std::vector<float> v(6, 1.0f);
+    fixtures::writeHdf5(path("walk.h5"), "/group/v", {2, 3}, fixtures::hdf5Float(), v.data());
+    noisescope::hdf5::walkMetadata(path("walk.h5"));
+    noisescope::hdf5::requireMetadataWalkSurvives(path("walk.h5"));
+    QCOMPARE(listHdf5Datasets(path("walk.h5")).size(), size_t(1));
+
+    const std::string crafted =
+        noisescope::test::sourcePath() + "/tests/fuzz/regressions/hdf5/h5o-attr-decode-overread.h5";
+    try {
+      noisescope::hdf5::requireMetadataWalkSurvives(crafted);
+    } catch (const InputError& e) {
+      QVERIFY2(std::string(e.what()).find("crashed decoding its metadata") != std::string::npos,
+               e.what());
+    }
   }
 
   // Two readers of one file at once share HDF5's open file (the driver compares device and
