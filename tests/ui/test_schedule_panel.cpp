@@ -54,6 +54,17 @@ double integrate(const Curve& c) {
     total += 0.5 * (c.y[i] + c.y[i - 1]) * (c.x[i] - c.x[i - 1]);
   return std::abs(total);
 }
+
+// The loaded dataset's empirical profile on 16 levels × 64 queries, added to the session as
+// `name`; returns the name the session gave it.
+QString addEmpiricalProfile(MainWindow& window, const QString& name) {
+  DiagnosticOptions options;
+  options.levels = 16;
+  options.queries = 64;
+  auto profile =
+      std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
+  return window.workbench()->addProfile(name, profile);
+}
 }  // namespace
 
 class TestSchedulePanel : public QObject {
@@ -194,12 +205,7 @@ class TestSchedulePanel : public QObject {
           return true;
       return false;
     };
-    DiagnosticOptions options;
-    options.levels = 16;
-    options.queries = 64;
-    auto profile =
-        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
-    const QString name = window.workbench()->addProfile("dirac", profile);
+    const QString name = addEmpiricalProfile(window, "dirac");
     QCOMPARE(diagnostic->mmseChart()->curves().size(), size_t(0));
     QVERIFY(!listed(name));
     window.tabs()->setCurrentWidget(diagnostic);
@@ -222,13 +228,7 @@ class TestSchedulePanel : public QObject {
     QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
     window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
-    DiagnosticOptions options;
-    options.levels = 16;
-    options.queries = 64;
-    auto profile =
-        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
-    const QString name =
-        window.workbench()->addProfile("population bound · a long dataset name", profile);
+    const QString name = addEmpiricalProfile(window, "population bound · a long dataset name");
     SchedulePanel* panel = window.schedulePanel();
     window.tabs()->setCurrentWidget(panel);
     const int row = panel->addRecipe(pipeline::infoNoiseRecipe(name.toStdString()));
@@ -259,12 +259,7 @@ class TestSchedulePanel : public QObject {
     QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
     window.openPath("synthetic:dirac-mixture?n=8&d=2&k=8&seed=4", false);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
-    DiagnosticOptions options;
-    options.levels = 16;
-    options.queries = 64;
-    auto profile =
-        std::make_shared<Profile>(computeEmpiricalProfile(*window.workbench()->dataset(), options));
-    const QString name = window.workbench()->addProfile("dirac", profile);
+    const QString name = addEmpiricalProfile(window, "dirac");
     SchedulePanel* panel = window.schedulePanel();
     window.tabs()->setCurrentWidget(panel);
     QPushButton* add = nullptr;
