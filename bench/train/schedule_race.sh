@@ -17,6 +17,9 @@
 # SAMPLERS and SEEDS pick the runs, e.g. the 5-seed headline of docs/schedule-race.md:
 #   SAMPLERS="static infonoise" SEEDS="1 2 3 4 5" DATASETS=fashion schedule_race.sh build OUT
 # FLOORS_ONLY=1 writes the configs and floors of an existing race directory and trains nothing.
+# A run that finished (its .done marker) is not trained again, so a stopped race resumes. Every
+# run exports its final model as TorchScript, so `noisescope-cli sample-race` can race its
+# sampling grids (docs/sampling-steps.md).
 # DATASETS=fashion-continuous is the continuous-image lane (issue 33 item 4; not in the default
 # DATASETS): the same sample_data Fashion-MNIST files and network as "fashion", but the pixels
 # kept continuous in [−1, 1] (dataset transform "none", the reader's own scaling) instead of
@@ -79,7 +82,7 @@ write_config() {  # dataset sampler seed file
            "uniform_mix": $mix},
  "eval": {"every": $every_fashion, "samples": 128, "levels": 16, "feature_network": "$features",
           "quality_samples": $quality_samples, "heun_steps": $heun_steps},
- "checkpoint": {"every": $steps, "export_torchscript": false},
+ "checkpoint": {"every": $steps, "export_torchscript": true},
  "log_every": 50}
 JSON
   else
@@ -93,7 +96,7 @@ JSON
            "uniform_mix": $mix},
  "eval": {"every": $every_dna, "samples": 113, "levels": 16, "feature_network": "$dna_features",
           "quality_samples": $quality_samples, "heun_steps": $heun_steps},
- "checkpoint": {"every": $steps_dna, "export_torchscript": false},
+ "checkpoint": {"every": $steps_dna, "export_torchscript": true},
  "log_every": 50}
 JSON
   fi
@@ -116,6 +119,7 @@ features() {  # dataset: the feature network its eval events score with (trained
 
 floor() {  # dataset seed: the floor at the counts of that seed's runs (their split is the same)
   local dataset=$1 seed=$2 config="$out/floor-$1-s$2.config.json"
+  [ -s "$out/floor-$1-s$2.json" ] && return
   write_config "$dataset" static "$seed" "$config"
   "$cli" quality floor --config "$config" --repeats 5 --threads 1 --json > "$out/floor-$1-s$2.json"
 }
@@ -128,9 +132,11 @@ lane() {  # dataset
   for seed in $seeds; do
     for sampler in $samplers; do
       local name="$dataset-$sampler-s$seed"
+      [ -f "$out/$name/.done" ] && continue  # a finished run is kept: a stopped race resumes
       write_config "$dataset" "$sampler" "$seed" "$out/$name.json"
       rm -rf "$out/$name"
       "$cli" --threads 1 train --config "$out/$name.json" --out "$out/$name" 2> "$out/$name.log"
+      touch "$out/$name/.done"
     done
   done
 }
