@@ -15,6 +15,7 @@
 #include "data/formats/npy_reader.h"
 #include "data/layout/scale_reference.h"
 #include "data/synthetic.h"
+#include "data/transforms.h"
 #include "util/error.h"
 #ifdef NOISESCOPE_WITH_HDF5
 #include "data/formats/hdf5_reader.h"
@@ -154,7 +155,7 @@ Dataset readAny(const std::string& path, const LoadOptions& options,
 Dataset readOrExplain(const std::string& path, const LoadOptions& options,
                       const ScaleReference* scaleLike) {
   try {
-    return readAny(path, options, scaleLike);
+    return recognisePlusMinusOne(readAny(path, options, scaleLike));
   } catch (const std::bad_alloc&) {
     throw InputError(
         path,

@@ -46,6 +46,24 @@ Dataset binarize(const Dataset& dataset, float threshold) {
   return out;
 }
 
+Dataset recognisePlusMinusOne(Dataset dataset) {
+  if (dataset.scaling != "[-1,1]" || dataset.values.empty()) return dataset;
+  bool sawMinus = false, sawPlus = false;
+  for (float v : dataset.values) {
+    if (v == 1.0f)
+      sawPlus = true;
+    else if (v == -1.0f)
+      sawMinus = true;
+    else
+      return dataset;
+  }
+  // One value only is a constant set, not binary data.
+  if (!(sawMinus && sawPlus)) return dataset;
+  dataset.scaling = "{-1,+1}";
+  dataset.transforms.push_back("every value is -1 or +1: read as binary (±1) data");
+  return dataset;
+}
+
 Dataset randomSubset(const Dataset& dataset, int64_t n, uint64_t seed) {
   if (n < 1) throw InputError("subset size", "must be at least 1 (got " + std::to_string(n) + ")");
   std::vector<int64_t> rows = seededPermutation(dataset.size(), seed);

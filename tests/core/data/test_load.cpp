@@ -72,6 +72,17 @@ class TestLoad : public fixtures::ScratchTest {
     QCOMPARE(folder.sampleShape, (std::vector<int64_t>{1, 1, 2}));  // height from the aspect ratio
   }
 
+  // Black-and-white images in an ordinary IDX file are binary data, as binarize would make them.
+  void twoValuedImagesLoadAsPlusMinusOne() {
+    fixtures::writeGzip(path("bw-ubyte.gz"),
+                        fixtures::idxBytes({2, 2, 2}, {0, 255, 255, 0, 255, 0, 0, 0}));
+    const Dataset bw = loadDataset(path("bw-ubyte.gz"));
+    QCOMPARE(bw.scaling, std::string("{-1,+1}"));
+    QCOMPARE(bw.values, (std::vector<float>{-1, 1, 1, -1, 1, -1, -1, -1}));
+    fixtures::writeGzip(path("grey-ubyte.gz"), fixtures::idxBytes({1, 2, 2}, {0, 255, 128, 0}));
+    QCOMPARE(loadDataset(path("grey-ubyte.gz")).scaling, std::string("[-1,1]"));
+  }
+
   // Messages and provenance name a dataset by its file, or by its name when it has none.
   void datasetsAreNamedByTheirOrigin() {
     fixtures::writeBytes(

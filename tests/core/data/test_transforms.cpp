@@ -67,6 +67,26 @@ class TestTransforms : public QObject {
     QCOMPARE(binarize(d, 0.5f).values, (std::vector<float>{-1, -1, -1, 1}));
   }
 
+  void plusMinusOneValuesAreRecognisedAsBinaryData() {
+    Dataset d;
+    d.scaling = "[-1,1]";
+    d.sampleShape = {4};
+    d.values = {-1, 1, 1, -1};
+    const Dataset binary = recognisePlusMinusOne(d);
+    QCOMPARE(binary.scaling, std::string("{-1,+1}"));
+    QCOMPARE(binary.values, d.values);
+    QCOMPARE(binary.transforms.size(), size_t{1});
+    // A third value, one value only, or data not yet on [−1, 1]: unchanged.
+    for (const std::vector<float>& values :
+         {std::vector<float>{-1, 1, 0.5f, -1}, std::vector<float>{1, 1, 1, 1}}) {
+      d.values = values;
+      QCOMPARE(recognisePlusMinusOne(d).scaling, std::string("[-1,1]"));
+    }
+    d.values = {-1, 1, 1, -1};
+    d.scaling = "raw";
+    QCOMPARE(recognisePlusMinusOne(d).scaling, std::string("raw"));
+  }
+
   void randomSubsetIsSeededAndDistinct() {
     const Dataset d = indexed(100);
     const Dataset a = randomSubset(d, 30, 9), b = randomSubset(d, 30, 9),
