@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 #include <regex>
+#include <vector>
 
 #include "command.h"
 #include "io/profile_io.h"
@@ -24,6 +25,7 @@ struct FitArgs {
       resolution = std::to_string(pipeline::defaults::kTrainerWidth) + "x" +
                    std::to_string(pipeline::defaults::kTrainerHeight);
   double sigmaData = schedule::TrainerSettings{}.sigmaData;
+  std::vector<double> noisingStrength;  // empty: the tool's whole range
   bool json = false;
 };
 
@@ -51,6 +53,10 @@ int run(const FitArgs& a) {
   if (!(a.sigmaData > 0.0 && a.sigmaData < 1e6))
     throw InputError("--sigma-data", "σ_d must be a positive number, e.g. 0.5");
   settings.sigmaData = a.sigmaData;
+  if (!a.noisingStrength.empty()) {
+    settings.noisingStrengthMin = a.noisingStrength[0];
+    settings.noisingStrengthMax = a.noisingStrength[1];
+  }
   pipeline::FitTarget target;
   if (!a.errorProfile.empty())
     settings.modelError =
@@ -109,6 +115,10 @@ const CommandRegistration fitCommand("fit", [](CLI::App& app) -> std::function<i
                  "σ_d of the data, where the tool reads it (k-diffusion's model.sigma_data, "
                  "printed in its snippet)")
       ->capture_default_str();
+  app.add_option("--noising-strength", a->noisingStrength,
+                 "OneTrainer's min_noising_strength and max_noising_strength, MIN MAX: the "
+                 "window of its 1000 timesteps your config keeps (held, not fitted; default 0 1)")
+      ->expected(2);
   app.add_option("--current", a->current,
                  "Your own settings for the tool (OneTrainer/SimpleTuner/k-diffusion JSON, "
                  "ai-toolkit YAML, kohya TOML, or a command line in a text file): the φ they "

@@ -34,6 +34,7 @@ const std::vector<std::pair<std::string, std::string>>& settingFlags() {
       {s::kTrainerTool, "--for"},
       {s::kTrainerModel, "--model"},
       {s::kTrainerLossWeighting, "--loss-weighting"},
+      {s::kNoisingStrength, "--noising-strength"},
       {s::kTrainingResolution, "--resolution"},
       {s::kScheduleMethod, "--method"},
       {s::kTrainingConfig, "--config"},

@@ -47,6 +47,10 @@ struct TrainerSettings {
   // (σ, E‖D − y‖²) sorted by σ: the model's error per σ, which EDM2's learned weighting divides
   // by at equilibrium; a profile's MMSE stands in for it. Empty: not known.
   std::vector<std::pair<double, double>> modelError;
+  // OneTrainer's min_noising_strength / max_noising_strength: the share of its 1000 timesteps the
+  // draw is confined to. A held setting (the user's), printed in every snippet, never fitted;
+  // other tools have none and refuse a window other than [0, 1].
+  double noisingStrengthMin = 0.0, noisingStrengthMax = 1.0;
 };
 // Flux's μ: linear in the token count from (256 tokens, 0.5) to (4096 tokens, maxShift); Flux's
 // own rule (sd-scripts, musubi) uses 1.15, ai-toolkit's scheduler 1.16. σ is multiplied by e^μ.

@@ -55,6 +55,12 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
   if (settings.width < 16 || settings.height < 16)
     throw InputError(settings::kTrainingResolution, "the image must be at least 16×16 pixels");
   const ToolEntry& entry = entryOf(name, source);
+  if (name != "onetrainer" &&
+      (settings.noisingStrengthMin != 0.0 || settings.noisingStrengthMax != 1.0))
+    throw InputError(settings::kNoisingStrength,
+                     name +
+                         " has no noising-strength window (OneTrainer's "
+                         "min_noising_strength/max_noising_strength)");
   const std::string model = settings.model.empty() ? entry.models.front() : settings.model;
   bool known = false;
   for (const auto& m : entry.models) known = known || m == model;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "util/error.h"
+#include "util/setting_names.h"
 
 namespace noisescope::pipeline {
 namespace {
@@ -251,6 +252,28 @@ NamedModel modelNamedBy(const io::TrainerConfigFile& settings, const std::string
   return {};
 }
 
+// The settings a file holds that shape every family but are never fitted: OneTrainer's
+// noising-strength window (ModelSetupNoiseMixin._get_timestep_discrete). Read into `trainer`, so
+// the families are built as the file trains them and their snippets agree with the file.
+void heldSettingsOf(const io::TrainerConfigFile& settings, const std::string& tool,
+                    TrainerSettings& trainer) {
+  if (tool != "onetrainer") return;
+  auto read = [&](const std::string& key, double& into) {
+    const std::string* value = lookUp(settings.values, key);
+    if (!value) return;
+    if (!parseNumber(*value, into))
+      throw InputError(settings.path, key + " = '" + *value + "' is not a number");
+  };
+  read("min_noising_strength", trainer.noisingStrengthMin);
+  read("max_noising_strength", trainer.noisingStrengthMax);
+  try {
+    schedule::trainerTool(tool, trainer);
+  } catch (const InputError& e) {
+    if (e.source() == settings::kNoisingStrength) throw InputError(settings.path, e.problem());
+    throw;
+  }
+}
+
 }  // namespace
 
 io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
@@ -264,6 +287,7 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
     trainer.model = named.model;
     modelSource = named.model.empty() ? "not named in the file: the tool's default" : named.source;
   }
+  heldSettingsOf(settings, tool, trainer);
 
   // Every family of the tool for this model, under each of its loss weightings.
   std::vector<TrainerTool> tools;

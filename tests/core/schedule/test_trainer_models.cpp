@@ -175,6 +175,8 @@ struct Case {
   std::vector<double> params;
   std::function<Draw(std::mt19937_64&)> draw;
   std::vector<std::pair<double, double>> modelError = {};  // TrainerSettings::modelError
+  // OneTrainer's min_noising_strength / max_noising_strength
+  std::pair<double, double> noisingStrength = {0.0, 1.0};
 };
 
 std::vector<Case> cases() {
@@ -969,6 +971,95 @@ std::vector<Case> cases() {
                  const double s2 = ddpmSigma2(table(g));
                  return Draw{std::sqrt(s2), 1.0 / s2};
                }});
+  // min_noising_strength / max_noising_strength (_get_timestep_discrete): m = int(1000·min), M =
+  // int(1000·max). The continuous branch draws timestep = x·(M − m) + m and shifts it as
+  // 1000·a·timestep/((a − 1)·timestep + 1000) before .int(); the weight tables are built on
+  // linspace(0, 1, M − m) and the multinomial index is offset by m.
+  auto window = [](double strength) { return static_cast<int>(1000.0 * strength); };
+  auto oneTrainerWindowed = [window](double x, double a, double min, double max) {
+    const double m = window(min), timestep = x * (window(max) - m) + m;
+    return static_cast<int>(1000.0 * a * timestep / ((a - 1.0) * timestep + 1000.0));
+  };
+  auto oneTrainerWindowTable = [window](double a, double min, double max,
+                                        const std::function<double(double)>& g) {
+    const int n = window(max) - window(min);
+    std::vector<double> weights(n);
+    for (int j = 0; j < n; ++j) {
+      const double x = j / (n - 1.0), inverse = x / (a - a * x + x);
+      weights[j] = g(inverse) * a / std::pow(a + x - x * a, 2.0);
+    }
+    return std::discrete_distribution<int>(weights.begin(), weights.end());
+  };
+  {
+    Case windowed{
+        "onetrainer", "flux", "SIGMA", "LOGIT_NORMAL + SIGMA", {0.2, 0.1}, [=](auto& g) mutable {
+          const int k = oneTrainerWindowed(sigmoid(0.2 + 1.1 * normal(g)), fluxShift, 0.1, 0.85);
+          const double t = (k + 1) / 1000.0;
+          return flowDraw(t, 1.0 / (t * t) * t);
+        }};
+    windowed.noisingStrength = {0.1, 0.85};
+    c.push_back(windowed);
+  }
+  {
+    Case windowed{"onetrainer", "sdxl", "", "UNIFORM", {2.0}, [=](auto& g) mutable {
+                    const double s2 = ddpmSigma2(oneTrainerWindowed(uniform(g), 2.0, 0.3, 1.0));
+                    return Draw{std::sqrt(s2), 1.0 / s2};
+                  }};
+    windowed.noisingStrength = {0.3, 1.0};
+    c.push_back(windowed);
+  }
+  {
+    const int first = window(0.25);
+    Case windowed{"onetrainer",
+                  "sdxl",
+                  "",
+                  "COS_MAP",
+                  {2.0},
+                  [first, table = oneTrainerWindowTable(2.0, 0.25, 0.9, cosMap)](auto& g) mutable {
+                    const double s2 = ddpmSigma2(table(g) + first);
+                    return Draw{std::sqrt(s2), 1.0 / s2};
+                  }};
+    windowed.noisingStrength = {0.25, 0.9};
+    c.push_back(windowed);
+  }
+  {
+    const int first = window(0.4);
+    Case windowed{"onetrainer",
+                  "chroma",
+                  "SIGMA",
+                  "INVERTED_PARABOLA + SIGMA",
+                  {-0.1, 3.0, 1.5},
+                  [first, table = oneTrainerWindowTable(1.5, 0.4, 0.95, parabola(-0.1, 3.0))](
+                      auto& g) mutable {
+                    const double t = (table(g) + first + 1) / 1000.0;
+                    return flowDraw(t, 1.0 / (t * t) * t);
+                  }};
+    windowed.noisingStrength = {0.4, 0.95};
+    c.push_back(windowed);
+  }
+  {
+    // SIGMOID in a window: the same double inverse shift on linspace(0, 1, M − m), swept with its
+    // multinomial probability, the index offset by m = 150 (flow: t = (m + j + 1)/1000).
+    const int first = window(0.15), n = window(0.75) - first;
+    std::vector<double> weights(n);
+    double total = 0.0;
+    for (int j = 0; j < n; ++j) {
+      const double a = 3.0, x = j / (n - 1.0), once = x / (a - a * x + x),
+                   twice = once / (a - a * once + once);
+      weights[j] = sigmoid(8.0 * (twice - 0.2 - 0.5)) * a / std::pow(a + x - x * a, 2.0);
+      total += weights[j];
+    }
+    Case windowed{
+        "onetrainer", "sd3", "", "SIGMOID", {0.2, 8.0, 3.0}, [=, i = 0](std::mt19937_64&) mutable {
+          const int j = i++ % n;
+          const double t = (first + j + 1) / 1000.0;
+          Draw d = flowDraw(t, 1.0 / (t * t));
+          d.weight *= n * weights[j] / total;
+          return d;
+        }};
+    windowed.noisingStrength = {0.15, 0.75};
+    c.push_back(windowed);
+  }
   // DDPM models (ModelSetupDiffusionLossMixin.py: __min_snr_weight, __debiased_estimation_weight).
   c.push_back({"onetrainer",
                "sdxl",
@@ -1105,6 +1196,8 @@ std::vector<double> reportedPhi(const Case& c) {
   settings.model = c.model;
   settings.lossWeighting = c.weighting;
   settings.modelError = c.modelError;
+  settings.noisingStrengthMin = c.noisingStrength.first;
+  settings.noisingStrengthMax = c.noisingStrength.second;
   const TrainerTool tool = trainerTool(c.tool, settings);
   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
   const auto masses = familyAllocationMasses(tool, familyOf(tool, c.family), c.params, grid);

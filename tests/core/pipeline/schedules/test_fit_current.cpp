@@ -89,6 +89,49 @@ class TestFitCurrent : public QObject {
     QVERIFY(text.contains("learning_rate"));
   }
 
+  // A config that keeps part of the 1000 timesteps: the window is read, held and printed back,
+  // so the family is recognised and the best fit stays inside the same window.
+  void oneTrainerNoisingStrengthWindowIsHeld() {
+    TrainerSettings windowed;
+    windowed.model = "sdxl";
+    windowed.noisingStrengthMin = 0.2;
+    windowed.noisingStrengthMax = 0.9;
+    const std::string path = write(dir_, "sdxl-window.json", R"({
+  "model_type": "STABLE_DIFFUSION_XL_10_BASE",
+  "timestep_distribution": "UNIFORM",
+  "min_noising_strength": 0.2,
+  "max_noising_strength": 0.9,
+  "timestep_shift": 1.0,
+  "dynamic_timestep_shifting": false
+})");
+    const FitTarget target = targetOf("onetrainer", windowed, "UNIFORM", {2.5});
+    const CurrentFit fit = fitCurrentSettingsFile(target, path, "onetrainer", {});
+    QCOMPARE(QString::fromStdString(fit.family), QString("UNIFORM"));
+    QVERIFY2(fit.bestInFamily.tv < 0.02, QByteArray::number(fit.bestInFamily.tv));
+    QVERIFY(changeOf(fit, "timestep_shift"));
+    QVERIFY(!changeOf(fit, "min_noising_strength"));  // held, never a change
+    const QString snippet = QString::fromStdString(fit.bestInFamily.snippet);
+    QVERIFY2(snippet.contains("\"min_noising_strength\": 0.2"), qPrintable(snippet));
+    QVERIFY(snippet.contains("\"max_noising_strength\": 0.9"));
+    // The same target read as the whole range is another φ: the window matters.
+    const CurrentFit whole = fitCurrentSettingsFile(
+        target, write(dir_, "sdxl-whole.json", R"({"model_type": "STABLE_DIFFUSION_XL_10_BASE",
+"timestep_distribution": "UNIFORM", "timestep_shift": 2.5})"),
+        "onetrainer", {});
+    QVERIFY2(whole.current.tv > 0.1, QByteArray::number(whole.current.tv));
+    QVERIFY2(fit.current.tv < whole.current.tv, QByteArray::number(fit.current.tv));
+    // A window that keeps fewer than two timesteps is the file's error.
+    const std::string narrow = write(dir_, "narrow.json", R"({"model_type": "STABLE_DIFFUSION_15",
+"timestep_distribution": "UNIFORM", "min_noising_strength": 0.5, "max_noising_strength": 0.5})");
+    try {
+      fitCurrentSettingsFile(target, narrow, "onetrainer", {});
+      QFAIL("a window of no timesteps was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(narrow));
+      QVERIFY2(QString(e.what()).contains("min_noising_strength"), e.what());
+    }
+  }
+
   void simpleTunerDashKeysAndDefaults() {
     const std::string path = write(dir_, "config.json", R"({
   "--model_family": "flux",
