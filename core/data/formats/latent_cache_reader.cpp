@@ -83,15 +83,22 @@ FileArrays readArrays(const std::string& path) {
     const SafetensorsHeader header = readSafetensorsHeader(path);
     const auto architecture = header.metadata.find("architecture");
     if (architecture != header.metadata.end()) out.architecture = architecture->second;
+    // ai-toolkit (toolkit/dataloader_mixins.py, LatentCachingMixin.cache_latents_all_latents)
+    // saves one image's latent [C, H, W] as the tensor "latent", with "latent_space_version" in
+    // the metadata; without that metadata a "latent" tensor is an ordinary array.
+    const bool aiToolkit = header.metadata.count("latent_space_version") > 0;
+    auto isCacheKey = [aiToolkit](const std::string& key) {
+      return isLatentCacheKey(key) || (aiToolkit && key == "latent");
+    };
     std::vector<std::string> keys;
     for (const auto& t : header.tensors) {
       keys.push_back(t.name);
-      out.cache = out.cache || isLatentCacheKey(t.name);
+      out.cache = out.cache || isCacheKey(t.name);
     }
     if (header.tensors.empty()) throw InputError(path, "is a safetensors file with no tensors");
     if (!out.cache && header.tensors.size() != 1) noDataKey(path, keys);
     for (const auto& t : header.tensors) {
-      if (out.cache && !isLatentCacheKey(t.name)) continue;
+      if (out.cache && !isCacheKey(t.name)) continue;
       out.arrays.push_back(
           {t.name, dtypeName(t.dtype), t.shape, readSafetensorsTensor(path, header, t)});
     }

@@ -60,6 +60,14 @@ open(out + '/absurd.safetensors', 'wb').write(struct.pack('<Q', 1 << 40) + b'{}'
 open(out + '/notjson.safetensors', 'wb').write(struct.pack('<Q', 5) + b'{oops')
 
 import os
+# ai-toolkit: one image per file in _latent_cache, the tensor 'latent' [C, H, W] and its
+# latent_info metadata (toolkit/dataloader_mixins.py).
+os.makedirs(out + '/_latent_cache', exist_ok=True)
+for i in range(2):
+    safetensors(out + '/_latent_cache/img%d_Q2hhc2g.safetensors' % i,
+                {'latent': ('F32', f(4 * 3 * 5).reshape(4, 3, 5) + i)},
+                {'filename': 'img%d.png' % i, 'latent_space_version': 'sdxl', 'latent_version': '1'})
+safetensors(out + '/latent-plain.safetensors', {'latent': ('F32', f(3 * 2).reshape(3, 2))})
 os.makedirs(out + '/cache', exist_ok=True)
 np.savez(out + '/cache/a.npz', latents=f(4 * 8 * 8).reshape(4, 8, 8),
          original_size=np.array([64, 64]), crop_ltrb=np.array([0, 0, 64, 64]))
@@ -165,6 +173,21 @@ class TestLatentCaches : public fixtures::ScratchTest {
       said = said || (QString::fromStdString(note).contains("left out 1 of 4×4×6") &&
                       QString::fromStdString(note).contains("c.npz:latents_4x6"));
     QVERIFY(said);
+  }
+
+  // ai-toolkit's _latent_cache: each file one image's "latent" [C, H, W], named so by its
+  // latent_space_version metadata; the same key without that metadata is an ordinary array.
+  void aiToolkitLatentCacheFolder() {
+    QCOMPARE(detectFormat(path("_latent_cache")), FileFormat::LatentFolder);
+    const Dataset d = loadDataset(path("_latent_cache"));
+    QCOMPARE(d.size(), int64_t{2});
+    QCOMPARE(d.dim(), int64_t{4 * 3 * 5});
+    for (int64_t i = 0; i < d.dim(); ++i) {
+      EXPECT_SAME_FLOAT(d.sample(0)[i], f(i));
+      EXPECT_SAME_FLOAT(d.sample(1)[i], f(i) + 1.0f);
+    }
+    const Dataset plain = loadDataset(path("latent-plain.safetensors"));  // [3, 2]: 3 points
+    QCOMPARE(plain.size(), int64_t{3});
   }
 
   void edmImageZipWithLabelsAndResize() {
