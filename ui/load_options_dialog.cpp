@@ -13,6 +13,7 @@
 
 #include "data/load.h"
 #include "data/synthetic.h"
+#include "pipeline/dataset/latent_scales.h"
 
 namespace noisescope::ui {
 
@@ -113,6 +114,39 @@ bool askHdf5Dataset(QWidget* parent, const QString& path, LoadOptions& options) 
       items, 0, false, &ok);
   if (!ok) return false;
   options.hdf5Dataset = found[static_cast<size_t>(items.indexOf(chosen))].path;
+  return true;
+}
+
+QList<LatentScaleChoice> latentScaleChoices() {
+  QList<LatentScaleChoice> choices{
+      {QObject::tr("As cached (the metadata's trainer if it names one, else no normalisation)"),
+       QString()}};
+  for (const pipeline::LatentScale& scale : pipeline::latentScales()) {
+    const QString pair = QString::fromStdString(scale.pair);
+    choices.append(
+        {QObject::tr("%1 — %2 VAE, %3")
+             .arg(pair, QString::fromStdString(scale.vae),
+                  scale.cacheIsNormalised ? QObject::tr("cached normalised (read as is)")
+                                          : QObject::tr("cached raw (normalised on reading)")),
+         pair});
+  }
+  return choices;
+}
+
+bool askLatentScale(QWidget* parent, const QString& path, LoadOptions& options) {
+  FormDialog d(parent, QObject::tr("Load latent cache"),
+               QObject::tr("If %1 is a trainer's latent cache: σ means something only on the "
+                           "scale the trainer noises, and some trainers cache raw VAE latents "
+                           "that they normalise when training. The cache is put on the scale of "
+                           "the trainer and model chosen here (docs/latent-caches.md).")
+                   .arg(QFileInfo(path).fileName()));
+  auto* scale = new QComboBox(&d.dialog);
+  scale->setObjectName("latentScale");
+  const QList<LatentScaleChoice> choices = latentScaleChoices();
+  for (const LatentScaleChoice& c : choices) scale->addItem(c.label, c.latentsFor);
+  d.form->addRow(QObject::tr("&Trained by:"), scale);
+  if (!d.exec()) return false;
+  options.latentsFor = scale->currentData().toString().toStdString();
   return true;
 }
 

@@ -201,6 +201,10 @@ bool MainWindow::askOptions(const QString& path, LoadOptions& options) {
       return askImageFolderOptions(this, path, options);
     case FileFormat::Hdf5:
       return askHdf5Dataset(this, path, options);
+    case FileFormat::Safetensors:
+    case FileFormat::Npz:
+    case FileFormat::LatentFolder:
+      return askLatentScale(this, path, options);
     default:
       return true;
   }
