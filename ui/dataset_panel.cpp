@@ -117,8 +117,15 @@ void DatasetPanel::onDatasetChanged() {
                        .arg(QString::fromStdString(dataset->split))
                        .arg(QString::fromStdString(dataset->source).toHtmlEscaped()));
   readerNote_.clear();
-  for (const std::string& readerNote : dataset->notes)
-    readerNote_ += QString::fromStdString(readerNote) + QLatin1Char(' ');
+  // The readers' notes are phrases ("HDF5 dataset /train/images", "image values in …"): each is
+  // shown as a sentence, so it does not run into the next.
+  for (const std::string& readerNote : dataset->notes) {
+    QString sentence = QString::fromStdString(readerNote).trimmed();
+    if (sentence.isEmpty()) continue;
+    sentence[0] = sentence[0].toUpper();
+    if (!sentence.endsWith(QLatin1Char('.'))) sentence += QLatin1Char('.');
+    readerNote_ += sentence + QLatin1Char(' ');
+  }
   // A scatter plot fits its view to the noisy points: it has nothing to clip.
   signalScaled_->setEnabled(dataset->kind != SampleKind::Points);
   updateNote();

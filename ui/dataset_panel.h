@@ -31,6 +31,7 @@ class DatasetPanel : public QWidget {
   SigmaControl* sigmaControl() const { return sigma_; }
   ImageView* imageView() const { return imageView_; }
   ScatterView* scatterView() const { return scatterView_; }
+  QLabel* noteLabel() const { return noiseNote_; }
   const std::vector<int64_t>& shownIndices() const { return indices_; }
   // The signal-scaled view y/√(σ_data² + σ²) instead of the clipped x + σ·ε.
   QCheckBox* signalScaledBox() const { return signalScaled_; }

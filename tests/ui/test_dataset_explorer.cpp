@@ -240,6 +240,35 @@ class TestDatasetExplorer : public QObject {
     QCOMPARE(window.datasetPanel()->scatterView()->noisyPointCount(), 500);
   }
 
+  // A reader's note is a phrase; the panel shows it as a sentence before its own.
+  void readerNotesReadAsSentences() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("images.npy");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    QByteArray header = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4, 4), }";
+    while ((10 + header.size() + 1) % 64) header += ' ';
+    header += '\n';
+    file.write(QByteArray("\x93NUMPY\x01\x00", 8));
+    const quint16 length = static_cast<quint16>(header.size());
+    file.write(reinterpret_cast<const char*>(&length), 2);
+    file.write(header);
+    for (int i = 0; i < 48; ++i) {
+      const float v = static_cast<float>(i % 11);  // values 0 … 10: mapped affinely, with a note
+      file.write(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    file.close();
+
+    MainWindow window;
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openPath(path, false);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 20000);
+    const QString note = window.datasetPanel()->noteLabel()->text();
+    QVERIFY2(note.startsWith("Image values in [0, 10] mapped"), qPrintable(note));
+    QVERIFY2(note.contains("to [-1, 1]. Pixels are shown"), qPrintable(note));
+    saveScreenshot(window.datasetPanel(), "dataset-reader-note");
+  }
+
   void badFileKeepsPreviousDataset() {
     QTemporaryDir dir;
     const QString bad = dir.filePath("broken.npy");

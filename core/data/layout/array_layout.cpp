@@ -6,6 +6,7 @@
 
 #include "data/formats/input_file.h"
 #include "util/error.h"
+#include "util/number_text.h"
 
 namespace noisescope::data_detail {
 
@@ -68,11 +69,11 @@ void chooseScaling(ArrayLayout& layout, const std::string& ruleDtype, const std:
       layout.affine = true;
       layout.scale = 2.0 / (hi - lo);
       layout.offset = -1.0 - 2.0 * lo / (hi - lo);
-      layout.notes.push_back("image values in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+      layout.notes.push_back("image values in [" + numberText(lo, 6) + ", " + numberText(hi, 6) +
                              "] mapped affinely to [-1, 1]");
     } else {
       layout.zero = true;
-      layout.notes.push_back("every image value is " + std::to_string(lo) + "; mapped to 0");
+      layout.notes.push_back("every image value is " + numberText(lo, 6) + "; mapped to 0");
     }
   }
 }
