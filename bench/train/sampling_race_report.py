@@ -37,6 +37,8 @@ def fmt(v):
 
 
 def cell(values):
+    if not values:
+        return "-"  # a race stopped before this cell
     m, h = mean_hw(values)
     return fmt(m) if not math.isfinite(h) else f"{fmt(m)} ± {fmt(h)}"
 
@@ -47,16 +49,25 @@ def report(path):
     grids = [g["name"] for g in r["grids"]]
     nfe = r["nfe"]
     measures = [m for m in ("fd", "kmer_js", "elbo") if any(m in c["values"] for c in r["cells"])]
-    spent = {n: cells[(grids[0], n)]["evaluations"] for n in nfe}
+    # The file is rewritten after every cell: a race stopped midway lacks the cells it never ran.
+    spent = {n: next((cells[(g, n)]["evaluations"] for g in grids if (g, n) in cells), "-")
+             for n in nfe}
+
+    def values(g, n, m):
+        return cells[(g, n)]["values"].get(m, []) if (g, n) in cells else []
+
     print(f"### {r['source']}\n")
     print(f"sampler {r['sampler']}, {r['samples']} samples per cell against {r['reference']} "
           f"held-out, seeds {r['seeds']}; NFE n (evaluations spent)\n")
+    missing = len(grids) * len(nfe) - len(cells)
+    if missing:
+        print(f"(incomplete: {missing} of {len(grids) * len(nfe)} cells were not run, shown as -)\n")
     for m in measures:
         print(f"**{TITLES[m]}**, mean ± 95 % t over seeds\n")
         print("| grid | " + " | ".join(f"NFE {n} ({spent[n]})" for n in nfe) + " |")
         print("|---|" + "---|" * len(nfe))
         for g in grids:
-            print(f"| {g} | " + " | ".join(cell(cells[(g, n)]["values"][m]) for n in nfe) + " |")
+            print(f"| {g} | " + " | ".join(cell(values(g, n, m)) for n in nfe) + " |")
         if m in r["floor"]:
             f = r["floor"][m]["draws"]
             print(f"| floor (real vs held-out, {len(f)} draws) | " +
@@ -72,9 +83,10 @@ def report(path):
                     continue
                 row = []
                 for n in nfe:
-                    a = cells[(g, n)]["values"][m]
-                    b = cells[(REFERENCE, n)]["values"][m]
-                    d = [x - y for x, y in zip(a, b)]
+                    d = [x - y for x, y in zip(values(g, n, m), values(REFERENCE, n, m))]
+                    if not d:
+                        row.append("-")
+                        continue
                     mu, h = mean_hw(d)
                     text = f"{fmt(mu)} [{fmt(mu - h)}, {fmt(mu + h)}]"
                     row.append(f"**{text}**" if (mu - h > 0 or mu + h < 0) else text)
@@ -82,8 +94,9 @@ def report(path):
             print()
         best = []
         for n in nfe:
-            g = min(grids, key=lambda g: mean_hw(cells[(g, n)]["values"][m])[0])
-            best.append(f"NFE {n}: {g}")
+            ran = [g for g in grids if values(g, n, m)]
+            if ran:
+                best.append(f"NFE {n}: {min(ran, key=lambda g: mean_hw(values(g, n, m))[0])}")
         print("Lowest mean: " + "; ".join(best) + "\n")
 
 
