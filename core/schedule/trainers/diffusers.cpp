@@ -198,6 +198,72 @@ ModelDefinition lumina2() {
   return m;
 }
 
+// Ideogram 4 (train_dreambooth_lora_ideogram4.py, main's loop): compute_density_for_timestep_
+// sampling's value is used directly as the flow σ, the noise fraction t (no scheduler table, no
+// 1 − u), with the logit mean moved by the pipeline's _resolution_aware_mu, 0.5·ln(pixels/512²);
+// its parser's defaults are logit_normal with --logit_std 1.5. The target model_input − noise is
+// the velocity with the opposite sign: the same error. sigma_sqrt and cosmap weight by t.
+ModelDefinition ideogram4(const TrainerSettings& settings) {
+  const double mu = 0.5 * std::log(double(settings.width) * settings.height / (512.0 * 512.0));
+  ModelDefinition m = flowModel(
+      "diffusers", "command-line flags of examples/dreambooth/train_dreambooth_lora_ideogram4.py",
+      "ideogram4",
+      "Ideogram 4 script: the drawn value is t itself (continuous, no table); the logit mean is "
+      "moved by 0.5·ln(pixels/512²) = " +
+          num(mu) + " at " + std::to_string(settings.width) + "×" +
+          std::to_string(settings.height) + " px (--resolution sets it in the script)");
+  m.tool.discretisation = "continuous t";
+  const std::string drawn = "t is the drawn value (no table)";
+  auto& f = m.tool.families;
+  f.push_back({"logit_normal",
+               {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.5, 0.05, 5.0)},
+               [mu](double t, const Params& p) { return logitNormal(t, p[0] + mu, p[1]); },
+               noWeight,
+               [](const Params& p) {
+                 return "--weighting_scheme logit_normal --logit_mean " + num(p[0]) +
+                        " --logit_std " + num(p[1]);
+               },
+               "t = sigmoid(N(logit_mean + " + num(mu) + ", logit_std²)); " + drawn});
+  f.push_back({"mode",
+               {param("mode_scale", 1.29, -0.95, 1.7)},
+               [](double t, const Params& p) { return modeDensity(1.0 - t, p[0]); },
+               noWeight,
+               [](const Params& p) { return "--weighting_scheme mode --mode_scale " + num(p[0]); },
+               "t = 1 − g(U), SD3's mode map; " + drawn});
+  auto uniformT = [](double t, const Params&) { return t >= 0.0 && t <= 1.0 ? 1.0 : 0.0; };
+  TrainerFamily cosmap{"cosmap",
+                       {},
+                       uniformT,
+                       fixedWeight([](double sigma) {
+                         const double x = flowT(sigma);
+                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+                       }),
+                       [](const Params&) { return std::string("--weighting_scheme cosmap"); },
+                       "uniform t, loss weighted 2/(π(1 − 2t + 2t²))"};
+  cosmap.weighting = "cosmap";
+  f.push_back(cosmap);
+  TrainerFamily sigmaSqrt{
+      "sigma_sqrt",
+      {},
+      uniformT,
+      fixedWeight([](double sigma) {
+        const double x = flowT(sigma);
+        return 1.0 / (x * x);
+      }),
+      [](const Params&) { return std::string("--weighting_scheme sigma_sqrt"); },
+      "uniform t, loss weighted t⁻²"};
+  sigmaSqrt.weighting = "sigma_sqrt";
+  f.push_back(sigmaSqrt);
+  f.push_back({"none",
+               {},
+               uniformT,
+               noWeight,
+               [](const Params&) { return std::string("--weighting_scheme none"); },
+               "uniform t"});
+  m.defaultDraw = "logit_normal";
+  return m;
+}
+
 // train_text_to_image_sdxl.py generate_timestep_weights: weight 1 on every timestep, times
 // --timestep_bias_multiplier on [begin, end) (indices count from the lowest noise), then
 // normalised; main's loop draws torch.multinomial over these weights.
@@ -316,8 +382,9 @@ ModelDefinition diffusersDdpm(const std::string& model) {
 
 }  // namespace
 
-ModelDefinition diffusers(const TrainerSettings&, const std::string& model) {
+ModelDefinition diffusers(const TrainerSettings& settings, const std::string& model) {
   if (model == "flux") return flux();
+  if (model == "ideogram4") return ideogram4(settings);
   if (model == "sd3") return sd3();
   if (model == "hidream")
     return staticShift("hidream", "train_dreambooth_lora_hidream.py",

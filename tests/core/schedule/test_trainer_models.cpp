@@ -235,6 +235,25 @@ std::vector<Case> cases() {
                  const double t = luminaTable(j), tableSigma = 1.0 - t;
                  return flowDraw(t, 1.0 / (tableSigma * tableSigma) / (t * t));
                }});
+  // diffusers Ideogram 4 (train_dreambooth_lora_ideogram4.py, main's loop): the value of
+  // compute_density_for_timestep_sampling is the noise fraction t itself, the logit mean moved by
+  // _resolution_aware_mu = 0.5·ln(pixels/512²) (ln 2 at 1024×1024), target model_input − noise (x0
+  // factor 1/t²). Swept through the draw's quantiles rather than drawn: a continuous t near 0
+  // carries weights up to 10¹⁰ under t⁻⁴ and a few random draws there would decide the histogram.
+  const double ideogramMu = std::log(2.0);
+  c.push_back({"diffusers", "ideogram4", "", "logit_normal", {0.3, 1.5}, [=, n = 0](auto&) mutable {
+                 const double t =
+                     sigmoid(0.3 + ideogramMu + 1.5 * probit((n++ % kDraws + 0.5) / kDraws));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"diffusers", "ideogram4", "", "mode", {0.9}, [=, n = 0](auto&) mutable {
+                 const double t = modeDraw((n++ % kDraws + 0.5) / kDraws, 0.9);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"diffusers", "ideogram4", "sigma_sqrt", "sigma_sqrt", {}, [=, n = 0](auto&) mutable {
+                 const double t = (n++ % kDraws + 0.5) / kDraws;
+                 return flowDraw(t, 1.0 / (t * t) / (t * t));
+               }});
   // diffusers Flux (train_dreambooth_lora_flux.py): the same indexing into an unshifted table,
   // velocity target noise − x0 (x0 factor 1/t²).
   auto fluxTable = [](double u) {
