@@ -5,12 +5,64 @@
 // or (train_text_to_image_sdxl.py) by the weights of --timestep_bias_strategy.
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 
 #include "schedule/trainers/tools.h"
 #include "util/error.h"
 
 namespace noisescope::schedule::trainers {
 namespace {
+
+// The draws with no knob of compute_density_for_timestep_sampling (uniform), each with its
+// compute_loss_weighting_for_sd3 weight: cosmap 2/(π(1 − 2x + 2x²)), sigma_sqrt x⁻², none 1,
+// where x is the σ the script hands the weighting (`weighted`: the noise fraction t for most
+// scripts, the data fraction for Lumina 2). `uniform` is the draw's density in t; the texts say
+// how the script spells the draw and its σ.
+struct UniformDraws {
+  std::function<double(double, const Params&)> uniform;
+  std::function<double(double sigma)> weighted;
+  std::string draw;            // "uniform u", "uniform t"
+  std::string cosmapVariable;  // "t", "σ"
+  std::string sigmaSqrtText;   // "t⁻²", …
+  std::string suffix;          // "; the training table is unshifted", or ""
+  bool offerNone = true;       // the script's --weighting_scheme accepts none
+  std::string extra = "";      // flags every snippet of the script ends with
+};
+
+void uniformDrawFamilies(std::vector<TrainerFamily>& f, const UniformDraws& d) {
+  const std::string v = d.cosmapVariable;
+  TrainerFamily cosmap{
+      "cosmap",
+      {},
+      d.uniform,
+      fixedWeight([weighted = d.weighted](double sigma) {
+        const double x = weighted(sigma);
+        return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+      }),
+      [extra = d.extra](const Params&) { return "--weighting_scheme cosmap" + extra; },
+      d.draw + ", loss weighted 2/(π(1 − 2" + v + " + 2" + v + "²))" + d.suffix};
+  cosmap.weighting = "cosmap";
+  f.push_back(cosmap);
+  TrainerFamily sigmaSqrt{
+      "sigma_sqrt",
+      {},
+      d.uniform,
+      fixedWeight([weighted = d.weighted](double sigma) {
+        const double x = weighted(sigma);
+        return 1.0 / (x * x);
+      }),
+      [extra = d.extra](const Params&) { return "--weighting_scheme sigma_sqrt" + extra; },
+      d.draw + ", loss weighted " + d.sigmaSqrtText + d.suffix};
+  sigmaSqrt.weighting = "sigma_sqrt";
+  f.push_back(sigmaSqrt);
+  if (d.offerNone)
+    f.push_back({"none",
+                 {},
+                 d.uniform,
+                 noWeight,
+                 [extra = d.extra](const Params&) { return "--weighting_scheme none" + extra; },
+                 d.draw + d.suffix});
+}
 
 // The flow scripts' families on a scheduler table with static shift `shift` (1: unshifted).
 // `none` is offered only where the script's --weighting_scheme accepts it.
@@ -42,37 +94,9 @@ void flowFamilies(TrainerTool& t, double shift, bool offerNone, const std::strin
                           return "--weighting_scheme mode --mode_scale " + num(p[0]) + extra;
                         },
                         indexing});
-  auto uniformT = [shift](double u, const Params&) { return shiftedUniform(u, shift); };
-  TrainerFamily cosmap{"cosmap",
-                       {},
-                       uniformT,
-                       fixedWeight([](double sigma) {
-                         const double x = flowT(sigma);
-                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
-                       }),
-                       [extra](const Params&) { return "--weighting_scheme cosmap" + extra; },
-                       "uniform u, loss weighted 2/(π(1 − 2t + 2t²)); " + table};
-  cosmap.weighting = "cosmap";
-  t.families.push_back(cosmap);
-  TrainerFamily sigmaSqrt{
-      "sigma_sqrt",
-      {},
-      uniformT,
-      fixedWeight([](double sigma) {
-        const double x = flowT(sigma);
-        return 1.0 / (x * x);
-      }),
-      [extra](const Params&) { return "--weighting_scheme sigma_sqrt" + extra; },
-      "uniform u, loss weighted t⁻²; " + table};
-  sigmaSqrt.weighting = "sigma_sqrt";
-  t.families.push_back(sigmaSqrt);
-  if (offerNone)
-    t.families.push_back({"none",
-                          {},
-                          uniformT,
-                          noWeight,
-                          [extra](const Params&) { return "--weighting_scheme none" + extra; },
-                          "uniform u; " + table});
+  uniformDrawFamilies(t.families,
+                      {[shift](double u, const Params&) { return shiftedUniform(u, shift); }, flowT,
+                       "uniform u", "t", "t⁻²", "; " + table, offerNone, extra});
 }
 
 // A flow script training on the scheduler's 1000-entry table with static shift `shift` (1:
@@ -164,36 +188,10 @@ ModelDefinition lumina2() {
                noWeight,
                [](const Params& p) { return "--weighting_scheme mode --mode_scale " + num(p[0]); },
                table});
-  auto uniformU = [tableSide](double u, const Params&) { return shiftedUniform(tableSide(u), a); };
-  TrainerFamily cosmap{"cosmap",
-                       {},
-                       uniformU,
-                       fixedWeight([](double sigma) {
-                         const double x = flowT(sigma);
-                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
-                       }),
-                       [](const Params&) { return std::string("--weighting_scheme cosmap"); },
-                       "uniform u, loss weighted 2/(π(1 − 2σ + 2σ²)); " + table};
-  cosmap.weighting = "cosmap";
-  f.push_back(cosmap);
-  TrainerFamily sigmaSqrt{
-      "sigma_sqrt",
-      {},
-      uniformU,
-      fixedWeight([](double sigma) {
-        const double data = 1.0 - flowT(sigma);
-        return 1.0 / (data * data);
-      }),
-      [](const Params&) { return std::string("--weighting_scheme sigma_sqrt"); },
-      "uniform u, loss weighted by the table's σ⁻² = (1 − t)⁻²; " + table};
-  sigmaSqrt.weighting = "sigma_sqrt";
-  f.push_back(sigmaSqrt);
-  f.push_back({"none",
-               {},
-               uniformU,
-               noWeight,
-               [](const Params&) { return std::string("--weighting_scheme none"); },
-               "uniform u; " + table});
+  uniformDrawFamilies(
+      f, {[tableSide](double u, const Params&) { return shiftedUniform(tableSide(u), a); },
+          [](double sigma) { return 1.0 - flowT(sigma); }, "uniform u", "σ",
+          "by the table's σ⁻² = (1 − t)⁻²", "; " + table, true});
   m.defaultDraw = "none";
   return m;
 }
@@ -230,36 +228,8 @@ ModelDefinition ideogram4(const TrainerSettings& settings) {
                noWeight,
                [](const Params& p) { return "--weighting_scheme mode --mode_scale " + num(p[0]); },
                "t = 1 − g(U), SD3's mode map; " + drawn});
-  auto uniformT = [](double t, const Params&) { return t >= 0.0 && t <= 1.0 ? 1.0 : 0.0; };
-  TrainerFamily cosmap{"cosmap",
-                       {},
-                       uniformT,
-                       fixedWeight([](double sigma) {
-                         const double x = flowT(sigma);
-                         return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
-                       }),
-                       [](const Params&) { return std::string("--weighting_scheme cosmap"); },
-                       "uniform t, loss weighted 2/(π(1 − 2t + 2t²))"};
-  cosmap.weighting = "cosmap";
-  f.push_back(cosmap);
-  TrainerFamily sigmaSqrt{
-      "sigma_sqrt",
-      {},
-      uniformT,
-      fixedWeight([](double sigma) {
-        const double x = flowT(sigma);
-        return 1.0 / (x * x);
-      }),
-      [](const Params&) { return std::string("--weighting_scheme sigma_sqrt"); },
-      "uniform t, loss weighted t⁻²"};
-  sigmaSqrt.weighting = "sigma_sqrt";
-  f.push_back(sigmaSqrt);
-  f.push_back({"none",
-               {},
-               uniformT,
-               noWeight,
-               [](const Params&) { return std::string("--weighting_scheme none"); },
-               "uniform t"});
+  uniformDrawFamilies(f, {[](double t, const Params&) { return t >= 0.0 && t <= 1.0 ? 1.0 : 0.0; },
+                          flowT, "uniform t", "t", "t⁻²", "", true});
   m.defaultDraw = "logit_normal";
   return m;
 }
