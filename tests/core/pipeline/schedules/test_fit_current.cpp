@@ -130,6 +130,16 @@ class TestFitCurrent : public QObject {
       QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(narrow));
       QVERIFY2(QString(e.what()).contains("min_noising_strength"), e.what());
     }
+    // A value that is not a number is the file's error too, naming the key.
+    const std::string text = write(dir_, "text.json", R"({"model_type": "STABLE_DIFFUSION_15",
+"timestep_distribution": "UNIFORM", "max_noising_strength": "most"})");
+    try {
+      fitCurrentSettingsFile(target, text, "onetrainer", {});
+      QFAIL("a window of text was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(text));
+      QVERIFY2(QString(e.what()).contains("max_noising_strength = 'most'"), e.what());
+    }
   }
 
   void simpleTunerDashKeysAndDefaults() {
