@@ -7,6 +7,7 @@
 // timestep fraction, or σ); densityLogSigma moves it to ℓ = log σ with the Jacobian (THEORY §1).
 // The effective allocation a tool trains with is φ(ℓ) ∝ p_ℓ(ℓ) · w_x0(σ) (THEORY §5).
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,6 +107,10 @@ struct TrainerTool {
   std::vector<TrainerFamily> families;
   // The family a settings file that names no draw trains: the tool's own default.
   std::string defaultFamily;
+  // The value the tool's parser gives an option a settings file leaves out, for the options that
+  // select a family (sd-scripts' Flux: --model_prediction_type sigma_scaled). Empty: a left-out
+  // option agrees with every family.
+  std::map<std::string, std::string> optionDefaults;
 };
 
 // The nine tools: diffusers, sd-scripts, musubi-tuner, onetrainer, simpletuner, ai-toolkit, edm,

@@ -350,6 +350,12 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
         }
         ++score;
         explained.insert(k);
+      } else if (const auto d = t.optionDefaults.find(k);
+                 d != t.optionDefaults.end() && !agrees(t.name, k, d->second, v)) {
+        // Left out, the option is the parser's default, which selects another family.
+        if (differs.empty())
+          differs = k + " left out (the tool's default " + d->second + ") where " +
+                    keys.family->name + " has " + v;
       }
     for (const auto& k : keys.knobKeys)
       if (!k.empty() && lookUp(settings.values, k)) ++score, explained.insert(k);

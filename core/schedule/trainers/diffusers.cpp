@@ -35,10 +35,7 @@ void uniformDrawFamilies(std::vector<TrainerFamily>& f, const UniformDraws& d) {
       "cosmap",
       {},
       d.uniform,
-      fixedWeight([weighted = d.weighted](double sigma) {
-        const double x = weighted(sigma);
-        return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
-      }),
+      fixedWeight([weighted = d.weighted](double sigma) { return cosmapWeight(weighted(sigma)); }),
       [extra = d.extra](const Params&) { return "--weighting_scheme cosmap" + extra; },
       d.draw + ", loss weighted 2/(π(1 − 2" + v + " + 2" + v + "²))" + d.suffix};
   cosmap.weighting = "cosmap";

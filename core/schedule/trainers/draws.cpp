@@ -129,4 +129,8 @@ LossWeighting minSnrGamma(std::string name, bool vPrediction, double defaultGamm
   return w;
 }
 
+std::vector<std::pair<std::string, std::function<double(double)>>> sd3LossWeightings() {
+  return {{"uniform", one}, {"sigma_sqrt", sigmaSqrtWeight}, {"cosmap", cosmapWeight}};
+}
+
 }  // namespace noisescope::schedule::trainers

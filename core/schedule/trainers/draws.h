@@ -129,6 +129,18 @@ inline double noWeight(double, const Params&) {
   return 1.0;
 }
 
+// compute_loss_weighting_for_sd3 (diffusers' training_utils.py; sd-scripts and musubi-tuner carry
+// the same function) at the flow time x its caller passes: cosmap 2/(π(1 − 2x + 2x²)),
+// sigma_sqrt x⁻², every other scheme 1.
+inline double cosmapWeight(double x) {
+  return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
+}
+inline double sigmaSqrtWeight(double x) {
+  return 1.0 / (x * x);
+}
+// The schemes that weigh the loss, "uniform" (ones) first, with their weight of x.
+std::vector<std::pair<std::string, std::function<double(double)>>> sd3LossWeightings();
+
 // The loss-space weight of SD 1.5/SDXL-style min-SNR-γ: min(SNR, γ)/SNR for ε, /(SNR + 1) for v;
 // min(SNR, γ) in x0 space for both.
 inline double minSnrWeight(double sigma, double gamma, bool vPrediction) {

@@ -49,6 +49,37 @@ void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const st
 
 namespace {
 
+// --model_prediction_type sigma_scaled (library/flux_train_utils.py apply_model_prediction_type)
+// compares D = x_t − t·F, the x0 estimate a Flux sampler reads from the output F, with
+// noise − x0 (flux_train_network.py get_noise_pred_and_target): an unweighted loss on D, which is
+// t² on F. In the velocity loss space of these models (x0 weight t⁻²) that is a factor t², so each
+// level weighs as in an x0 loss. Its minimiser is D = E[noise − x0 | x_t], not the denoiser: φ says
+// where the loss puts its weight, not that the model learns x0.
+double sigmaScaledWeight(double sigma) {
+  const double t = flowT(sigma);
+  return t * t;
+}
+
+// Flux's continuous modes under sigma_scaled, the parser's default, once per scheme: the loss is
+// weighed by compute_loss_weighting_for_sd3. The logit_normal and mode schemes give ones there and
+// move no draw outside the sigma mode, so they train as uniform does (not listed again).
+void kohyaScaledFlowFamilies(TrainerTool& t, const TrainerSettings& settings) {
+  for (const auto& [scheme, weight] : sd3LossWeightings()) {
+    TrainerTool scaled;
+    kohyaFlowFamilies(scaled, settings,
+                      " --model_prediction_type sigma_scaled --weighting_scheme " + scheme);
+    for (TrainerFamily f : scaled.families) {
+      f.name += scheme == "uniform" ? " + sigma_scaled" : " + sigma_scaled + " + scheme;
+      f.toolWeight = fixedWeight(
+          [w = weight](double sigma) { return sigmaScaledWeight(sigma) * w(flowT(sigma)); });
+      f.note += "; sigma_scaled: an x0-space loss" +
+                (scheme == "uniform" ? std::string() : " weighted by " + scheme);
+      if (scheme != "uniform") f.weighting = scheme;
+      t.families.push_back(f);
+    }
+  }
+}
+
 // The sigma mode (library/flux_train_utils.py and library/lumina_train_util.py
 // get_noisy_model_input_and_timesteps, their last branch), printed with --model_prediction_type
 // `prediction`: sigma_scaled multiplies the loss by compute_loss_weighting_for_sd3 (sigma_sqrt,
@@ -58,18 +89,17 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
   // --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
   // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift), so t = shift_a(1 − u) on a
   // 1000-entry table that moves with the shift (the family's atoms); u is uniform for these
-  // schemes. --model_prediction_type sigma_scaled (Flux's default) trains x_t − σ·F against
-  // noise − x0, read here as a velocity-space error, times compute_loss_weighting_for_sd3.
-  const std::vector<std::pair<std::string, std::function<double(double)>>> schemes = {
-      {"uniform", [](double) { return 1.0; }},
-      {"sigma_sqrt", [](double t) { return 1.0 / (t * t); }},
-      {"cosmap", [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }}};
-  for (const auto& [scheme, weight] : schemes) {
-    if (prediction == "raw" && scheme != "uniform") continue;
+  // schemes. Under --model_prediction_type sigma_scaled (Flux's default) the loss weighs each
+  // level as an x0 loss does (sigmaScaledWeight), times compute_loss_weighting_for_sd3.
+  const bool scaled = prediction == "sigma_scaled";
+  for (const auto& [scheme, weight] : sd3LossWeightings()) {
+    if (!scaled && scheme != "uniform") continue;
     TrainerFamily f{scheme == "uniform" ? "sigma" : "sigma + " + scheme,
                     {param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
                     [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
-                    fixedWeight([w = weight](double sigma) { return w(flowT(sigma)); }),
+                    fixedWeight([w = weight, scaled](double sigma) {
+                      return scaled ? sigmaScaledWeight(sigma) * w(flowT(sigma)) : 1.0;
+                    }),
                     [s = scheme, prediction](const Params& p) {
                       return "--timestep_sampling sigma --weighting_scheme " + s +
                              " --discrete_flow_shift " + num(p[0]) + " --model_prediction_type " +
@@ -88,6 +118,8 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
     if (scheme != "uniform") f.weighting = scheme;
     t.families.push_back(f);
   }
+  const auto predictionWeight =
+      fixedWeight([scaled](double sigma) { return scaled ? sigmaScaledWeight(sigma) : 1.0; });
   // The same mode with the other two schemes, which change the draw of u and leave the loss
   // alone (compute_loss_weighting_for_sd3 returns ones for them): u = sigmoid(N(logit_mean,
   // logit_std²)) or SD3's mode draw 1 − g(U), indexed as ⌊1000·u⌋ into the same shifted table, so
@@ -100,7 +132,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
       [](double u, const Params& p) {
         return shiftedDensity(u, p[2], [&](double x) { return logitNormal(x, -p[0], p[1]); });
       },
-      noWeight,
+      predictionWeight,
       [prediction](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme logit_normal --logit_mean " +
                num(p[0]) + " --logit_std " + num(p[1]) + " --discrete_flow_shift " + num(p[2]) +
@@ -119,7 +151,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
       [](double u, const Params& p) {
         return shiftedDensity(u, p[1], [&](double x) { return modeDensity(x, p[0]); });
       },
-      noWeight,
+      predictionWeight,
       [prediction](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme mode --mode_scale " + num(p[0]) +
                " --discrete_flow_shift " + num(p[1]) + " --model_prediction_type " + prediction;
@@ -137,12 +169,17 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
       "sd-scripts",
       "command-line flags of flux_train_network.py (or the same keys in --config_file TOML)",
       "flux",
-      "Flux.1/Chroma (flux_train_network.py): a velocity-space loss, with "
-      "--model_prediction_type raw or the default sigma_scaled");
-  // raw: the loss stays on the velocity; sigma_scaled would move it to x0 with its own weighting.
+      "Flux.1/Chroma (flux_train_network.py): a velocity loss with --model_prediction_type raw, "
+      "an x0-space one with the default sigma_scaled");
+  // raw: the loss stays on the velocity; sigma_scaled moves it to x0 with its own weighting.
   kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
+  kohyaScaledFlowFamilies(m.tool, settings);
   kohyaSigmaFamilies(m.tool, "sigma_scaled", 3.0);
   m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
+  // What a file that leaves these out trains (flux_train_utils.py add_flux_train_arguments).
+  m.tool.optionDefaults = {{"timestep_sampling", "sigma"},
+                           {"weighting_scheme", "uniform"},
+                           {"model_prediction_type", "sigma_scaled"}};
   return m;
 }
 
@@ -225,10 +262,7 @@ ModelDefinition sdScriptsSd3() {
       "cosmap",
       {param("training_shift", 1.0, 0.02, 50.0, true)},
       [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
-      fixedWeight([](double sigma) {
-        const double x = flowT(sigma);
-        return 2.0 / (kPi * (1.0 - 2.0 * x + 2.0 * x * x));
-      }),
+      fixedWeight([](double sigma) { return cosmapWeight(flowT(sigma)); }),
       [](const Params& p) { return "--weighting_scheme cosmap --training_shift " + num(p[0]); },
       "uniform u, shifted, loss weighted 2/(π(1 − 2t + 2t²))"};
   cosmap.weighting = "cosmap";

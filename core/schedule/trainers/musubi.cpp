@@ -166,12 +166,12 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
        {},
        [](double, const Params&) { return 1.0; },
        [](double x, const Params&) { return std::clamp(x, 0.0, 1.0); },
-       [](double t) { return 1.0 / (t * t); }},
+       sigmaSqrtWeight},
       {"cosmap",
        {},
        [](double, const Params&) { return 1.0; },
        [](double x, const Params&) { return std::clamp(x, 0.0, 1.0); },
-       [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }},
+       cosmapWeight},
   };
   for (const Scheme& scheme : schemes) {
     const bool weighting = scheme.name == "sigma_sqrt" || scheme.name == "cosmap";
@@ -270,10 +270,8 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
   auto tableT = [](double sigma) {
     return std::clamp(std::round(1000.0 * flowT(sigma) + 1.0), 1.0, 1000.0) / 1000.0;
   };
-  const std::vector<std::pair<std::string, std::function<double(double)>>> weights = {
-      {"sigma_sqrt", [](double t) { return 1.0 / (t * t); }},
-      {"cosmap", [](double t) { return 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)); }}};
-  for (const auto& [name, weight] : weights) {
+  for (const auto& [name, weight] : sd3LossWeightings()) {
+    if (name == "uniform") continue;
     LossWeighting w;
     w.name = name;
     w.weight = [tableT, f = weight](double sigma, double) { return f(tableT(sigma)); };

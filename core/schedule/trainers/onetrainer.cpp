@@ -251,9 +251,8 @@ void tableFamilies(TrainerTool& t, double fixedShift, bool dynamic, const Noisin
   t.families.push_back({"COS_MAP", shiftParameter,
                         [shiftOf, w](double u, const Params& p) {
                           return w.laid(u, [&](double x) {
-                            return shiftedDensity(x, shiftOf(p, 0), [](double y) {
-                              return 2.0 / (kPi * (1.0 - 2.0 * y + 2.0 * y * y));
-                            });
+                            // COS_MAP draws with the density of cosmap's loss weight
+                            return shiftedDensity(x, shiftOf(p, 0), cosmapWeight);
                           });
                         },
                         noWeight,

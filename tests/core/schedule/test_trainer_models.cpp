@@ -716,31 +716,29 @@ std::vector<Case> cases() {
                })});
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
-  // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled:
-  // velocity-space error times compute_loss_weighting_for_sd3 (sigma_sqrt: t⁻²).
+  // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled
+  // (apply_model_prediction_type): the loss is on x_t − t·F, the x0 estimate of a Flux sampler,
+  // unweighted, so x0 weight 1, times compute_loss_weighting_for_sd3 (sigma_sqrt: t⁻²).
   auto kohyaSigmaTable = [](double u, double a) {
     return shift((1000.0 - std::min(static_cast<int>(u * 1000.0), 999)) / 1000.0, a);
   };
   c.push_back({"sd-scripts", "flux", "", "sigma", {3.0}, [=](auto& g) mutable {
-                 const double t = kohyaSigmaTable(uniform(g), 3.0);
-                 return flowDraw(t, 1.0 / (t * t));
+                 return flowDraw(kohyaSigmaTable(uniform(g), 3.0), 1.0);
                }});
   // The same mode with --weighting_scheme logit_normal or mode: u from
   // compute_density_for_timestep_sampling, the same index into the shifted table;
   // compute_loss_weighting_for_sd3 gives them ones.
   c.push_back(
       {"sd-scripts", "flux", "", "sigma + logit_normal", {0.3, 1.0, 3.0}, [=](auto& g) mutable {
-         const double t = kohyaSigmaTable(sigmoid(0.3 + 1.0 * normal(g)), 3.0);
-         return flowDraw(t, 1.0 / (t * t));
+         return flowDraw(kohyaSigmaTable(sigmoid(0.3 + 1.0 * normal(g)), 3.0), 1.0);
        }});
   c.push_back({"sd-scripts", "flux", "", "sigma + mode", {1.29, 2.0}, [=](auto& g) mutable {
-                 const double t = kohyaSigmaTable(modeDraw(uniform(g), 1.29), 2.0);
-                 return flowDraw(t, 1.0 / (t * t));
+                 return flowDraw(kohyaSigmaTable(modeDraw(uniform(g), 1.29), 2.0), 1.0);
                }});
   c.push_back(
       {"sd-scripts", "flux", "sigma_sqrt", "sigma + sigma_sqrt", {1.7}, [=](auto& g) mutable {
          const double t = kohyaSigmaTable(uniform(g), 1.7);
-         return flowDraw(t, 1.0 / (t * t) / (t * t));
+         return flowDraw(t, 1.0 / (t * t));
        }});
   // sd-scripts SD3 (library/sd3_train_utils.py get_noisy_model_input_and_timesteps): u from the
   // scheme, u = shift(u, training_shift), indices = (u·(t_max − t_min) + t_min).long(), t =
@@ -785,7 +783,34 @@ std::vector<Case> cases() {
                }});
   c.push_back({"sd-scripts", "flux", "cosmap", "sigma + cosmap", {2.5}, [=](auto& g) mutable {
                  const double t = kohyaSigmaTable(uniform(g), 2.5);
-                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)));
+               }});
+  // The continuous modes under sigma_scaled: the same draws, the x0 weight 1 times the scheme's.
+  c.push_back({"sd-scripts", "flux", "", "shift + sigma_scaled", {1.2, 2.0}, [=](auto& g) mutable {
+                 return flowDraw(shift(sigmoid(1.2 * normal(g)), 2.0), 1.0);
+               }});
+  c.push_back({"sd-scripts",
+               "flux",
+               "cosmap",
+               "sigmoid + sigma_scaled + cosmap",
+               {0.8},
+               [=](auto& g) mutable {
+                 const double t = sigmoid(0.8 * normal(g));
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)));
+               }});
+  c.push_back({"sd-scripts",
+               "flux",
+               "sigma_sqrt",
+               "flux_shift + sigma_scaled + sigma_sqrt",
+               {1.0},
+               [=](auto& g) mutable {
+                 const double mu = 0.5 + (1.15 - 0.5) / (4096.0 - 256.0) * (64.0 * 64.0 - 256.0);
+                 const double x = sigmoid(normal(g)), e = std::exp(mu);
+                 const double t = e / (e + (1.0 / x - 1.0));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "flux", "", "uniform + sigma_scaled", {}, [n = 0](auto&) mutable {
+                 return flowDraw((n++ % kDraws + 0.5) / kDraws, 1.0);
                }});
   // sd-scripts Lumina 2 (library/lumina_train_util.py get_noisy_model_input_and_timesteps;
   // lumina_train_network.py get_noise_pred_and_target: target latents − noise, raw): shift at the

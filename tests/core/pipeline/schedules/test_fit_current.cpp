@@ -240,16 +240,41 @@ config:
     QCOMPARE(QString::fromStdString(fit.family), QString("shift"));
     QVERIFY(fit.assumedDefaults.empty());
     QCOMPARE(QString::fromStdString(changeOf(fit, "discrete_flow_shift")->from), QString("2"));
-    // Another tool's value is not widened: sigma_scaled still differs from raw.
+    // Another value is not widened: sigma_scaled trains an x0-space loss, its own family.
     const std::string scaled = write(dir_, "flux_scaled.sh",
                                      "flux_train_network.py --timestep_sampling shift "
                                      "--model_prediction_type sigma_scaled\n");
-    try {
-      fitCurrentSettingsFile(target, scaled, "sd-scripts", {});
-      QFAIL("sigma_scaled with the shift mode is not modelled");
-    } catch (const InputError& e) {
-      QVERIFY2(QString(e.what()).contains("flux_scaled.sh"), e.what());
-    }
+    const CurrentFit s = fitCurrentSettingsFile(target, scaled, "sd-scripts", {});
+    QCOMPARE(QString::fromStdString(s.family), QString("shift + sigma_scaled"));
+    QVERIFY(s.current.tv > fit.current.tv + 0.1);
+  }
+
+  void sdScriptsLeftOutOptionsAreTheParsersDefaults() {
+    // flux_train_network.py's parser defaults --model_prediction_type to sigma_scaled and
+    // --weighting_scheme to uniform: a line that leaves them out trains the scaled family (an
+    // x0-space loss), not raw's velocity, whatever order the families are listed in.
+    const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
+    const std::string line = write(dir_, "flux_defaults.sh",
+                                   "accelerate launch flux_train_network.py --timestep_sampling "
+                                   "shift --discrete_flow_shift 2.0 --sigmoid_scale 1.2\n");
+    const CurrentFit fit = fitCurrentSettingsFile(target, line, "sd-scripts", {});
+    QCOMPARE(QString::fromStdString(fit.family), QString("shift + sigma_scaled"));
+    QCOMPARE(QString::fromStdString(changeOf(fit, "discrete_flow_shift")->from), QString("2"));
+    // The same line with a scheme: its weight on the shift draw.
+    const std::string cosmap = write(dir_, "flux_cosmap.sh",
+                                     "flux_train_network.py --timestep_sampling shift "
+                                     "--discrete_flow_shift 2.0 --sigmoid_scale 1.2 "
+                                     "--weighting_scheme cosmap\n");
+    QCOMPARE(
+        QString::fromStdString(fitCurrentSettingsFile(target, cosmap, "sd-scripts", {}).family),
+        QString("shift + sigma_scaled + cosmap"));
+    // A line naming no mode trains the parser's sigma mode, under sigma_scaled.
+    const std::string sigma =
+        write(dir_, "flux_sigma.sh", "flux_train_network.py --discrete_flow_shift 3.1582\n");
+    const CurrentFit d = fitCurrentSettingsFile(target, sigma, "sd-scripts", {});
+    QCOMPARE(QString::fromStdString(d.family), QString("sigma"));
+    QVERIFY2(d.current.snippet.find("--model_prediction_type sigma_scaled") != std::string::npos,
+             d.current.snippet.c_str());
   }
 
   void sdScriptsTomlAndCommandLines() {
