@@ -26,6 +26,8 @@ struct FitArgs {
                    std::to_string(pipeline::defaults::kTrainerHeight);
   double sigmaData = schedule::TrainerSettings{}.sigmaData;
   std::vector<double> noisingStrength;  // empty: the tool's whole range
+  std::vector<int> timestepWindow;      // empty: musubi-tuner's whole range
+  bool preserveDistributionShape = false;
   bool json = false;
 };
 
@@ -57,6 +59,11 @@ int run(const FitArgs& a) {
     settings.noisingStrengthMin = a.noisingStrength[0];
     settings.noisingStrengthMax = a.noisingStrength[1];
   }
+  if (!a.timestepWindow.empty()) {
+    settings.timestepMin = a.timestepWindow[0];
+    settings.timestepMax = a.timestepWindow[1];
+  }
+  settings.preserveDistributionShape = a.preserveDistributionShape;
   pipeline::FitTarget target;
   if (!a.errorProfile.empty())
     settings.modelError =
@@ -119,6 +126,13 @@ const CommandRegistration fitCommand("fit", [](CLI::App& app) -> std::function<i
                  "OneTrainer's min_noising_strength and max_noising_strength, MIN MAX: the "
                  "window of its 1000 timesteps your config keeps (held, not fitted; default 0 1)")
       ->expected(2);
+  app.add_option("--timestep-window", a->timestepWindow,
+                 "musubi-tuner's --min_timestep and --max_timestep, MIN MAX (integers 0 … 1000): "
+                 "the window every mode's draw is confined to (held, not fitted; default 0 1000)")
+      ->expected(2);
+  app.add_flag("--preserve-distribution-shape", a->preserveDistributionShape,
+               "with --timestep-window: musubi-tuner's --preserve_distribution_shape (draws "
+               "outside the window are redrawn, not squeezed into it)");
   app.add_option("--current", a->current,
                  "Your own settings for the tool (OneTrainer/SimpleTuner/k-diffusion JSON, "
                  "ai-toolkit YAML, kohya TOML, or a command line in a text file): the φ they "

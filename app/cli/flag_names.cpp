@@ -35,6 +35,7 @@ const std::vector<std::pair<std::string, std::string>>& settingFlags() {
       {s::kTrainerModel, "--model"},
       {s::kTrainerLossWeighting, "--loss-weighting"},
       {s::kNoisingStrength, "--noising-strength"},
+      {s::kTimestepWindow, "--timestep-window"},
       {s::kTrainingResolution, "--resolution"},
       {s::kScheduleMethod, "--method"},
       {s::kTrainingConfig, "--config"},

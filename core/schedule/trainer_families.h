@@ -52,6 +52,14 @@ struct TrainerSettings {
   // draw is confined to. A held setting (the user's), printed in every snippet, never fitted;
   // other tools have none and refuse a window other than [0, 1].
   double noisingStrengthMin = 0.0, noisingStrengthMax = 1.0;
+  // musubi-tuner's --min_timestep / --max_timestep (integers, 0 … 1000) and
+  // --preserve_distribution_shape: the window every mode's draw is confined to. Held, printed in
+  // every snippet, never fitted; other tools refuse a window other than [0, 1000].
+  int timestepMin = 0, timestepMax = 1000;
+  bool preserveDistributionShape = false;
+  bool hasTimestepWindow() const {
+    return timestepMin != 0 || timestepMax != 1000 || preserveDistributionShape;
+  }
 };
 // Flux's μ: linear in the token count from (256 tokens, 0.5) to (4096 tokens, maxShift); Flux's
 // own rule (sd-scripts, musubi) uses 1.15, ai-toolkit's scheduler 1.16. σ is multiplied by e^μ.

@@ -61,6 +61,11 @@ ModelDefinition definitionOf(const std::string& name, const TrainerSettings& set
                      name +
                          " has no noising-strength window (OneTrainer's "
                          "min_noising_strength/max_noising_strength)");
+  if (name != "musubi-tuner" && settings.hasTimestepWindow())
+    throw InputError(settings::kTimestepWindow,
+                     name +
+                         " has no held timestep window (musubi-tuner's "
+                         "--min_timestep/--max_timestep/--preserve_distribution_shape)");
   const std::string model = settings.model.empty() ? entry.models.front() : settings.model;
   bool known = false;
   for (const auto& m : entry.models) known = known || m == model;

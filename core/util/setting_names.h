@@ -42,6 +42,7 @@ inline constexpr const char* kTrainerTool = "trainer";
 inline constexpr const char* kTrainerModel = "trainer model";
 inline constexpr const char* kTrainerLossWeighting = "trainer loss weighting";
 inline constexpr const char* kNoisingStrength = "noising strength";
+inline constexpr const char* kTimestepWindow = "timestep window";
 inline constexpr const char* kTrainingResolution = "training resolution";
 inline constexpr const char* kScheduleMethod = "schedule method";
 

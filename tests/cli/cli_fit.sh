@@ -115,6 +115,16 @@ check "bad resolution exits 2" test $? -eq 2
 check "bad resolution names --resolution" grep -q -- "--resolution" <<<"$msg"
 msg=$("$cli" fit --for edm 2>&1)
 check "no target exits 2" test $? -eq 2
+# musubi-tuner's held timestep window: every snippet carries it; other tools and a reversed
+# window are refused, naming --timestep-window.
+out=$("$cli" fit "$work/S.json" --for musubi-tuner --timestep-window 875 1000 --preserve-distribution-shape)
+check "--timestep-window is printed in the snippets" grep -q -- "--min_timestep 875 --max_timestep 1000 --preserve_distribution_shape" <<<"$out"
+msg=$("$cli" fit "$work/S.json" --for diffusers --timestep-window 0 500 2>&1)
+check "--timestep-window on another tool exits 2" test $? -eq 2
+check "--timestep-window on another tool names the flag" grep -q -- "--timestep-window: diffusers has no held timestep window" <<<"$msg"
+msg=$("$cli" fit "$work/S.json" --for musubi-tuner --timestep-window 900 100 2>&1)
+check "a reversed --timestep-window exits 2" test $? -eq 2
+check "a reversed --timestep-window names the flag" grep -q -- "--timestep-window: --min_timestep 900" <<<"$msg"
 
 # fit --current without --model: the model named in the file is used and said; an unknown one is
 # an error naming the key and value.

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "util/error.h"
 #include "util/setting_names.h"
@@ -253,23 +254,45 @@ NamedModel modelNamedBy(const io::TrainerConfigFile& settings, const std::string
 }
 
 // The settings a file holds that shape every family but are never fitted: OneTrainer's
-// noising-strength window (ModelSetupNoiseMixin._get_timestep_discrete). Read into `trainer`, so
+// noising-strength window (ModelSetupNoiseMixin._get_timestep_discrete) and musubi-tuner's
+// timestep window (NetworkTrainer.get_noisy_model_input_and_timesteps). Read into `trainer`, so
 // the families are built as the file trains them and their snippets agree with the file.
 void heldSettingsOf(const io::TrainerConfigFile& settings, const std::string& tool,
                     TrainerSettings& trainer) {
-  if (tool != "onetrainer") return;
-  auto read = [&](const std::string& key, double& into) {
+  auto read = [&](const std::string& key, auto& into) {
     const std::string* value = lookUp(settings.values, key);
+    double v = 0.0;
     if (!value) return;
-    if (!parseNumber(*value, into))
+    if (!parseNumber(*value, v))
       throw InputError(settings.path, key + " = '" + *value + "' is not a number");
+    if constexpr (std::is_same_v<std::decay_t<decltype(into)>, int>) {
+      if (v != std::floor(v))
+        throw InputError(settings.path, key + " = '" + *value + "' is not an integer");
+      into = static_cast<int>(std::clamp(v, -1e6, 1e6));
+    } else {
+      into = v;
+    }
   };
-  read("min_noising_strength", trainer.noisingStrengthMin);
-  read("max_noising_strength", trainer.noisingStrengthMax);
+  if (tool == "onetrainer") {
+    read("min_noising_strength", trainer.noisingStrengthMin);
+    read("max_noising_strength", trainer.noisingStrengthMax);
+  } else if (tool == "musubi-tuner") {
+    read("min_timestep", trainer.timestepMin);
+    read("max_timestep", trainer.timestepMax);
+    if (const std::string* flag = lookUp(settings.values, "preserve_distribution_shape")) {
+      if (!sameValue(*flag, "true") && !sameValue(*flag, "false"))
+        throw InputError(settings.path,
+                         "preserve_distribution_shape = '" + *flag + "' is not true or false");
+      trainer.preserveDistributionShape = sameValue(*flag, "true");
+    }
+  } else {
+    return;
+  }
   try {
     schedule::trainerTool(tool, trainer);
   } catch (const InputError& e) {
-    if (e.source() == settings::kNoisingStrength) throw InputError(settings.path, e.problem());
+    if (e.source() == settings::kNoisingStrength || e.source() == settings::kTimestepWindow)
+      throw InputError(settings.path, e.problem());
     throw;
   }
 }

@@ -2,29 +2,38 @@
 // src/musubi_tuner/training/trainer_base.py NetworkTrainer.get_noisy_model_input_and_timesteps and
 // trains a velocity loss weighted by NetworkTrainer.compute_loss; the modes are the choices of
 // --timestep_sampling in training/parser_common.py _add_timestep_args.
-#include <cstring>
-
+#include "schedule/trainers/musubi_window.h"
 #include "schedule/trainers/tools.h"
 
 namespace noisescope::schedule::trainers {
 
 namespace {
 
-// The logit-normal mass inside the window under preserve_distribution_shape, which depends on
-// the knobs only: `compute` runs once per knob values (compared bit for bit) and thread, not at
-// each of the ~10² points a candidate is evaluated at.
-template <typename Compute>
-double keptMass(const Params& p, Compute compute) {
-  thread_local bool known = false;
-  thread_local Params knobs;
-  thread_local double mass = 0.0;
-  if (!known || knobs.size() != p.size() ||
-      std::memcmp(knobs.data(), p.data(), p.size() * sizeof(double)) != 0) {
-    mass = compute();
-    knobs = p;
-    known = true;
+// The weightings and the default draw, the same with or without a held window.
+void addMusubiWeightings(ModelDefinition& m) {
+  // --weighting_scheme sigma_sqrt or cosmap in the other modes: NetworkTrainer.compute_loss
+  // multiplies every mode's loss by training/timesteps.py compute_loss_weighting_for_sd3, whose
+  // get_sigmas looks the mode's timesteps t·1000 + 1 up in the scheduler's table (1000, 999, …,
+  // 1), finds them absent and takes the nearest entry k (argmin) with its sigma k/1000 (cast to
+  // the DiT's dtype, at most 0.4 % off in bf16). In the sigma mode the same flag picks the draw's
+  // scheme (the "sigma + …" families), so it does not combine there; nor with
+  // ideogram4_shift, the default of ideogram4_train_network.py only, whose compute_loss ignores
+  // the flag.
+  auto tableT = [](double sigma) {
+    return std::clamp(std::round(1000.0 * flowT(sigma) + 1.0), 1.0, 1000.0) / 1000.0;
+  };
+  for (const auto& [name, weight] : sd3LossWeightings()) {
+    if (name == "uniform") continue;
+    LossWeighting w;
+    w.name = name;
+    w.weight = [tableT, f = weight](double sigma, double) { return f(tableT(sigma)); };
+    w.snippet = [n = name](double) { return "--weighting_scheme " + n; };
+    w.combines = [](const std::string& draw) {
+      return draw != "sigma" && draw.rfind("sigma + ", 0) != 0 && draw != "ideogram4_shift";
+    };
+    m.weightings.push_back(w);
   }
-  return mass;
+  m.defaultDraw = "sigma";  // --timestep_sampling sigma with --weighting_scheme none: the default
 }
 
 }  // namespace
@@ -37,6 +46,8 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
       "every architecture: one draw (training/trainer_base.py "
       "get_noisy_model_input_and_timesteps) and a velocity loss");
   m.tool.discretisation = "continuous t (sigma mode: the 1000 table values t = 1, 0.999, …, 0.001)";
+  const bool windowed = settings.hasTimestepWindow();
+  const TimestepWindow window = windowed ? heldTimestepWindow(settings) : TimestepWindow{};
   kohyaFlowFamilies(m.tool, settings, "");
   // musubi's own modes. logsnr: logsnr ~ N(logit_mean, logit_std²), t = sigmoid(−logsnr/2), so
   // logit t ~ N(−logit_mean/2, (logit_std/2)²).
@@ -194,8 +205,28 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
     f.atoms = [cdf = scheme.cdf](const Params& p) {
       return descendingTableAtoms([&](double x) { return cdf(x, p); });
     };
+    if (windowed) {
+      f.atoms = [cdf = scheme.cdf, window](const Params& p) {
+        return windowedTableAtoms([&](double x) { return cdf(x, p); }, window);
+      };
+      f.density = [d = scheme.density, window](double t, const Params& p) {
+        return windowedTableOutline(
+            t, [&](double x) { return d(x, p); }, window);
+      };
+      const auto snippet = f.snippet;
+      f.snippet = [snippet, window](const Params& p) { return snippet(p) + window.flags(false); };
+      f.note += "; indexed as ⌊u·(max − min) + min⌋";
+    }
     if (weighting) f.weighting = scheme.name;
     m.tool.families.push_back(f);
+  }
+  // A held window (fit --timestep-window, or a file's flags read by fit --current) confines
+  // every mode; the other modes are squeezed or truncated to it. It is then not fitted.
+  if (windowed) {
+    for (auto& f : m.tool.families)
+      if (f.name != "sigma" && f.name.rfind("sigma + ", 0) != 0) f = windowedMode(f, window);
+    addMusubiWeightings(m);
+    return m;
   }
   // --min_timestep / --max_timestep (integers, 0 … 1000; Wan 2.2's two experts train 0 … 875 and
   // 875 … 1000): the non-sigma modes squeeze the draw into [min, max]/1000, t·(b − a) + a, or
@@ -227,8 +258,10 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
            if (!(b > a) || u < a || u > b) return 0.0;
            const double m = std::log(p[1]), scale = p[0];
            if (!preserve) return logitNormal((u - a) / (b - a), m, scale) / (b - a);
-           const double inside = keptMass(
-               p, [&] { return logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale); });
+           static const int owner = 0;
+           const double inside = keptMass(&owner, p, [&] {
+             return logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale);
+           });
            return inside > 0.0 ? logitNormal(u, m, scale) / inside : 0.0;
          },
          noWeight,
@@ -259,29 +292,7 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
     return atoms;
   };
   m.tool.families.push_back(sigmaWindow);
-  // --weighting_scheme sigma_sqrt or cosmap in the other modes: NetworkTrainer.compute_loss
-  // multiplies every mode's loss by training/timesteps.py compute_loss_weighting_for_sd3, whose
-  // get_sigmas looks the mode's timesteps t·1000 + 1 up in the scheduler's table (1000, 999, …,
-  // 1), finds them absent and takes the nearest entry k (argmin) with its sigma k/1000 (cast to
-  // the DiT's dtype, at most 0.4 % off in bf16). In the sigma mode the same flag picks the draw's
-  // scheme (the "sigma + …" families above), so it does not combine there; nor with
-  // ideogram4_shift, the default of ideogram4_train_network.py only, whose compute_loss ignores
-  // the flag.
-  auto tableT = [](double sigma) {
-    return std::clamp(std::round(1000.0 * flowT(sigma) + 1.0), 1.0, 1000.0) / 1000.0;
-  };
-  for (const auto& [name, weight] : sd3LossWeightings()) {
-    if (name == "uniform") continue;
-    LossWeighting w;
-    w.name = name;
-    w.weight = [tableT, f = weight](double sigma, double) { return f(tableT(sigma)); };
-    w.snippet = [n = name](double) { return "--weighting_scheme " + n; };
-    w.combines = [](const std::string& draw) {
-      return draw != "sigma" && draw.rfind("sigma + ", 0) != 0 && draw != "ideogram4_shift";
-    };
-    m.weightings.push_back(w);
-  }
-  m.defaultDraw = "sigma";  // --timestep_sampling sigma with --weighting_scheme none: the default
+  addMusubiWeightings(m);
   return m;
 }
 

@@ -177,6 +177,9 @@ struct Case {
   std::vector<std::pair<double, double>> modelError = {};  // TrainerSettings::modelError
   // OneTrainer's min_noising_strength / max_noising_strength
   std::pair<double, double> noisingStrength = {0.0, 1.0};
+  // musubi-tuner's --min_timestep / --max_timestep / --preserve_distribution_shape, held
+  std::pair<int, int> timestepWindow = {0, 1000};
+  bool preserveDistributionShape = false;
 };
 
 std::vector<Case> cases() {
@@ -431,6 +434,46 @@ std::vector<Case> cases() {
                  const double t = 1.0 - j / 1000.0;
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // The same window held (fit --timestep-window, or read from a file by fit --current) on the
+  // other modes: sigmoid squeezed into [0.1, 0.9]; logsnr (t = sigmoid(−logsnr/2), logsnr ~
+  // N(m, s²)) redrawn until inside [0, 0.7] (a narrow logsnr: under 1/t² a wide one leaves
+  // too few effective draws); qwen_shift under cosmap squeezed into [0.875, 1];
+  // the sigma mode's logit_normal u indexed as ⌊u·(900 − 100) + 100⌋.
+  {
+    Case held{"musubi-tuner", "flux", "", "sigmoid", {1.3}, [=](auto& g) mutable {
+                const double t = sigmoid(1.3 * normal(g)) * (0.9 - 0.1) + 0.1;
+                return flowDraw(t, 1.0 / (t * t));
+              }};
+    held.timestepWindow = {100, 900};
+    c.push_back(held);
+    Case kept{"musubi-tuner", "flux", "", "logsnr", {-1.0, 1.2}, [=](auto& g) mutable {
+                double t = 1.0;
+                while (!(t >= 0.0 && t <= 0.7)) t = sigmoid(-(-1.0 + 1.2 * normal(g)) / 2.0);
+                return flowDraw(t, 1.0 / (t * t));
+              }};
+    kept.timestepWindow = {0, 700};
+    kept.preserveDistributionShape = true;
+    c.push_back(kept);
+    const double qwenMu = 0.5 + (0.9 - 0.5) / (8192.0 - 256.0) * (64.0 * 64.0 - 256.0);
+    Case high{"musubi-tuner", "flux", "cosmap", "qwen_shift + cosmap", {1.0}, [=](auto& g) mutable {
+                const double x = sigmoid(normal(g)), e = std::exp(qwenMu);
+                const double t = e / (e + (1.0 / x - 1.0)) * (1.0 - 0.875) + 0.875;
+                // compute_loss_weighting_for_sd3 at the table's nearest timestep t·1000 + 1
+                const double k = std::clamp(std::round(1000.0 * t + 1.0), 1.0, 1000.0) / 1000.0;
+                return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * k + 2.0 * k * k)) / (t * t));
+              }};
+    high.timestepWindow = {875, 1000};
+    c.push_back(high);
+    Case sigma{
+        "musubi-tuner", "flux", "", "sigma + logit_normal", {0.4, 1.2}, [=](auto& g) mutable {
+          const double u = sigmoid(0.4 + 1.2 * normal(g));
+          const int j = static_cast<int>(u * (900.0 - 100.0) + 100.0);
+          const double t = 1.0 - j / 1000.0;
+          return flowDraw(t, 1.0 / (t * t));
+        }};
+    sigma.timestepWindow = {100, 900};
+    c.push_back(sigma);
+  }
   // The shared Flux-style modes (same function, its first branch): shift t = shift_a(sigmoid(s·z))
   // with a = --discrete_flow_shift; sigmoid; flux_shift, μ = lin((256, 0.5), (4096, 1.15)) of
   // (h//2)(w//2), h = w = 1024/8; flux2_shift, the same line of h·w, the packed Flux.2 latent h =
@@ -1242,6 +1285,9 @@ std::vector<double> reportedPhi(const Case& c) {
   settings.modelError = c.modelError;
   settings.noisingStrengthMin = c.noisingStrength.first;
   settings.noisingStrengthMax = c.noisingStrength.second;
+  settings.timestepMin = c.timestepWindow.first;
+  settings.timestepMax = c.timestepWindow.second;
+  settings.preserveDistributionShape = c.preserveDistributionShape;
   const TrainerTool tool = trainerTool(c.tool, settings);
   const LogSigmaGrid grid = LogSigmaGrid::uniform(0.002, 80.0, 256);
   const auto masses = familyAllocationMasses(tool, familyOf(tool, c.family), c.params, grid);

@@ -249,6 +249,53 @@ config:
     QVERIFY(s.current.tv > fit.current.tv + 0.1);
   }
 
+  // musubi-tuner's --min_timestep/--max_timestep confine every mode: read, held and printed
+  // back, so a windowed sigmoid line is the sigmoid family under that window.
+  void musubiTimestepWindowIsHeld() {
+    TrainerSettings windowed;
+    windowed.timestepMin = 100;
+    windowed.timestepMax = 900;
+    const FitTarget target = targetOf("musubi-tuner", windowed, "sigmoid", {0.7});
+    const std::string line = write(dir_, "musubi_window.txt",
+                                   "python src/musubi_tuner/qwen_image_train_network.py "
+                                   "--timestep_sampling sigmoid --sigmoid_scale 1.4 "
+                                   "--min_timestep 100 --max_timestep 900\n");
+    const CurrentFit fit = fitCurrentSettingsFile(target, line, "musubi-tuner", {});
+    QCOMPARE(QString::fromStdString(fit.family), QString("sigmoid"));
+    QCOMPARE(static_cast<int>(fit.unreadKeys.size()), 0);
+    QVERIFY(changeOf(fit, "sigmoid_scale"));
+    QVERIFY(!changeOf(fit, "min_timestep"));  // held, never a change
+    QVERIFY2(fit.bestInFamily.tv < 0.01, QByteArray::number(fit.bestInFamily.tv));
+    const QString snippet = QString::fromStdString(fit.bestInFamily.snippet);
+    QVERIFY2(snippet.contains("--min_timestep 100 --max_timestep 900"), qPrintable(snippet));
+    // Read as the whole range, the same knobs are another φ.
+    const CurrentFit whole = fitCurrentSettingsFile(
+        target,
+        write(dir_, "musubi_whole.txt", "--timestep_sampling sigmoid --sigmoid_scale 0.7\n"),
+        "musubi-tuner", {});
+    QVERIFY2(whole.current.tv > fit.bestInFamily.tv + 0.05, QByteArray::number(whole.current.tv));
+    // --preserve_distribution_shape is read too; a window the other way round is the file's
+    // error, naming the flags.
+    const CurrentFit kept = fitCurrentSettingsFile(
+        target,
+        write(dir_, "musubi_kept.txt",
+              "--timestep_sampling sigmoid --min_timestep 100 --max_timestep 900 "
+              "--preserve_distribution_shape\n"),
+        "musubi-tuner", {});
+    QVERIFY(kept.unreadKeys.empty());
+    QVERIFY(QString::fromStdString(kept.current.snippet).contains("--preserve_distribution_shape"));
+    const std::string reversed = write(dir_, "musubi_reversed.txt",
+                                       "--timestep_sampling sigmoid --min_timestep 900 "
+                                       "--max_timestep 100\n");
+    try {
+      fitCurrentSettingsFile(target, reversed, "musubi-tuner", {});
+      QFAIL("a reversed window was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(reversed));
+      QVERIFY2(QString(e.what()).contains("--min_timestep 900"), e.what());
+    }
+  }
+
   void sdScriptsLeftOutOptionsAreTheParsersDefaults() {
     // flux_train_network.py's parser defaults --model_prediction_type to sigma_scaled and
     // --weighting_scheme to uniform: a line that leaves them out trains the scaled family (an
