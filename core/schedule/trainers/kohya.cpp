@@ -84,8 +84,10 @@ void kohyaScaledFlowFamilies(TrainerTool& t, const TrainerSettings& settings) {
 // get_noisy_model_input_and_timesteps, their last branch), printed with --model_prediction_type
 // `prediction`: sigma_scaled multiplies the loss by compute_loss_weighting_for_sd3 (sigma_sqrt,
 // cosmap), raw by nothing, so under raw those two schemes are the plain uniform draw and are left
-// out. `defaultShift` is the script's --discrete_flow_shift default.
-void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double defaultShift) {
+// out. `defaultShift` is the script's --discrete_flow_shift default; `suffix` ends each family's
+// name where the script's default prediction is another (Flux's " + raw").
+void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double defaultShift,
+                        const std::string& suffix = "") {
   // --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
   // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift), so t = shift_a(1 − u) on a
   // 1000-entry table that moves with the shift (the family's atoms); u is uniform for these
@@ -94,7 +96,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
   const bool scaled = prediction == "sigma_scaled";
   for (const auto& [scheme, weight] : sd3LossWeightings()) {
     if (!scaled && scheme != "uniform") continue;
-    TrainerFamily f{scheme == "uniform" ? "sigma" : "sigma + " + scheme,
+    TrainerFamily f{(scheme == "uniform" ? "sigma" : "sigma + " + scheme) + suffix,
                     {param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
                     [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
                     fixedWeight([w = weight, scaled](double sigma) {
@@ -126,7 +128,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
   // t = shift_a(1 − u). For logit_normal the shift only adds ln a to −logit_mean (up to the table),
   // but it is the user's flag either way, so it stays a knob and is reported.
   TrainerFamily logitNormalSigma{
-      "sigma + logit_normal",
+      "sigma + logit_normal" + suffix,
       {param("logit_mean", 0.0, -4.0, 4.0), param("logit_std", 1.0, 0.05, 5.0),
        param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
       [](double u, const Params& p) {
@@ -145,7 +147,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
   };
   t.families.push_back(logitNormalSigma);
   TrainerFamily modeSigma{
-      "sigma + mode",
+      "sigma + mode" + suffix,
       {param("mode_scale", 1.29, -0.95, 1.7),
        param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
       [](double u, const Params& p) {
@@ -175,6 +177,9 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
   kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
   kohyaScaledFlowFamilies(m.tool, settings);
   kohyaSigmaFamilies(m.tool, "sigma_scaled", 3.0);
+  // The same mode under raw (and additive, read alike by fit --current): the velocity loss, no
+  // weighting, so only the three draws of u.
+  kohyaSigmaFamilies(m.tool, "raw", 3.0, " + raw");
   m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
   // What a file that leaves these out trains (flux_train_utils.py add_flux_train_arguments).
   m.tool.optionDefaults = {{"timestep_sampling", "sigma"},

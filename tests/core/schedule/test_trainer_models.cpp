@@ -828,6 +828,21 @@ std::vector<Case> cases() {
                  const double t = kohyaSigmaTable(uniform(g), 2.5);
                  return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)));
                }});
+  // The sigma mode under --model_prediction_type raw: the same table, the velocity loss (x0
+  // weight t⁻²) and no scheme weight.
+  c.push_back({"sd-scripts", "flux", "", "sigma + raw", {3.0}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(uniform(g), 3.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts",
+               "flux",
+               "",
+               "sigma + logit_normal + raw",
+               {0.5, 0.8, 2.0},
+               [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(sigmoid(0.5 + 0.8 * normal(g)), 2.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   // The continuous modes under sigma_scaled: the same draws, the x0 weight 1 times the scheme's.
   c.push_back({"sd-scripts", "flux", "", "shift + sigma_scaled", {1.2, 2.0}, [=](auto& g) mutable {
                  return flowDraw(shift(sigmoid(1.2 * normal(g)), 2.0), 1.0);

@@ -322,6 +322,17 @@ config:
     QCOMPARE(QString::fromStdString(d.family), QString("sigma"));
     QVERIFY2(d.current.snippet.find("--model_prediction_type sigma_scaled") != std::string::npos,
              d.current.snippet.c_str());
+    // The sigma mode under raw, or additive (read alike), is its own family: the velocity loss.
+    for (const char* prediction : {"raw", "additive"}) {
+      const std::string raw =
+          write(dir_, std::string("flux_sigma_") + prediction + ".sh",
+                std::string("flux_train_network.py --timestep_sampling sigma "
+                            "--discrete_flow_shift 3.1582 --model_prediction_type ") +
+                    prediction + "\n");
+      const CurrentFit r = fitCurrentSettingsFile(target, raw, "sd-scripts", {});
+      QCOMPARE(QString::fromStdString(r.family), QString("sigma + raw"));
+      QVERIFY(std::abs(r.current.tv - d.current.tv) > 0.05);  // not sigma_scaled's φ
+    }
   }
 
   void sdScriptsTomlAndCommandLines() {
