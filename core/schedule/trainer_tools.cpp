@@ -22,7 +22,7 @@ const std::vector<ToolEntry>& toolEntries() {
        {"flux", "sd3", "hidream", "zimage", "lumina2", "ideogram4", "sdxl", "sd15", "sd2-v"},
        trainers::diffusers},
       {"sd-scripts",
-       {"flux", "sd3", "lumina2", "sdxl", "sd15", "sd2-v", "sdxl-v"},
+       {"flux", "sd3", "lumina2", "hunyuan-image", "anima", "sdxl", "sd15", "sd2-v", "sdxl-v"},
        trainers::sdScripts},
       {"musubi-tuner", {"flux"}, trainers::musubiTuner},
       {"onetrainer",

@@ -7,7 +7,8 @@
 
 namespace noisescope::schedule::trainers {
 
-void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const std::string& extra) {
+void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const std::string& extra,
+                       int latentDownscale) {
   t.families.push_back(
       {"shift",
        {param("sigmoid_scale", 1.0, 0.05, 5.0),
@@ -27,7 +28,10 @@ void kohyaFlowFamilies(TrainerTool& t, const TrainerSettings& settings, const st
                           return "--timestep_sampling sigmoid --sigmoid_scale " + num(p[0]) + extra;
                         },
                         "t = sigmoid(sigmoid_scale·z), no shift"});
-  const double mu = fluxShiftMu(settings);
+  // Flux's line through (256 tokens, 0.5) and (4096, 1.15), as fluxShiftMu for an 8× latent.
+  const double tokens = std::floor(settings.height / (2.0 * latentDownscale)) *
+                        std::floor(settings.width / (2.0 * latentDownscale));
+  const double mu = 0.5 + (1.15 - 0.5) / (4096.0 - 256.0) * (tokens - 256.0);
   const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
   t.families.push_back({"flux_shift",
                         {param("sigmoid_scale", 1.0, 0.05, 5.0)},
@@ -63,11 +67,13 @@ double sigmaScaledWeight(double sigma) {
 // Flux's continuous modes under sigma_scaled, the parser's default, once per scheme: the loss is
 // weighed by compute_loss_weighting_for_sd3. The logit_normal and mode schemes give ones there and
 // move no draw outside the sigma mode, so they train as uniform does (not listed again).
-void kohyaScaledFlowFamilies(TrainerTool& t, const TrainerSettings& settings) {
+void kohyaScaledFlowFamilies(TrainerTool& t, const TrainerSettings& settings,
+                             int latentDownscale = 8) {
   for (const auto& [scheme, weight] : sd3LossWeightings()) {
     TrainerTool scaled;
     kohyaFlowFamilies(scaled, settings,
-                      " --model_prediction_type sigma_scaled --weighting_scheme " + scheme);
+                      " --model_prediction_type sigma_scaled --weighting_scheme " + scheme,
+                      latentDownscale);
     for (TrainerFamily f : scaled.families) {
       f.name += scheme == "uniform" ? " + sigma_scaled" : " + sigma_scaled + " + scheme;
       f.toolWeight = fixedWeight(
@@ -80,36 +86,43 @@ void kohyaScaledFlowFamilies(TrainerTool& t, const TrainerSettings& settings) {
   }
 }
 
+// How a script's loss reads the sigma mode's --weighting_scheme: Flux's sigma_scaled (an x0-space
+// loss times compute_loss_weighting_for_sd3), raw (the velocity, no weight, so sigma_sqrt and
+// cosmap are the plain uniform draw and are left out), or, in a script without
+// --model_prediction_type (Anima), the velocity times the scheme's weight.
+enum class SigmaLoss { SigmaScaled, Raw, WeightedVelocity };
+
 // The sigma mode (library/flux_train_utils.py and library/lumina_train_util.py
-// get_noisy_model_input_and_timesteps, their last branch), printed with --model_prediction_type
-// `prediction`: sigma_scaled multiplies the loss by compute_loss_weighting_for_sd3 (sigma_sqrt,
-// cosmap), raw by nothing, so under raw those two schemes are the plain uniform draw and are left
-// out. `defaultShift` is the script's --discrete_flow_shift default; `suffix` ends each family's
-// name where the script's default prediction is another (Flux's " + raw").
-void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double defaultShift,
+// get_noisy_model_input_and_timesteps, their last branch) under `loss`. `defaultShift` is the
+// script's --discrete_flow_shift default; `suffix` ends each family's name where the script's
+// default loss is another (Flux's " + raw").
+void kohyaSigmaFamilies(TrainerTool& t, SigmaLoss loss, double defaultShift,
                         const std::string& suffix = "") {
   // --timestep_sampling sigma indexes ⌊1000·u⌋ into the sigmas of
   // FlowMatchEulerDiscreteScheduler(shift = --discrete_flow_shift), so t = shift_a(1 − u) on a
   // 1000-entry table that moves with the shift (the family's atoms); u is uniform for these
   // schemes. Under --model_prediction_type sigma_scaled (Flux's default) the loss weighs each
-  // level as an x0 loss does (sigmaScaledWeight), times compute_loss_weighting_for_sd3.
-  const bool scaled = prediction == "sigma_scaled";
+  // level as an x0 loss does (sigmaScaledWeight).
+  const std::string flag = loss == SigmaLoss::SigmaScaled ? " --model_prediction_type sigma_scaled"
+                           : loss == SigmaLoss::Raw       ? " --model_prediction_type raw"
+                                                          : "";
+  auto base = [loss](double sigma) {
+    return loss == SigmaLoss::SigmaScaled ? sigmaScaledWeight(sigma) : 1.0;
+  };
   for (const auto& [scheme, weight] : sd3LossWeightings()) {
-    if (!scaled && scheme != "uniform") continue;
-    TrainerFamily f{(scheme == "uniform" ? "sigma" : "sigma + " + scheme) + suffix,
-                    {param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
-                    [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
-                    fixedWeight([w = weight, scaled](double sigma) {
-                      return scaled ? sigmaScaledWeight(sigma) * w(flowT(sigma)) : 1.0;
-                    }),
-                    [s = scheme, prediction](const Params& p) {
-                      return "--timestep_sampling sigma --weighting_scheme " + s +
-                             " --discrete_flow_shift " + num(p[0]) + " --model_prediction_type " +
-                             prediction;
-                    },
-                    "the scheduler's table shifted by discrete_flow_shift, uniform u (default a "
-                    "= " +
-                        num(defaultShift) + ")"};
+    if (loss == SigmaLoss::Raw && scheme != "uniform") continue;
+    TrainerFamily f{
+        (scheme == "uniform" ? "sigma" : "sigma + " + scheme) + suffix,
+        {param("discrete_flow_shift", defaultShift, 0.02, 50.0, true)},
+        [](double u, const Params& p) { return shiftedUniform(u, p[0]); },
+        fixedWeight([w = weight, base](double sigma) { return base(sigma) * w(flowT(sigma)); }),
+        [s = scheme, flag](const Params& p) {
+          return "--timestep_sampling sigma --weighting_scheme " + s + " --discrete_flow_shift " +
+                 num(p[0]) + flag;
+        },
+        "the scheduler's table shifted by discrete_flow_shift, uniform u (default a "
+        "= " +
+            num(defaultShift) + ")"};
     // What it trains: the 1000 table values shift_a((1000 − j)/1000), each with probability 1/1000.
     f.atoms = [](const Params& p) {
       std::vector<std::pair<double, double>> atoms;
@@ -120,8 +133,7 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
     if (scheme != "uniform") f.weighting = scheme;
     t.families.push_back(f);
   }
-  const auto predictionWeight =
-      fixedWeight([scaled](double sigma) { return scaled ? sigmaScaledWeight(sigma) : 1.0; });
+  const auto predictionWeight = fixedWeight(base);
   // The same mode with the other two schemes, which change the draw of u and leave the loss
   // alone (compute_loss_weighting_for_sd3 returns ones for them): u = sigmoid(N(logit_mean,
   // logit_std²)) or SD3's mode draw 1 − g(U), indexed as ⌊1000·u⌋ into the same shifted table, so
@@ -135,10 +147,10 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
         return shiftedDensity(u, p[2], [&](double x) { return logitNormal(x, -p[0], p[1]); });
       },
       predictionWeight,
-      [prediction](const Params& p) {
+      [flag](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme logit_normal --logit_mean " +
                num(p[0]) + " --logit_std " + num(p[1]) + " --discrete_flow_shift " + num(p[2]) +
-               " --model_prediction_type " + prediction;
+               flag;
       },
       "u = sigmoid(N(logit_mean, logit_std²)) indexed into the scheduler's table shifted by "
       "discrete_flow_shift, so t = shift(1 − u)"};
@@ -154,9 +166,9 @@ void kohyaSigmaFamilies(TrainerTool& t, const std::string& prediction, double de
         return shiftedDensity(u, p[1], [&](double x) { return modeDensity(x, p[0]); });
       },
       predictionWeight,
-      [prediction](const Params& p) {
+      [flag](const Params& p) {
         return "--timestep_sampling sigma --weighting_scheme mode --mode_scale " + num(p[0]) +
-               " --discrete_flow_shift " + num(p[1]) + " --model_prediction_type " + prediction;
+               " --discrete_flow_shift " + num(p[1]) + flag;
       },
       "u = 1 − g(U) (SD3's mode map) indexed into the scheduler's table shifted by "
       "discrete_flow_shift, so t = shift(g(U))"};
@@ -176,10 +188,10 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
   // raw: the loss stays on the velocity; sigma_scaled moves it to x0 with its own weighting.
   kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none");
   kohyaScaledFlowFamilies(m.tool, settings);
-  kohyaSigmaFamilies(m.tool, "sigma_scaled", 3.0);
+  kohyaSigmaFamilies(m.tool, SigmaLoss::SigmaScaled, 3.0);
   // The same mode under raw (and additive, read alike by fit --current): the velocity loss, no
   // weighting, so only the three draws of u.
-  kohyaSigmaFamilies(m.tool, "raw", 3.0, " + raw");
+  kohyaSigmaFamilies(m.tool, SigmaLoss::Raw, 3.0, " + raw");
   m.defaultDraw = "sigma";  // --timestep_sampling sigma is the parser default
   // What a file that leaves these out trains (flux_train_utils.py add_flux_train_arguments).
   m.tool.optionDefaults = {{"timestep_sampling", "sigma"},
@@ -218,8 +230,65 @@ ModelDefinition sdScriptsLumina(const TrainerSettings& settings) {
                 "); no knob";
        },
        "uniform t shifted by e^μ, μ from the token count at " + size + " px: " + num(mu)});
-  kohyaSigmaFamilies(m.tool, "raw", 6.0);
+  kohyaSigmaFamilies(m.tool, SigmaLoss::Raw, 6.0);
   m.defaultDraw = "shift";  // add_lumina_train_arguments: --timestep_sampling shift
+  return m;
+}
+
+// HunyuanImage 2.1 (hunyuan_image_train_network.py get_noise_pred_and_target): Flux's draw and
+// apply_model_prediction_type with its own parser defaults (sigma, --discrete_flow_shift 5.0,
+// --model_prediction_type raw; setup_parser); its autoencoder is 32× a side
+// (library/hunyuan_image_vae.py VAE_SCALE_FACTOR), so flux_shift counts (H/64)·(W/64) tokens.
+ModelDefinition sdScriptsHunyuanImage(const TrainerSettings& settings) {
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of hunyuan_image_train_network.py (or the same keys in --config_file "
+      "TOML)",
+      "hunyuan-image",
+      "HunyuanImage 2.1 (hunyuan_image_train_network.py): a velocity loss with the default "
+      "--model_prediction_type raw, an x0-space one with sigma_scaled");
+  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none", 32);
+  kohyaScaledFlowFamilies(m.tool, settings, 32);
+  for (auto& f : m.tool.families)
+    for (auto& q : f.parameters)
+      if (q.name == "discrete_flow_shift") q.initial = 5.0;  // the script's default
+  kohyaSigmaFamilies(m.tool, SigmaLoss::Raw, 5.0);
+  kohyaSigmaFamilies(m.tool, SigmaLoss::SigmaScaled, 5.0, " + sigma_scaled");
+  m.defaultDraw = "sigma";
+  m.tool.optionDefaults = {{"timestep_sampling", "sigma"},
+                           {"weighting_scheme", "uniform"},
+                           {"model_prediction_type", "raw"}};
+  return m;
+}
+
+// Anima (anima_train_network.py get_noise_pred_and_target): Flux's draw, target noise − latents
+// (the velocity), no --model_prediction_type, and the loss always multiplied by
+// library/anima_train_utils.py compute_loss_weighting_for_anima (sigma_sqrt t⁻², cosmap, else
+// ones) at the drawn t, in every mode. Parser defaults (anima_train_utils.py
+// add_anima_training_arguments): sigmoid, --discrete_flow_shift 1.0. Its latent is 8× a side, so
+// flux_shift's μ is Flux's.
+ModelDefinition sdScriptsAnima(const TrainerSettings& settings) {
+  ModelDefinition m = flowModel(
+      "sd-scripts",
+      "command-line flags of anima_train_network.py (or the same keys in --config_file TOML)",
+      "anima", "Anima (anima_train_network.py): velocity loss, --weighting_scheme in every mode");
+  kohyaFlowFamilies(m.tool, settings, "");
+  for (auto& f : m.tool.families)
+    for (auto& q : f.parameters)
+      if (q.name == "discrete_flow_shift") q.initial = 1.0;  // the script's default
+  kohyaSigmaFamilies(m.tool, SigmaLoss::WeightedVelocity, 1.0);
+  for (const auto& [name, weight] : sd3LossWeightings()) {
+    if (name == "uniform") continue;
+    LossWeighting w;
+    w.name = name;
+    w.weight = [f = weight](double sigma, double) { return f(flowT(sigma)); };
+    w.snippet = [n = name](double) { return "--weighting_scheme " + n; };
+    // In the sigma mode the same flag is the "sigma + …" family's (it picks u there too).
+    w.combines = [](const std::string& draw) { return draw.rfind("sigma", 0) != 0; };
+    m.weightings.push_back(w);
+  }
+  m.defaultDraw = "sigmoid";
+  m.tool.optionDefaults = {{"timestep_sampling", "sigmoid"}, {"weighting_scheme", "uniform"}};
   return m;
 }
 
@@ -373,6 +442,8 @@ ModelDefinition sdScripts(const TrainerSettings& settings, const std::string& mo
   if (model == "flux") return sdScriptsFlux(settings);
   if (model == "sd3") return sdScriptsSd3();
   if (model == "lumina2") return sdScriptsLumina(settings);
+  if (model == "hunyuan-image") return sdScriptsHunyuanImage(settings);
+  if (model == "anima") return sdScriptsAnima(settings);
   return sdScriptsDdpm(model);
 }
 

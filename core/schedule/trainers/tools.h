@@ -43,9 +43,10 @@ ModelDefinition edm2(const TrainerSettings& settings, const std::string& model);
 ModelDefinition kDiffusion(const TrainerSettings& settings, const std::string& model);
 
 // The Flux-style logit-normal families sd-scripts and musubi-tuner share (shift, sigmoid,
-// flux_shift, uniform), each snippet ending with `extra`.
-void kohyaFlowFamilies(TrainerTool& tool, const TrainerSettings& settings,
-                       const std::string& extra);
+// flux_shift, uniform), each snippet ending with `extra`. flux_shift's μ counts the latent's
+// (h//2)·(w//2) tokens, h and w the image's sides over `latentDownscale` (8: Flux's autoencoder).
+void kohyaFlowFamilies(TrainerTool& tool, const TrainerSettings& settings, const std::string& extra,
+                       int latentDownscale = 8);
 
 // SD 1.5/SDXL's min-SNR-γ weighting under an option name and snippet of the tool's own.
 LossWeighting minSnrGamma(std::string name, bool vPrediction, double defaultGamma,

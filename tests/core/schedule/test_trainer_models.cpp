@@ -870,6 +870,33 @@ std::vector<Case> cases() {
   c.push_back({"sd-scripts", "flux", "", "uniform + sigma_scaled", {}, [n = 0](auto&) mutable {
                  return flowDraw((n++ % kDraws + 0.5) / kDraws, 1.0);
                }});
+  // sd-scripts HunyuanImage 2.1 (hunyuan_image_train_network.py get_noise_pred_and_target: the
+  // Flux function, apply_model_prediction_type with the default raw, target noise − latents):
+  // the sigma mode at the script's shift 5; flux_shift with μ from (h//2)(w//2) of the 32×
+  // latent, h = w = 1024/32, so 256 tokens and μ = 0.5.
+  c.push_back({"sd-scripts", "hunyuan-image", "", "sigma", {5.0}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(uniform(g), 5.0);
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "hunyuan-image", "", "flux_shift", {1.1}, [=](auto& g) mutable {
+                 const double t = shift(sigmoid(1.1 * normal(g)), std::exp(0.5));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  // sd-scripts Anima (anima_train_network.py get_noise_pred_and_target: the Flux function, target
+  // noise − latents, times anima_train_utils.py compute_loss_weighting_for_anima in every mode):
+  // sigmoid (the script's default); shift under cosmap; the sigma mode (shift 1) under cosmap.
+  c.push_back({"sd-scripts", "anima", "", "sigmoid", {0.9}, [=](auto& g) mutable {
+                 const double t = sigmoid(0.9 * normal(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  c.push_back({"sd-scripts", "anima", "cosmap", "shift + cosmap", {1.0, 2.0}, [=](auto& g) mutable {
+                 const double t = shift(sigmoid(normal(g)), 2.0);
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
+               }});
+  c.push_back({"sd-scripts", "anima", "cosmap", "sigma + cosmap", {1.0}, [=](auto& g) mutable {
+                 const double t = kohyaSigmaTable(uniform(g), 1.0);
+                 return flowDraw(t, 2.0 / (kPi * (1.0 - 2.0 * t + 2.0 * t * t)) / (t * t));
+               }});
   // sd-scripts Lumina 2 (library/lumina_train_util.py get_noisy_model_input_and_timesteps;
   // lumina_train_network.py get_noise_pred_and_target: target latents − noise, raw): shift at the
   // script's default a = 6; nextdit_shift, time_shift(μ, 1, U) with U uniform (swept through u)

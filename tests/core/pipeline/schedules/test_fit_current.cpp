@@ -296,6 +296,32 @@ config:
     }
   }
 
+  // sd-scripts' Anima weighs every mode by --weighting_scheme, and its parser defaults to the
+  // sigmoid mode; HunyuanImage's to the sigma mode under raw.
+  void sdScriptsAnimaAndHunyuanImageLines() {
+    TrainerSettings anima;
+    anima.model = "anima";
+    const FitTarget target = targetOf("sd-scripts", {}, "shift", {1.4, 1.8});
+    const std::string weighted = write(dir_, "anima.sh",
+                                       "accelerate launch anima_train_network.py "
+                                       "--timestep_sampling shift --discrete_flow_shift 3.0 "
+                                       "--sigmoid_scale 1.0 --weighting_scheme cosmap\n");
+    QCOMPARE(QString::fromStdString(
+                 fitCurrentSettingsFile(target, weighted, "sd-scripts", anima).family),
+             QString("shift + cosmap"));
+    const std::string scale = write(dir_, "anima_scale.sh", "--sigmoid_scale 1.3\n");
+    QCOMPARE(
+        QString::fromStdString(fitCurrentSettingsFile(target, scale, "sd-scripts", anima).family),
+        QString("sigmoid"));
+    TrainerSettings hunyuan;
+    hunyuan.model = "hunyuan-image";
+    const std::string shiftOnly = write(dir_, "hunyuan.sh", "--discrete_flow_shift 4.0\n");
+    const CurrentFit h = fitCurrentSettingsFile(target, shiftOnly, "sd-scripts", hunyuan);
+    QCOMPARE(QString::fromStdString(h.family), QString("sigma"));
+    QVERIFY2(h.current.snippet.find("--model_prediction_type raw") != std::string::npos,
+             h.current.snippet.c_str());
+  }
+
   void sdScriptsLeftOutOptionsAreTheParsersDefaults() {
     // flux_train_network.py's parser defaults --model_prediction_type to sigma_scaled and
     // --weighting_scheme to uniform: a line that leaves them out trains the scaled family (an
