@@ -461,36 +461,43 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
       t.families.push_back(f);
     }
-  // min_denoising_steps and max_denoising_steps: the window of indices the balanced draw picks
-  // from, the job YAML's only integer knobs of the draw.
-  for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
-    TrainerFamily f{
-        type + " + window",
-        {param("min_denoising_steps", 0.0, 0.0, 998.0),
-         param("max_denoising_steps", 999.0, 1.0, 999.0)},
-        [grid, grid_type = gridType(type)](double u, const Params& p) {
-          return gridDensity(grid_type, u, windowOf(IndexStyle::Balanced, p), grid);
-        },
-        noWeight,
-        [type](const Params& p) {
-          return yaml(type, "balanced") +
-                 "\n  min_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[0]))) +
-                 "\n  max_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[1])));
-        },
-        "indices randint(min_denoising_steps, max_denoising_steps) of the " + type +
-            " grid (0 is the highest noise)"};
-    for (auto& q : f.parameters) q.quantum = 1.0;
-    if (type == "shift")
-      f.atoms =
-          shiftGridAtoms(grid, [](const Params& p) { return windowOf(IndexStyle::Balanced, p); });
-    if (type == "weighted") {
-      f.toolWeight = [](double sigma, const Params&) {
-        return weighingAt(1000.0 * (1.0 - flowT(sigma)));
-      };
-      f.weighting = "weighted";
+  // min_denoising_steps and max_denoising_steps: the window of indices the draw picks from, the
+  // job YAML's only integer knobs of the draw: balanced randint(min, max); content and style their
+  // U³ index value_map'ed from [0, 999] onto [min, max] (IndexLaw). A Wan 2.2 expert's window
+  // (its multistage boundary) is such a window too.
+  for (const std::string style : {"balanced", "content", "style"})
+    for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
+      const IndexStyle indices = indexStyle(style);
+      TrainerFamily f{
+          (style == "balanced" ? type : type + " + " + style) + " + window",
+          {param("min_denoising_steps", 0.0, 0.0, 998.0),
+           param("max_denoising_steps", 999.0, 1.0, 999.0)},
+          [grid, grid_type = gridType(type), indices](double u, const Params& p) {
+            return gridDensity(grid_type, u, windowOf(indices, p), grid);
+          },
+          noWeight,
+          [type, style](const Params& p) {
+            return yaml(type, style) + "\n  min_denoising_steps: " +
+                   std::to_string(static_cast<int>(std::floor(p[0]))) +
+                   "\n  max_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[1])));
+          },
+          (style == "balanced"
+               ? "indices randint(min_denoising_steps, max_denoising_steps)"
+               : "index U³ toward " + std::string(style == "content" ? "high" : "low") +
+                     " noise, mapped onto [min_denoising_steps, "
+                     "max_denoising_steps]") +
+              " of the " + type + " grid (0 is the highest noise)"};
+      for (auto& q : f.parameters) q.quantum = 1.0;
+      if (type == "shift")
+        f.atoms = shiftGridAtoms(grid, [indices](const Params& p) { return windowOf(indices, p); });
+      if (type == "weighted") {
+        f.toolWeight = [](double sigma, const Params&) {
+          return weighingAt(1000.0 * (1.0 - flowT(sigma)));
+        };
+        f.weighting = "weighted";
+      }
+      t.families.push_back(f);
     }
-    t.families.push_back(f);
-  }
   // linear_timesteps, linear_timesteps2: the linear grid (whatever timestep_type says, unless it
   // is weighted) and the loss × a bell over the indices (the second flat on the low-noise half).
   for (const std::string style : {"balanced", "content", "style"})

@@ -677,6 +677,28 @@ std::vector<Case> cases() {
                  const double t = shift(1.0 - i * (1.0 - sMin) / 999.0, 3.0);
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // The window under content_or_style (same function): the U³ index, value_map(x, 0, 999, min,
+  // max) = x·(max − min)/999 + min, .long(), clamped to [min, max]; content toward high noise on
+  // Z-Image's grid, style toward low noise on Wan 2.2 5B's (static shift 5).
+  auto cubeInWindow = [](bool content, int lo, int hi) {
+    return [=](std::mt19937_64& g) {
+      const double u = std::uniform_real_distribution<double>(0.0, 1.0)(g);
+      const double x = (content ? std::pow(u, 3.0) : 1.0 - std::pow(u, 3.0)) * 1000.0;
+      return std::clamp(static_cast<int>(x * (hi - lo) / 999.0 + lo), lo, hi);
+    };
+  };
+  c.push_back({"ai-toolkit",
+               "zimage",
+               "",
+               "shift + content + window",
+               {100, 600},
+               staticShiftGrid(3.0, cubeInWindow(true, 100, 600))});
+  c.push_back({"ai-toolkit",
+               "wan22-5b",
+               "",
+               "shift + style + window",
+               {0, 875},
+               staticShiftGrid(5.0, cubeInWindow(false, 0, 875))});
   // linear_timesteps / linear_timesteps2 (custom_flowmatch_sampler.py
   // CustomFlowMatchEulerDiscreteScheduler.__init__ builds the weights, SDTrainer.py multiplies
   // the loss by the entry of the drawn index): exp(−2((x − 500)/1000)²) for x = 0 … 999, less its

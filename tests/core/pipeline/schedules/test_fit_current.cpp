@@ -189,6 +189,20 @@ config:
     QVERIFY(
         std::count(fit.unreadKeys.begin(), fit.unreadKeys.end(), "config.process.0.model.arch"));
     QVERIFY(QString::fromStdString(formatCurrentFit(fit)).contains("content_or_style: content"));
+
+    // A window under content: the shift grid's U³ index mapped onto [100, 600], both steps read.
+    const std::string windowed = write(dir_, "job_window.yaml", R"(config:
+  process:
+    - type: sd_trainer
+      train:
+        timestep_type: shift
+        content_or_style: content
+        min_denoising_steps: 100
+        max_denoising_steps: 600
+)");
+    const CurrentFit w = fitCurrentSettingsFile(target, windowed, "ai-toolkit", s);
+    QCOMPARE(QString::fromStdString(w.family), QString("shift + content + window"));
+    QVERIFY(w.assumedDefaults.empty());
   }
 
   void kDiffusionShippedConfig() {
