@@ -434,6 +434,30 @@ std::vector<Case> cases() {
                  const double t = 1.0 - j / 1000.0;
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // Wan 2.2's two experts trained together (wan_train_network.py
+  // get_noisy_model_input_and_timesteps with --dit_high_noise): a step's first draw picks the
+  // expert (t·1000 + 1 ≥ 1000·boundary is the high-noise one) and every sample of the batch is
+  // redrawn until it falls on that side. Over the steps, all samples together follow the mode's own
+  // draw: the same family, no window (here shift, boundary 875, batches of 4 replayed in order).
+  c.push_back({"musubi-tuner",
+               "flux",
+               "",
+               "shift",
+               {1.0, 5.0},
+               [=, batch = std::vector<double>(), next = std::size_t{0}](auto& g) mutable {
+                 auto draw = [&] { return shift(sigmoid(normal(g)), 5.0); };
+                 if (next == batch.size()) {
+                   const bool high = draw() * 1000.0 + 1.0 >= 875.0;
+                   batch.clear();
+                   while (batch.size() < 4) {
+                     const double t = draw();
+                     if ((t * 1000.0 + 1.0 >= 875.0) == high) batch.push_back(t);
+                   }
+                   next = 0;
+                 }
+                 const double t = batch[next++];
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   // The same window held (fit --timestep-window, or read from a file by fit --current) on the
   // other modes: sigmoid squeezed into [0.1, 0.9]; logsnr (t = sigmoid(−logsnr/2), logsnr ~
   // N(m, s²)) redrawn until inside [0, 0.7] (a narrow logsnr: under 1/t² a wide one leaves
