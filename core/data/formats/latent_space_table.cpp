@@ -169,6 +169,14 @@ const std::vector<LatentCacheKind>& latentCacheKinds() {
        "extensions_built_in/diffusion_models/qwen_image/qwen_image.py encode_images"},
       {"ai-toolkit", "wan22-5b", "wan2.2-5b", true,
        "toolkit/models/wan21/wan21.py Wan21.encode_images"},
+      // Wan2214bModel (extensions_built_in/diffusion_models/wan22/wan22_14b_model.py) loads the
+      // Wan 2.1 VAE (_wan_vae_path) and encodes as Wan21 does; each expert alike.
+      {"ai-toolkit", "wan22-14b", "wan2.1", true,
+       "toolkit/models/wan21/wan21.py Wan21.encode_images (the Wan 2.1 VAE)"},
+      {"ai-toolkit", "wan22-14b-high", "wan2.1", true,
+       "toolkit/models/wan21/wan21.py Wan21.encode_images (the Wan 2.1 VAE)"},
+      {"ai-toolkit", "wan22-14b-low", "wan2.1", true,
+       "toolkit/models/wan21/wan21.py Wan21.encode_images (the Wan 2.1 VAE)"},
       {"ai-toolkit", "flux2", "flux2", true,
        "extensions_built_in/diffusion_models/flux2/flux2_model.py encode_images"},
   };

@@ -207,6 +207,8 @@ const std::vector<ModelKey>& modelKeys() {
         {"qwen_image_edit_plus", "qwen"},
         {"zimage", "zimage"},
         {"wan22_5b", "wan22-5b"},
+        {"wan22_14b", "wan22-14b"},
+        {"wan22_14b_i2v", "wan22-14b"},
         {"hidream", "hidream"},
         {"lumina2", "lumina2"},
         {"sd3", "sd3"}}},
@@ -222,10 +224,34 @@ const std::vector<ModelKey>& modelKeys() {
   return keys;
 }
 
-// The model a settings file names, how that was found, and the file's key that named it.
+// The model a settings file names, how that was found, and the file's keys that named it.
 struct NamedModel {
-  std::string model, source, fileKey;  // all empty when the file names none
+  std::string model, source, fileKey;   // all empty when the file names none
+  std::vector<std::string> expertKeys;  // ai-toolkit's model_kwargs that chose one expert
 };
+
+// ai-toolkit's Wan 2.2 14B trains one expert alone when model.model_kwargs sets
+// train_high_noise or train_low_noise false (wan22_14b_model.py Wan2214bModel.__init__).
+void expertOf(const io::TrainerConfigFile& settings, NamedModel& named) {
+  if (named.model != "wan22-14b") return;
+  bool trains[2] = {true, true};
+  const char* keys[2] = {"model_kwargs.train_high_noise", "model_kwargs.train_low_noise"};
+  for (int e = 0; e < 2; ++e)
+    if (const std::string* value = lookUp(settings.values, keys[e])) {
+      if (!sameValue(*value, "true") && !sameValue(*value, "false"))
+        throw InputError(settings.path,
+                         std::string(keys[e]) + " = '" + *value + "' is not true or false");
+      trains[e] = sameValue(*value, "true");
+      for (const auto& [name, v] : settings.values)
+        if (&v == value) named.expertKeys.push_back(name);
+    }
+  if (!trains[0] && !trains[1])
+    throw InputError(settings.path, "model_kwargs trains neither Wan 2.2 expert");
+  if (trains[0] != trains[1]) {
+    named.model = trains[0] ? "wan22-14b-high" : "wan22-14b-low";
+    named.source += trains[0] ? ", train_low_noise false" : ", train_high_noise false";
+  }
+}
 
 // The model the file names for `tool`; empty when the tool's files have no model key or this
 // file does not set it. Throws InputError(path, …) for a value NoiseScope does not map.
@@ -248,7 +274,9 @@ NamedModel modelNamedBy(const io::TrainerConfigFile& settings, const std::string
     std::string fileKey;
     for (const auto& [name, v] : settings.values)
       if (&v == value) fileKey = name;
-    return {it->second, "inferred from the file's " + k.key + " = " + *value, fileKey};
+    NamedModel named{it->second, "inferred from the file's " + k.key + " = " + *value, fileKey};
+    expertOf(settings, named);
+    return named;
   }
   return {};
 }
@@ -350,6 +378,7 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
         readKeys.insert(name);
   const bool setsADrawKey = !readKeys.empty();
   if (!named.fileKey.empty()) readKeys.insert(named.fileKey);  // it chose the model
+  for (const auto& k : named.expertKeys) readKeys.insert(k);
   for (const auto& [name, value] : settings.values)
     if (!readKeys.count(name)) out.unreadKeys.push_back(name);
 

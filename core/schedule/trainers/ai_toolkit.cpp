@@ -43,6 +43,10 @@ struct Architecture {
   double maxShift = 1.15;     // μ at maxTokens
   double maxTokens = 4096.0;  // μ is 0.5 at 256 tokens
   double terminal = 0.0;      // shift_terminal: the grid stretched to end at this t
+  // Two experts (is_multistage, Wan 2.2 14B): the high-noise one trains the grid's entries above
+  // t = boundary, the low-noise one the rest, on alternate steps; 0: one model.
+  double boundary = 0.0;
+  bool trainsHigh = true, trainsLow = true;  // model_kwargs train_high_noise / train_low_noise
 };
 
 const std::vector<Architecture>& architectures() {
@@ -57,6 +61,21 @@ const std::vector<Architecture>& architectures() {
       {"hidream", "HiDream: static shift 3", "shift", false, 3.0},
       {"lumina2", "Lumina 2: static shift 6", "sigmoid", false, 6.0},
       {"sd3", "SD3 (sd_flow_config): static shift 3", "sigmoid", false, 3.0},
+      // extensions_built_in/diffusion_models/wan22/wan22_14b_model.py Wan2214bModel: the 5B's
+      // scheduler config (static shift 5), multistage_boundaries [0.875, 0.0] for T2V and I2V
+      // alike (boundary_ratio_i2v is used only when sampling).
+      {"wan22-14b",
+       "Wan 2.2 14B (T2V, I2V): static shift 5; two experts split at t = 0.875, trained on "
+       "alternate steps",
+       "linear", false, 5.0, 1.15, 4096.0, 0.0, 0.875, true, true},
+      {"wan22-14b-high",
+       "Wan 2.2 14B, the high-noise expert alone (model_kwargs train_low_noise: false): static "
+       "shift 5, the grid above t = 0.875",
+       "linear", false, 5.0, 1.15, 4096.0, 0.0, 0.875, true, false},
+      {"wan22-14b-low",
+       "Wan 2.2 14B, the low-noise expert alone (model_kwargs train_high_noise: false): static "
+       "shift 5, the grid from t = 0.875 down",
+       "linear", false, 5.0, 1.15, 4096.0, 0.0, 0.875, false, true},
   };
   return list;
 }
@@ -96,6 +115,9 @@ IndexStyle indexStyle(const std::string& word) {
 struct IndexLaw {
   IndexStyle style = IndexStyle::Balanced;
   int lo = 0, hi = 999;
+  // A second window trained on as many steps as the first (the other expert of a multistage
+  // model); hi2 < lo2: none.
+  int lo2 = 0, hi2 = -1;
 
   // P(the draw lands at or above the cube's share f of the range), f = (j − lo)·999/(1000·(hi −
   // lo)), clamped to [0, 1].
@@ -110,13 +132,21 @@ struct IndexLaw {
                    : std::cbrt(1.0 - share(i)) - std::cbrt(1.0 - share(i + 1));
   }
   double probability(int i) const {
+    if (hi2 < lo2) return probabilityInWindow(i);
+    return 0.5 * probabilityInWindow(i) + 0.5 * IndexLaw{style, lo2, hi2}.probabilityInWindow(i);
+  }
+  double probabilityInWindow(int i) const {
     if (i < lo || i > hi) return 0.0;
     if (lo == hi) return 1.0;
     if (style == IndexStyle::Balanced) return i < hi ? 1.0 / (hi - lo) : 0.0;  // randint(lo, hi)
     if (lo == 0 && hi == 999) return fullRange(style)[i];
     return cubeProbability(i);
   }
-  bool operator==(const IndexLaw& o) const { return style == o.style && lo == o.lo && hi == o.hi; }
+  bool operator==(const IndexLaw& o) const {
+    return style == o.style && lo == o.lo && hi == o.hi && lo2 == o.lo2 && hi2 == o.hi2;
+  }
+  int first() const { return hi2 < lo2 ? lo : std::min(lo, lo2); }
+  int last() const { return hi2 < lo2 ? hi : std::max(hi, hi2); }
 
   // The default window's cube probabilities, computed once per style.
   static const std::vector<double>& fullRange(IndexStyle style) {
@@ -209,8 +239,8 @@ double sigmoidGridDensity(double t, const IndexLaw& law) {
   }
   // Only the law's window [lo, hi] can have a nonzero probability; the terms outside it add +0.
   const int count = static_cast<int>(terms.value.size());
-  const int from = std::max(0, law.lo - terms.first);
-  const int to = std::min(count, law.hi - terms.first + 1);
+  const int from = std::max(0, law.first() - terms.first);
+  const int to = std::min(count, law.last() - terms.first + 1);
   double sum = 0.0;
   for (int j = from; j < to; ++j) sum += indexProbability(terms.first + j, law) * terms.value[j];
   return sum;
@@ -426,6 +456,68 @@ double gridDensity(GridType type, double u, const IndexLaw& law, const ShiftGrid
   return indexDensity(v, law) * dvdt;
 }
 
+// What a multistage law trains, for a family's note.
+std::string expertNote(const IndexLaw& law) {
+  std::string text = "; indices [" + std::to_string(law.lo) + ", " + std::to_string(law.hi) + "]";
+  if (law.hi2 >= law.lo2)
+    text += " and [" + std::to_string(law.lo2) + ", " + std::to_string(law.hi2) +
+            "], the two experts on alternate steps";
+  return text;
+}
+
+// linear_timesteps, linear_timesteps2: the linear grid (whatever timestep_type says, unless it
+// is weighted) and the loss × a bell over the indices (the second flat on the low-noise half),
+// each index drawn by lawOf(content_or_style).
+void addLinearTimestepFamilies(TrainerTool& t, const ShiftGrid& grid,
+                               const std::function<IndexLaw(IndexStyle)>& lawOf, bool experts) {
+  for (const std::string style : {"balanced", "content", "style"})
+    for (const bool half : {false, true}) {
+      const std::string key = half ? "linear_timesteps2" : "linear_timesteps";
+      TrainerFamily f{style == "balanced" ? key : key + " + " + style,
+                      {},
+                      [grid, law = lawOf(indexStyle(style))](double u, const Params&) {
+                        return gridDensity(GridType::Linear, u, law, grid);
+                      },
+                      [half](double sigma, const Params&) {
+                        return bellWeight(1000.0 * (1.0 - flowT(sigma)), half);
+                      },
+                      [key, style](const Params&) {
+                        return "train:\n  timestep_type: linear\n  " + key +
+                               ": true\n  content_or_style: " + style;
+                      },
+                      std::string("uniform t grid, loss × the ") +
+                          (half ? "half bell (flat from index 500, the low-noise half)"
+                                : "bell exp(−2((i − 500)/1000)²) less its minimum") +
+                          ", mean 1; no knob"};
+      if (style != "balanced")
+        f.note +=
+            "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+      if (experts) f.note += expertNote(lawOf(indexStyle(style)));
+      t.families.push_back(f);
+    }
+}
+
+// The experts' windows of a multistage model on a grid of entries t(0) > t(1) > …
+// (BaseSDTrainProcess.py, adjust_multistage_timesteps): an expert between t = b_max and b_min
+// draws indices from [n(≥ b_max) − 1, n(> b_min) − 1], n counting the grid's timesteps 1000·t
+// against 1000·b; the two experts alternate, so each has half the steps.
+IndexLaw expertLaw(IndexStyle style, const Architecture& a, const std::function<double(int)>& t) {
+  auto window = [&](double high, double low) {
+    int atOrAbove = 0, above = 0;
+    for (int i = 0; i < 1000; ++i) {
+      const double timestep = 1000.0 * t(i);
+      atOrAbove += timestep >= 1000.0 * high;
+      above += timestep > 1000.0 * low;
+    }
+    if (above <= atOrAbove) return std::pair<int, int>{0, 999};  // the code's empty-range case
+    return std::pair<int, int>{std::max(atOrAbove - 1, 0), std::min(above - 1, 999)};
+  };
+  const auto [highLo, highHi] = window(1.0, a.boundary);
+  const auto [lowLo, lowHi] = window(a.boundary, 0.0);
+  if (a.trainsHigh && a.trainsLow) return IndexLaw{style, highLo, highHi, lowLo, lowHi};
+  return a.trainsHigh ? IndexLaw{style, highLo, highHi} : IndexLaw{style, lowLo, lowHi};
+}
+
 void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& settings) {
   const double tokens = std::floor(settings.height / 16.0) * std::floor(settings.width / 16.0);
   const double mu = 0.5 + (a.maxShift - 0.5) / (a.maxTokens - 256.0) * (tokens - 256.0);
@@ -434,11 +526,20 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                                                 " at " + std::to_string(settings.width) + "×" +
                                                 std::to_string(settings.height) + " px)"
                                           : "the static " + num(a.shift);
+  const bool multistage = a.boundary > 0.0;
+  // A multistage model's windows are read off the grid's entries (the sigmoid and lognorm_blend
+  // grids are drawn afresh every step, so those are not offered for it).
+  auto lawOf = [&](IndexStyle style, GridType type) {
+    if (!multistage) return IndexLaw{style};
+    if (type == GridType::Shift) return expertLaw(style, a, [&](int i) { return grid.t(i); });
+    return expertLaw(style, a, [](int i) { return (1000.0 - i) / 1000.0; });
+  };
   for (const std::string style : {"balanced", "content", "style"})
     for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
+      if (multistage && type == "sigmoid") continue;
       TrainerFamily f;
       f.name = style == "balanced" ? type : type + " + " + style;
-      const IndexLaw law{indexStyle(style)};
+      const IndexLaw law = lawOf(indexStyle(style), gridType(type));
       f.density = [law, grid, grid_type = gridType(type)](double u, const Params&) {
         return gridDensity(grid_type, u, law, grid);
       };
@@ -459,8 +560,14 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       if (style != "balanced")
         f.note +=
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+      if (multistage) f.note += expertNote(law);
       t.families.push_back(f);
     }
+  if (multistage) {
+    addLinearTimestepFamilies(
+        t, grid, [&](IndexStyle s) { return lawOf(s, GridType::Linear); }, true);
+    return;  // the experts' windows replace min/max_denoising_steps; no lognorm_blend
+  }
   // min_denoising_steps and max_denoising_steps: the window of indices the draw picks from, the
   // job YAML's only integer knobs of the draw: balanced randint(min, max); content and style their
   // U³ index value_map'ed from [0, 999] onto [min, max] (IndexLaw). A Wan 2.2 expert's window
@@ -498,32 +605,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       }
       t.families.push_back(f);
     }
-  // linear_timesteps, linear_timesteps2: the linear grid (whatever timestep_type says, unless it
-  // is weighted) and the loss × a bell over the indices (the second flat on the low-noise half).
-  for (const std::string style : {"balanced", "content", "style"})
-    for (const bool half : {false, true}) {
-      const std::string key = half ? "linear_timesteps2" : "linear_timesteps";
-      TrainerFamily f{style == "balanced" ? key : key + " + " + style,
-                      {},
-                      [grid, law = IndexLaw{indexStyle(style)}](double u, const Params&) {
-                        return gridDensity(GridType::Linear, u, law, grid);
-                      },
-                      [half](double sigma, const Params&) {
-                        return bellWeight(1000.0 * (1.0 - flowT(sigma)), half);
-                      },
-                      [key, style](const Params&) {
-                        return "train:\n  timestep_type: linear\n  " + key +
-                               ": true\n  content_or_style: " + style;
-                      },
-                      std::string("uniform t grid, loss × the ") +
-                          (half ? "half bell (flat from index 500, the low-noise half)"
-                                : "bell exp(−2((i − 500)/1000)²) less its minimum") +
-                          ", mean 1; no knob"};
-      if (style != "balanced")
-        f.note +=
-            "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
-      t.families.push_back(f);
-    }
+  addLinearTimestepFamilies(
+      t, grid, [](IndexStyle s) { return IndexLaw{s}; }, false);
   // lognorm_blend's grid reads no scheduler config: the same for every architecture.
   for (const std::string style : {"balanced", "content", "style"}) {
     TrainerFamily f{

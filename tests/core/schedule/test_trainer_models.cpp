@@ -711,6 +711,44 @@ std::vector<Case> cases() {
       return std::clamp(static_cast<int>(x * (hi - lo) / 999.0 + lo), lo, hi);
     };
   };
+  // Wan 2.2 14B (extensions_built_in/diffusion_models/wan22/wan22_14b_model.py: the 5B's static
+  // shift 5, multistage_boundaries [0.875, 0.0]; BaseSDTrainProcess.py adjust_multistage_timesteps
+  // and SDTrainer.py's switch every step): an expert between b_max and b_min draws from
+  // [#(timesteps ≥ 1000·b_max) − 1, #(timesteps > 1000·b_min) − 1], the two on alternate steps.
+  auto expertWindow = [](const std::function<double(int)>& t, double bMax, double bMin) {
+    int atOrAbove = 0, above = 0;
+    for (int i = 0; i < 1000; ++i) {
+      atOrAbove += 1000.0 * t(i) >= 1000.0 * bMax;
+      above += 1000.0 * t(i) > 1000.0 * bMin;
+    }
+    return std::pair<int, int>{std::max(atOrAbove - 1, 0), above - 1};
+  };
+  const std::function<double(int)> linearT = [](int i) { return (1000.0 - i) / 1000.0; };
+  const std::function<double(int)> wanShiftT = [](int i) {
+    const double sMin = shift(0.001, 5.0);
+    return shift(1.0 - i * (1.0 - sMin) / 999.0, 5.0);
+  };
+  c.push_back({"ai-toolkit", "wan22-14b", "", "linear", {}, [=, step = 0](auto& g) mutable {
+                 const bool high = step++ % 2 == 0;
+                 const auto window = expertWindow(linearT, high ? 1.0 : 0.875, high ? 0.875 : 0.0);
+                 const double t = linearT(
+                     std::uniform_int_distribution<int>(window.first, window.second - 1)(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
+  const auto [highLo, highHi] = expertWindow(wanShiftT, 1.0, 0.875);
+  c.push_back({"ai-toolkit",
+               "wan22-14b-high",
+               "",
+               "shift + content",
+               {},
+               staticShiftGrid(5.0, cubeInWindow(true, highLo, highHi))});
+  const int lowLo = expertWindow(linearT, 0.875, 0.0).first;
+  const int lowHi = expertWindow(linearT, 0.875, 0.0).second;
+  c.push_back({"ai-toolkit", "wan22-14b-low", "weighted", "weighted", {}, [=](auto& g) mutable {
+                 const int i = std::uniform_int_distribution<int>(lowLo, lowHi - 1)(g);
+                 const double t = linearT(i);
+                 return flowDraw(t, aiToolkitWeighing(i) / (t * t));
+               }});
   c.push_back({"ai-toolkit",
                "zimage",
                "",

@@ -205,6 +205,50 @@ config:
     QVERIFY(w.assumedDefaults.empty());
   }
 
+  // Wan 2.2 14B: the arch names the model, model_kwargs the expert trained alone.
+  void aiToolkitWanExpertIsReadFromModelKwargs() {
+    const std::string job = write(dir_, "wan22.yaml", R"(config:
+  process:
+    - type: sd_trainer
+      train:
+        timestep_type: linear
+        content_or_style: balanced
+      model:
+        arch: wan22_14b
+        model_kwargs:
+          train_high_noise: true
+          train_low_noise: false
+)");
+    TrainerSettings high;
+    high.model = "wan22-14b-high";
+    const CurrentFit fit =
+        fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), job, "ai-toolkit", {});
+    QCOMPARE(QString::fromStdString(fit.model), QString("wan22-14b-high"));
+    QVERIFY2(QString::fromStdString(fit.modelSource).contains("train_low_noise false"),
+             fit.modelSource.c_str());
+    QCOMPARE(QString::fromStdString(fit.family), QString("linear"));
+    QVERIFY2(fit.current.tv < 1e-6, QByteArray::number(fit.current.tv));
+    for (const auto& key : fit.unreadKeys)  // the expert's keys were read (type is not)
+      QVERIFY2(key.find("model_kwargs") == std::string::npos, key.c_str());
+    // Both experts off is the file's error.
+    const std::string none = write(dir_, "wan22_none.yaml", R"(config:
+  process:
+    - train:
+        timestep_type: linear
+      model:
+        arch: wan22_14b
+        model_kwargs:
+          train_high_noise: false
+          train_low_noise: false
+)");
+    try {
+      fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), none, "ai-toolkit", {});
+      QFAIL("no expert was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(none));
+    }
+  }
+
   void kDiffusionShippedConfig() {
     TrainerSettings s;
     s.width = s.height = 32;
