@@ -194,6 +194,20 @@ ModelDefinition flowModels(const TrainerSettings& settings, const std::string& m
                         },
                         "uniform t, then the shift"});
   t.families.push_back(cubicFamily());
+  // flux_fast_schedule (sample_flow_sigmas' last branch, reached when no other draw is set): t
+  // picked by random.choices from [1.0]·7 + [0.75, 0.5, 0.25], not shifted. The 70 % at t = 1
+  // is pure noise (σ = ∞), outside every grid: φ on a grid is the other three values'.
+  TrainerFamily fast{"flux_fast_schedule",
+                     {},
+                     [](double, const Params&) { return 0.0; },  // atoms only
+                     noWeight,
+                     [](const Params&) { return std::string("\"flux_fast_schedule\": true"); },
+                     "t = 1 (70 %, pure noise, off every grid), 0.75, 0.5 or 0.25 (10 % each); "
+                     "no knob"};
+  fast.atoms = [](const Params&) {
+    return std::vector<std::pair<double, double>>{{1.0, 0.7}, {0.75, 0.1}, {0.5, 0.1}, {0.25, 0.1}};
+  };
+  t.families.push_back(fast);
   m.defaultDraw = "sigmoid";
   return m;
 }

@@ -565,6 +565,13 @@ std::vector<Case> cases() {
   std::vector<double> knots;
   for (int j = 0; j < 33; ++j)
     knots.push_back(j < 3 ? 0.0 : std::exp(-std::pow((j / 32.0 - 0.4) / 0.15, 2.0)));
+  // flux_fast_schedule (common.py sample_flow_sigmas, its last branch): random.choices over
+  // [1.0]·7 + [0.75, 0.5, 0.25], no shift; velocity loss. t = 1 is σ = ∞, off the grid.
+  c.push_back({"simpletuner", "flux", "", "flux_fast_schedule", {}, [=](auto& g) mutable {
+                 static const double list[10] = {1, 1, 1, 1, 1, 1, 1, 0.75, 0.5, 0.25};
+                 const double t = list[std::uniform_int_distribution<int>(0, 9)(g)];
+                 return t < 1.0 ? flowDraw(t, 1.0 / (t * t)) : Draw{0.0, 0.0};
+               }});
   c.push_back({"simpletuner", "flux", "", "cubic", knots,
                [draw = cubicSplineSampler(knots)](auto& g) mutable {
                  const double t = draw(g);
