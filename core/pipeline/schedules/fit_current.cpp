@@ -219,7 +219,9 @@ const std::vector<ModelKey>& modelKeys() {
         {"qwen_image", "qwen"},
         {"krea2", "krea2"},
         {"sd3", "flux"},
-        {"chroma", "flux"}}},
+        {"chroma", "flux"},
+        {"ideogram", "ideogram"},
+        {"omnigen", "omnigen"}}},
   };
   return keys;
 }

@@ -212,15 +212,70 @@ ModelDefinition flowModels(const TrainerSettings& settings, const std::string& m
   return m;
 }
 
+// The models whose model.py overrides sample_flow_sigmas, so none of the common draws or shifts
+// apply (mixflow aside). Ideogram 4 (ideogram/model.py Ideogram4.sample_flow_sigmas,
+// ideogram/scheduler.py get_schedule_for_resolution): u uniform, σ = expit(mean + std·Φ⁻¹(u)),
+// mean = ideogram_schedule_mu + ½ ln(H·W/512²), clamped to logsnr ∈ [−15, 18]; its cubic option
+// maps the cubic draw through the same quantile function (not offered). OmniGen
+// (omnigen/model.py OmniGen.sample_flow_sigmas): σ = sigmoid(N(0, 1)), no knob, or the cubic
+// draw unshifted. Both train the flow-matching target (a velocity error).
+ModelDefinition ownDrawModel(const TrainerSettings& settings, const std::string& model) {
+  ModelDefinition m;
+  TrainerTool& t = m.tool;
+  t = flowTool("simpletuner", "config.json keys (or the same flags on the command line)");
+  t.model = model;
+  if (model == "ideogram") {
+    const double resolutionMean =
+        0.5 * std::log(double(settings.width) * settings.height / (512.0 * 512.0));
+    const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+    t.modelNote =
+        "Ideogram 4 (ideogram/model.py): its own resolution-aware logit-normal draw, no "
+        "shift; velocity loss";
+    t.families.push_back(
+        {"ideogram_schedule",
+         {param("ideogram_schedule_mu", 0.0, -6.0, 6.0),
+          param("ideogram_schedule_std", 1.5, 0.1, 5.0)},
+         [resolutionMean](double u, const Params& p) {
+           return logitNormal(u, p[0] + resolutionMean, p[1]);
+         },
+         noWeight,
+         [resolutionMean, size](const Params& p) {
+           return "\"ideogram_schedule_mu\": " + num(p[0]) +
+                  ",\n\"ideogram_schedule_std\": " + num(p[1]) + "\n# at " + size +
+                  " px the draw's logit mean is mu + " + num(resolutionMean);
+         },
+         "logit σ ~ N(ideogram_schedule_mu + ½ ln(pixels/512²), ideogram_schedule_std²) at " +
+             size + " px"});
+    m.defaultDraw = "ideogram_schedule";
+    return m;
+  }
+  t.modelNote =
+      "OmniGen (omnigen/model.py): its own draw, sigmoid(N(0, 1)) with no shift; "
+      "velocity loss";
+  t.families.push_back(
+      {"sigmoid",
+       {},
+       [](double u, const Params&) { return logitNormal(u, 0.0, 1.0); },
+       noWeight,
+       [](const Params&) { return std::string("# OmniGen draws sigmoid(N(0, 1)) itself: no key"); },
+       "σ = sigmoid(N(0, 1)), no knob"});
+  t.families.push_back(cubicFamily());
+  m.defaultDraw = "sigmoid";
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> simpleTunerModels() {
   std::vector<std::string> names;
   for (const auto& a : autoShiftModels()) names.push_back(a.name);
+  names.push_back("ideogram");
+  names.push_back("omnigen");
   return names;
 }
 
 ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model) {
+  if (model == "ideogram" || model == "omnigen") return ownDrawModel(settings, model);
   return flowModels(settings, model);
 }
 

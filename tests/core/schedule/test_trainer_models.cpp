@@ -572,6 +572,18 @@ std::vector<Case> cases() {
                  const double t = list[std::uniform_int_distribution<int>(0, 9)(g)];
                  return t < 1.0 ? flowDraw(t, 1.0 / (t * t)) : Draw{0.0, 0.0};
                }});
+  // The models with their own sample_flow_sigmas: Ideogram 4 (ideogram/model.py, u uniform
+  // through scheduler.py LogitNormalSchedule: σ = expit(mean + std·ndtri(u)), mean = mu + ½
+  // ln(1024²/512²)); OmniGen (omnigen/model.py: σ = sigmoid(randn)). Velocity loss.
+  c.push_back(
+      {"simpletuner", "ideogram", "", "ideogram_schedule", {0.3, 1.2}, [=](auto& g) mutable {
+         const double t = sigmoid(0.3 + 0.5 * std::log(4.0) + 1.2 * normal(g));
+         return flowDraw(t, 1.0 / (t * t));
+       }});
+  c.push_back({"simpletuner", "omnigen", "", "sigmoid", {}, [=](auto& g) mutable {
+                 const double t = sigmoid(normal(g));
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   c.push_back({"simpletuner", "flux", "", "cubic", knots,
                [draw = cubicSplineSampler(knots)](auto& g) mutable {
                  const double t = draw(g);

@@ -157,6 +157,24 @@ class TestFitCurrent : public QObject {
     QCOMPARE(QString::fromStdString(changeOf(fit, "flow_schedule_shift")->from), QString("3"));
   }
 
+  // Ideogram 4 in SimpleTuner draws its own schedule: the model from model_family, its two keys.
+  void simpleTunerIdeogramSchedule() {
+    TrainerSettings ideogram;
+    ideogram.model = "ideogram";
+    const std::string path = write(dir_, "ideogram.json", R"({
+  "model_family": "ideogram",
+  "ideogram_schedule_mu": 0.0,
+  "ideogram_schedule_std": 1.5
+})");
+    const CurrentFit fit =
+        fitCurrentSettingsFile(targetOf("simpletuner", ideogram, "ideogram_schedule", {-0.4, 1.1}),
+                               path, "simpletuner", {});
+    QCOMPARE(QString::fromStdString(fit.model), QString("ideogram"));
+    QCOMPARE(QString::fromStdString(fit.family), QString("ideogram_schedule"));
+    QVERIFY2(std::abs(std::stod(changeOf(fit, "ideogram_schedule_mu")->to) + 0.4) < 0.05,
+             changeOf(fit, "ideogram_schedule_mu")->to.c_str());
+  }
+
   void aiToolkitJobReadsTheTrainSection() {
     TrainerSettings s;
     s.model = "qwen";
