@@ -200,6 +200,26 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
   return m;
 }
 
+// The fit starts every family's discrete_flow_shift at the script's own default.
+void startShiftAt(TrainerTool& t, double shift) {
+  for (auto& f : t.families)
+    for (auto& q : f.parameters)
+      if (q.name == "discrete_flow_shift") q.initial = shift;
+}
+
+// A flow model trained by one of sd-scripts' DiT scripts: Flux's continuous modes, each snippet
+// ending with `extra`, started at the script's --discrete_flow_shift default.
+ModelDefinition kohyaScriptModel(const TrainerSettings& settings, const std::string& script,
+                                 std::string model, std::string note, const std::string& extra,
+                                 double defaultShift, int latentDownscale = 8) {
+  ModelDefinition m = flowModel(
+      "sd-scripts", "command-line flags of " + script + " (or the same keys in --config_file TOML)",
+      std::move(model), std::move(note));
+  kohyaFlowFamilies(m.tool, settings, extra, latentDownscale);
+  startShiftAt(m.tool, defaultShift);
+  return m;
+}
+
 // Lumina 2 (lumina_train_network.py): library/lumina_train_util.py
 // get_noisy_model_input_and_timesteps has Flux's modes plus nextdit_shift; its parser
 // (add_lumina_train_arguments) defaults to shift, --discrete_flow_shift 6.0 and
@@ -207,14 +227,10 @@ ModelDefinition sdScriptsFlux(const TrainerSettings& settings) {
 // latents − noise, the velocity error with its sign flipped, so the same x0 weight. The latent is
 // Flux's autoencoder's (1/8 a side), so the μ of flux_shift and nextdit_shift is Flux's.
 ModelDefinition sdScriptsLumina(const TrainerSettings& settings) {
-  ModelDefinition m = flowModel(
-      "sd-scripts",
-      "command-line flags of lumina_train_network.py (or the same keys in --config_file TOML)",
-      "lumina2", "Lumina 2 (lumina_train_network.py): velocity loss (latents − noise), raw");
-  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw");
-  for (auto& f : m.tool.families)
-    for (auto& q : f.parameters)
-      if (q.name == "discrete_flow_shift") q.initial = 6.0;  // the script's default
+  ModelDefinition m =
+      kohyaScriptModel(settings, "lumina_train_network.py", "lumina2",
+                       "Lumina 2 (lumina_train_network.py): velocity loss (latents − noise), raw",
+                       " --model_prediction_type raw", 6.0);
   // nextdit_shift: t = time_shift(μ, 1, U) with U uniform (clamped at 10⁻⁷), i.e. uniform t shifted
   // by e^μ; no knob.
   const double mu = fluxShiftMu(settings);
@@ -240,18 +256,13 @@ ModelDefinition sdScriptsLumina(const TrainerSettings& settings) {
 // --model_prediction_type raw; setup_parser); its autoencoder is 32× a side
 // (library/hunyuan_image_vae.py VAE_SCALE_FACTOR), so flux_shift counts (H/64)·(W/64) tokens.
 ModelDefinition sdScriptsHunyuanImage(const TrainerSettings& settings) {
-  ModelDefinition m = flowModel(
-      "sd-scripts",
-      "command-line flags of hunyuan_image_train_network.py (or the same keys in --config_file "
-      "TOML)",
-      "hunyuan-image",
+  ModelDefinition m = kohyaScriptModel(
+      settings, "hunyuan_image_train_network.py", "hunyuan-image",
       "HunyuanImage 2.1 (hunyuan_image_train_network.py): a velocity loss with the default "
-      "--model_prediction_type raw, an x0-space one with sigma_scaled");
-  kohyaFlowFamilies(m.tool, settings, " --model_prediction_type raw --weighting_scheme none", 32);
+      "--model_prediction_type raw, an x0-space one with sigma_scaled",
+      " --model_prediction_type raw --weighting_scheme none", 5.0, 32);
   kohyaScaledFlowFamilies(m.tool, settings, 32);
-  for (auto& f : m.tool.families)
-    for (auto& q : f.parameters)
-      if (q.name == "discrete_flow_shift") q.initial = 5.0;  // the script's default
+  startShiftAt(m.tool, 5.0);  // the scaled families too
   kohyaSigmaFamilies(m.tool, SigmaLoss::Raw, 5.0);
   kohyaSigmaFamilies(m.tool, SigmaLoss::SigmaScaled, 5.0, " + sigma_scaled");
   m.defaultDraw = "sigma";
@@ -268,14 +279,9 @@ ModelDefinition sdScriptsHunyuanImage(const TrainerSettings& settings) {
 // add_anima_training_arguments): sigmoid, --discrete_flow_shift 1.0. Its latent is 8× a side, so
 // flux_shift's μ is Flux's.
 ModelDefinition sdScriptsAnima(const TrainerSettings& settings) {
-  ModelDefinition m = flowModel(
-      "sd-scripts",
-      "command-line flags of anima_train_network.py (or the same keys in --config_file TOML)",
-      "anima", "Anima (anima_train_network.py): velocity loss, --weighting_scheme in every mode");
-  kohyaFlowFamilies(m.tool, settings, "");
-  for (auto& f : m.tool.families)
-    for (auto& q : f.parameters)
-      if (q.name == "discrete_flow_shift") q.initial = 1.0;  // the script's default
+  ModelDefinition m = kohyaScriptModel(
+      settings, "anima_train_network.py", "anima",
+      "Anima (anima_train_network.py): velocity loss, --weighting_scheme in every mode", "", 1.0);
   kohyaSigmaFamilies(m.tool, SigmaLoss::WeightedVelocity, 1.0);
   for (const auto& [name, weight] : sd3LossWeightings()) {
     if (name == "uniform") continue;
