@@ -184,6 +184,16 @@ class TestExportForDialog : public QObject {
       QVERIFY(dialog->familyTable()->item(row, 0)->text() != "none");
     QVERIFY(dialog->snippetView()->toPlainText().contains("--precondition_outputs 1"));
     saveScreenshot(dialog, "export-for-dialog-sd3");
+
+    // ai-toolkit's Wan 2.2 14B: both experts' windows, said in the families' notes.
+    QVERIFY(chooseTool(dialog, "ai-toolkit"));
+    QVERIFY(chooseModel(dialog, "wan22-14b"));
+    QVERIFY(dialog->summaryLabel()->text().contains("wan22-14b"));
+    bool experts = false;
+    for (const auto& f : dialog->currentFit()->fits)
+      experts = experts || f.note.find("two experts on alternate steps") != std::string::npos;
+    QVERIFY(experts);
+    saveScreenshot(dialog, "export-for-dialog-wan22");
     dialog->close();
   }
 
