@@ -371,8 +371,14 @@ class TestTrainerFamilies : public QObject {
     std::map<std::string, int> drawsOfTool;  // the draws (no weighting combined) per tool and model
     for (const auto& c : cases()) {
       int draws = 0;
-      for (const auto& f : toolOf(c).families)  // free-form: test_trainer_models
-        draws += f.name.find(" + ") == std::string::npos && !f.fromDrawDensity;
+      // Free-form families, and those that are atoms only (no density to draw against, e.g.
+      // SimpleTuner's flux_fast_schedule), are replayed by test_trainer_models.
+      for (const auto& f : toolOf(c).families) {
+        std::vector<double> initial;
+        for (const auto& q : f.parameters) initial.push_back(q.initial);
+        const bool atomsOnly = f.atoms && f.density(0.5, initial) == 0.0;
+        draws += f.name.find(" + ") == std::string::npos && !f.fromDrawDensity && !atomsOnly;
+      }
       drawsOfTool[c.tool + " " + c.model] = draws;
       double total = 0.0;
       const double d = ksDistance(c, &total);
