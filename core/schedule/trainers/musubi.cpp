@@ -258,10 +258,9 @@ ModelDefinition musubiTuner(const TrainerSettings& settings, const std::string&)
            if (!(b > a) || u < a || u > b) return 0.0;
            const double m = std::log(p[1]), scale = p[0];
            if (!preserve) return logitNormal((u - a) / (b - a), m, scale) / (b - a);
-           static const int owner = 0;
-           const double inside = keptMass(&owner, p, [&] {
-             return logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale);
-           });
+           static const std::uint64_t owner = newKeptMassOwner();
+           const double inside = keptMass(
+               owner, p, [&] { return logitNormalCdf(b, m, scale) - logitNormalCdf(a, m, scale); });
            return inside > 0.0 ? logitNormal(u, m, scale) / inside : 0.0;
          },
          noWeight,

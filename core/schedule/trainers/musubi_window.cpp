@@ -1,12 +1,17 @@
 #include "schedule/trainers/musubi_window.h"
 
+#include <atomic>
 #include <cmath>
-#include <memory>
 
 #include "util/error.h"
 #include "util/setting_names.h"
 
 namespace noisescope::schedule::trainers {
+
+std::uint64_t newKeptMassOwner() {
+  static std::atomic<std::uint64_t> next{1};  // 0 is keptMass's "nothing cached yet"
+  return next++;
+}
 
 std::string TimestepWindow::flags(bool withPreserve) const {
   return " --min_timestep " + std::to_string(min) + " --max_timestep " + std::to_string(max) +
@@ -59,10 +64,10 @@ TrainerFamily windowedMode(const TrainerFamily& mode, const TimestepWindow& wind
     };
     f.note += "; squeezed into [" + num(a) + ", " + num(b) + "]";
   } else {
-    auto owner = std::make_shared<int>(0);  // keptMass's key for this family's masses
+    const std::uint64_t owner = newKeptMassOwner();  // keptMass's key for this family's masses
     f.density = [density, a, b, owner](double t, const Params& p) {
       if (t < a || t > b) return 0.0;
-      const double inside = keptMass(owner.get(), p, [&] { return massBetween(density, p, a, b); });
+      const double inside = keptMass(owner, p, [&] { return massBetween(density, p, a, b); });
       return inside > 0.0 ? density(t, p) / inside : 0.0;
     };
     f.note += "; kept where it falls in [" + num(a) + ", " + num(b) + "]";

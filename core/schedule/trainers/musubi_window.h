@@ -3,6 +3,7 @@
 // (TrainerSettings): the window every mode's draw is confined to, as
 // src/musubi_tuner/training/trainer_base.py NetworkTrainer.get_noisy_model_input_and_timesteps
 // applies it.
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <string>
@@ -39,11 +40,14 @@ std::vector<std::pair<double, double>> windowedTableAtoms(const std::function<do
 double windowedTableOutline(double t, const std::function<double(double)>& densityOfOneMinusU,
                             const TimestepWindow& window);
 
+// A key for keptMass, never reused (an address could be, once its family is gone).
+std::uint64_t newKeptMassOwner();
+
 // ∫ density over [a, b] of the flow time for the knobs p, computed once per knob values, thread
 // and `owner` (compared bit for bit), not at each of the ~10² points a candidate is evaluated at.
 template <typename Compute>
-double keptMass(const void* owner, const Params& p, Compute compute) {
-  thread_local const void* known = nullptr;
+double keptMass(std::uint64_t owner, const Params& p, Compute compute) {
+  thread_local std::uint64_t known = 0;
   thread_local Params knobs;
   thread_local double mass = 0.0;
   if (known != owner || knobs.size() != p.size() ||

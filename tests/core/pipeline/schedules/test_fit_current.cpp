@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <tuple>
 
 #include "io/tool_fit_io.h"
 #include "pipeline/schedules/fit_current.h"
@@ -369,6 +370,23 @@ config:
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(reversed));
       QVERIFY2(QString(e.what()).contains("--min_timestep 900"), e.what());
+    }
+    // A step that is not an integer, and a flag that is not true or false, name the key.
+    for (const auto& [name, text, key] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"musubi_half.toml", "timestep_sampling = \"sigmoid\"\nmin_timestep = 12.5\n",
+              "min_timestep"},
+             {"musubi_flag.toml",
+              "timestep_sampling = \"sigmoid\"\npreserve_distribution_shape = \"maybe\"\n",
+              "preserve_distribution_shape"}}) {
+      const std::string bad = write(dir_, name, text);
+      try {
+        fitCurrentSettingsFile(target, bad, "musubi-tuner", {});
+        QFAIL(qPrintable(QString::fromStdString(name + " was accepted")));
+      } catch (const InputError& e) {
+        QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(bad));
+        QVERIFY2(QString(e.what()).contains(QString::fromStdString(key)), e.what());
+      }
     }
   }
 
