@@ -11,6 +11,7 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "schedule/trainers/ai_toolkit_random_grids.h"
 #include "schedule/trainers/tools.h"
 
 namespace noisescope::schedule::trainers {
@@ -97,77 +98,14 @@ struct ShiftGrid {
   double t(double x) const { return stretched(shifted(1.0 - x * (1.0 - sMin()) / 999.0)); }
 };
 
-// The index into the grid (BaseSDTrainProcess.py, prepare_timesteps_indices), within
-// [lo, hi] = [min_denoising_steps, max_denoising_steps] (0 and 999 by default): balanced
-// randint(lo, hi), so hi itself is never drawn (the last, lowest-noise entry by default);
-// content 1000·U³ and style 1000·(1 − U³) mapped by value_map from [0, 999] onto [lo, hi],
-// truncated and clamped to [lo, hi]. lo == hi draws lo.
-// content_or_style: which way the index is drawn. An enum, not the YAML's word: a fit evaluates
-// the law's probabilities millions of times.
-enum class IndexStyle { Balanced, Content, Style };
-
-IndexStyle indexStyle(const std::string& word) {
-  return word == "content" ? IndexStyle::Content
-         : word == "style" ? IndexStyle::Style
-                           : IndexStyle::Balanced;
-}
-
-struct IndexLaw {
-  IndexStyle style = IndexStyle::Balanced;
-  int lo = 0, hi = 999;
-  // A second window trained on as many steps as the first (the other expert of a multistage
-  // model); hi2 < lo2: none.
-  int lo2 = 0, hi2 = -1;
-
-  // P(the draw lands at or above the cube's share f of the range), f = (j − lo)·999/(1000·(hi −
-  // lo)), clamped to [0, 1].
-  double share(int j) const {
-    return std::clamp((j - lo) * 999.0 / (1000.0 * (hi - lo)), 0.0, 1.0);
-  }
-  double cubeProbability(int i) const {
-    if (style == IndexStyle::Content)  // ⌊v⌋ = i for v = 1000·U³·(hi − lo)/999 + lo; rest to hi
-      return i == hi ? 1.0 - std::cbrt(share(hi)) : std::cbrt(share(i + 1)) - std::cbrt(share(i));
-    // style: v = 1000·(1 − U³)·(hi − lo)/999 + lo
-    return i == hi ? std::cbrt(1.0 - share(hi))
-                   : std::cbrt(1.0 - share(i)) - std::cbrt(1.0 - share(i + 1));
-  }
-  double probability(int i) const {
-    if (hi2 < lo2) return probabilityInWindow(i);
-    return 0.5 * probabilityInWindow(i) + 0.5 * IndexLaw{style, lo2, hi2}.probabilityInWindow(i);
-  }
-  double probabilityInWindow(int i) const {
-    if (i < lo || i > hi) return 0.0;
-    if (lo == hi) return 1.0;
-    if (style == IndexStyle::Balanced) return i < hi ? 1.0 / (hi - lo) : 0.0;  // randint(lo, hi)
-    if (lo == 0 && hi == 999) return fullRange(style)[i];
-    return cubeProbability(i);
-  }
-  bool operator==(const IndexLaw& o) const {
-    return style == o.style && lo == o.lo && hi == o.hi && lo2 == o.lo2 && hi2 == o.hi2;
-  }
-  int first() const { return hi2 < lo2 ? lo : std::min(lo, lo2); }
-  int last() const { return hi2 < lo2 ? hi : std::max(hi, hi2); }
-
-  // The default window's cube probabilities, computed once per style.
-  static const std::vector<double>& fullRange(IndexStyle style) {
-    auto table = [](IndexStyle s) {
-      const IndexLaw law{s};
-      std::vector<double> p(1000);
-      for (int i = 0; i < 1000; ++i) p[i] = law.cubeProbability(i);
-      return p;
-    };
-    static const std::vector<double> content = table(IndexStyle::Content);
-    static const std::vector<double> styled = table(IndexStyle::Style);
-    return style == IndexStyle::Content ? content : styled;
-  }
-};
-
-IndexLaw windowOf(IndexStyle style, const Params& p) {
-  IndexLaw law{style};
-  law.lo = std::clamp(static_cast<int>(std::floor(p[0])), 0, 999);  // the YAML's integers
-  law.hi = std::clamp(static_cast<int>(std::floor(p[1])), 0, 999);
-  return law;
-}
+using aitk::ExpertSplit;
+using aitk::IndexLaw;
+using aitk::IndexStyle;
+using aitk::indexStyle;
+using aitk::lognormBlendDensity;
+using aitk::sigmoidExpertGridDensity;
+using aitk::sigmoidGridDensity;
+using aitk::windowOf;
 
 // Density of the grid position x: entry i's probability spread over [i, i + 1).
 double indexDensity(double x, const IndexLaw& law) {
@@ -201,49 +139,6 @@ double bellWeight(double index, bool half) {
   const int i = std::clamp(static_cast<int>(std::round(index)), 0, 999);
   const int at = half && i >= 500 ? 500 : i;
   return (std::exp(-2.0 * std::pow((at - 500.0) / 1000.0, 2.0)) - std::exp(-0.5)) * scale;
-}
-
-// The sigmoid grid is 1000 fresh draws of 1 − sigmoid(z), sorted descending, and index i picks
-// the draw with i others above it: its density at t is 1000·f(t)·P(Bin(999, 1 − F(t)) = i), f and
-// F the logit-normal(0, 1) density and CDF. Summed over the index law this is exact; in
-// particular the smallest draw is never trained (index 999 is not drawn), which removes the
-// lower tail that a velocity loss would weight most.
-double sigmoidGridDensity(double t, const IndexLaw& law) {
-  if (!(t > 0.0 && t < 1.0)) return 0.0;
-  // n·f(t)·P(Bin(999, above) = i) per index i, kept per t and thread: a fit evaluates the same
-  // points (the table cells' nodes) for every window it tries.
-  struct Terms {
-    int first = 0;
-    std::vector<double> value;
-  };
-  thread_local std::unordered_map<double, Terms> cache;
-  if (cache.size() > 20000) cache.clear();
-  auto [it, inserted] = cache.try_emplace(t);
-  Terms& terms = it->second;
-  if (inserted) {
-    const double z = std::log(t / (1.0 - t));
-    const double f = normalPdf(z) / (t * (1.0 - t));
-    const double above = 0.5 * std::erfc(z / std::sqrt(2.0));  // P(a draw lies above t)
-    constexpr int n = 1000;
-    const double mean = (n - 1) * above, spread = std::sqrt((n - 1) * above * (1.0 - above)) + 1.0;
-    const int first = std::max(0, static_cast<int>(mean - 12.0 * spread));
-    const int last = std::min(n - 1, static_cast<int>(mean + 12.0 * spread) + 1);
-    const double logAbove = std::log(std::max(above, 1e-300));
-    const double logBelow = std::log(std::max(1.0 - above, 1e-300));
-    terms.first = first;
-    for (int i = first; i <= last; ++i) {
-      const double logPmf = std::lgamma(n) - std::lgamma(i + 1.0) - std::lgamma(double(n - i)) +
-                            i * logAbove + (n - 1 - i) * logBelow;
-      terms.value.push_back(n * f * std::exp(logPmf));
-    }
-  }
-  // Only the law's window [lo, hi] can have a nonzero probability; the terms outside it add +0.
-  const int count = static_cast<int>(terms.value.size());
-  const int from = std::max(0, law.first() - terms.first);
-  const int to = std::min(count, law.last() - terms.first + 1);
-  double sum = 0.0;
-  for (int j = from; j < to; ++j) sum += indexProbability(terms.first + j, law) * terms.value[j];
-  return sum;
 }
 
 // The shift grid's entries fall between the table's 0.001 steps: each entry's probability is put
@@ -281,157 +176,6 @@ std::function<std::vector<std::pair<double, double>>(const Params&)> shiftGridAt
     for (int i = 0; i < 1000; ++i) atoms[i] = {grid.t(i), indexProbability(i, law)};
     return atoms;
   };
-}
-
-// lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): each step a fresh grid of 750
-// draws X ~ LogNormal(0, 0.333) mapped to (1 − X/max X)·1000 and the 250 values of
-// linspace(1000, 1, 250), sorted descending and truncated to integer timesteps k (t = k/1000).
-// The largest X is always k = 0. Given the maximum M = e^{0.333·Z_max} (Z_max the largest of 750
-// standard normals) the other 749 draws are independent and below it:
-// P(X/M ≤ r | Z_max) = Φ(Z_max + ln r/0.333)/Φ(Z_max).
-namespace lognorm {
-
-constexpr int kLognormal = 750, kLinear = 250;
-constexpr double kScale = 0.333;
-
-double Phi(double x) {
-  return 0.5 * std::erfc(-x / std::sqrt(2.0));
-}
-
-// Z_max's density as midpoint weights over [lo, hi].
-struct MaxLaw {
-  std::vector<double> z, weight;
-  MaxLaw(int steps, double lo, double hi) : z(steps), weight(steps) {
-    const double h = (hi - lo) / steps;
-    for (int i = 0; i < steps; ++i) {
-      z[i] = lo + (i + 0.5) * h;
-      weight[i] = std::exp(std::log(double(kLognormal)) + std::log(normalPdf(z[i])) +
-                           (kLognormal - 1) * std::log(Phi(z[i]))) *
-                  h;
-    }
-  }
-};
-
-// P(a non-maximal entry's timestep ≥ v | Z_max = z): int(1000·(1 − R)) ≥ v ⟺ R ≤ 1 − v/1000.
-double atLeast(int v, double z) {
-  if (v <= 0) return 1.0;
-  if (v >= 1000) return 0.0;
-  return Phi(z + std::log(1.0 - v / 1000.0) / kScale) / Phi(z);
-}
-
-// How many linear entries (and the maximum's 0) have a timestep ≥ v.
-int fixedAtLeast(int v) {
-  int n = v <= 0 ? 1 : 0;
-  for (int j = 0; j < kLinear; ++j) n += static_cast<int>(1000.0 - j * 999.0 / (kLinear - 1)) >= v;
-  return n;
-}
-
-// Balanced: randint(0, 999) never picks the grid's last entry, the maximum's 0, so the draw is
-// one of the other 749 lognormal entries or one of the 250 linear ones, each with probability
-// 1/999; the lognormal part is the ratio's law integrated over Z_max once.
-std::vector<double> balancedMasses() {
-  constexpr int drawn = 999;
-  const MaxLaw law(4000, -1.0, 7.0);
-  auto ratioTail = [&](int v) {  // P(timestep ≥ v) for a non-maximal lognormal entry
-    double sum = 0.0;
-    for (std::size_t i = 0; i < law.z.size(); ++i) sum += law.weight[i] * atLeast(v, law.z[i]);
-    return sum;
-  };
-  std::vector<double> m(1001, 0.0);
-  double tail = ratioTail(0);
-  for (int k = 0; k < 1000; ++k) {
-    const double next = ratioTail(k + 1);
-    m[k] += (kLognormal - 1) * (tail - next) / drawn;
-    tail = next;
-  }
-  for (int j = 0; j < kLinear; ++j)
-    m[static_cast<int>(1000.0 - j * 999.0 / (kLinear - 1))] += 1.0 / drawn;
-  return m;
-}
-
-// P(index ≤ c) of content_or_style's index draw: ⌊1000·U³⌋ (content) or ⌊1000·(1 − U³)⌋
-// (style), clamped to 0 … 999.
-double indexCdfValue(int c, IndexStyle style) {
-  if (c < 0) return 0.0;
-  if (c >= 999) return 1.0;
-  const double f = (c + 1) / 1000.0;
-  return style == IndexStyle::Content ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
-}
-// The same from a table of c = 0 … 998 per style: orderStatisticMasses asks for it millions of
-// times.
-double indexCdf(int c, IndexStyle style) {
-  if (c < 0) return 0.0;
-  if (c >= 999) return 1.0;
-  auto table = [](IndexStyle s) {
-    std::vector<double> v(999);
-    for (int k = 0; k < 999; ++k) v[k] = indexCdfValue(k, s);
-    return v;
-  };
-  static const std::vector<double> content = table(IndexStyle::Content);
-  static const std::vector<double> styled = table(IndexStyle::Style);
-  return (style == IndexStyle::Content ? content : styled)[c];
-}
-
-// Content or style: the index picks an order statistic. Entry i of the descending grid is ≥ v
-// exactly when at least i + 1 entries are, and that count is fixedAtLeast(v) plus a
-// Binomial(749, atLeast(v, z)) given Z_max, so P(timestep ≥ v) = E[indexCdf(count − 1)].
-std::vector<double> orderStatisticMasses(IndexStyle style) {
-  const MaxLaw law(200, 1.0, 5.5);  // Z_max lies in [1, 5.5] but for < 10⁻⁹
-  constexpr int n = kLognormal - 1;
-  std::vector<double> logFactorial(n + 1, 0.0);
-  for (int c = 1; c <= n; ++c) logFactorial[c] = logFactorial[c - 1] + std::log(double(c));
-  std::vector<double> tail(1002, 0.0);  // P(timestep ≥ v), v = 0 … 1001
-  for (int v = 0; v <= 1000; ++v) {
-    const int fixed = fixedAtLeast(v);
-    double sum = 0.0;
-    for (std::size_t i = 0; i < law.z.size(); ++i) {
-      const double q = std::clamp(atLeast(v, law.z[i]), 0.0, 1.0);
-      double expected = 0.0;
-      if (q <= 1e-300 || q >= 1.0) {
-        expected = indexCdf((q >= 1.0 ? n : 0) + fixed - 1, style);
-      } else {
-        const double mean = n * q, spread = std::sqrt(n * q * (1.0 - q));
-        const int first = std::max(0, static_cast<int>(mean - 10.0 * spread) - 1);
-        const int last = std::min(n, static_cast<int>(mean + 10.0 * spread) + 2);
-        const double logQ = std::log(q), logNotQ = std::log1p(-q);
-        for (int c = first; c <= last; ++c) {
-          const double logPmf = logFactorial[n] - logFactorial[c] - logFactorial[n - c] + c * logQ +
-                                (n - c) * logNotQ;
-          expected += std::exp(logPmf) * indexCdf(c + fixed - 1, style);
-        }
-      }
-      sum += law.weight[i] * expected;
-    }
-    tail[v] = sum;
-  }
-  std::vector<double> m(1001, 0.0);
-  for (int k = 0; k <= 1000; ++k) m[k] = std::max(tail[k] - tail[k + 1], 0.0);
-  return m;
-}
-
-}  // namespace lognorm
-
-// Probability per timestep k = 0 … 1000 of the lognorm_blend draw with this index law (k = 0 is
-// σ = 0: no log σ), computed once per law.
-const std::vector<double>& lognormBlendMasses(IndexStyle style) {
-  static const std::vector<double> balanced = lognorm::balancedMasses();
-  if (style == IndexStyle::Content) {
-    static const std::vector<double> content = lognorm::orderStatisticMasses(style);
-    return content;
-  }
-  if (style == IndexStyle::Style) {
-    static const std::vector<double> styled = lognorm::orderStatisticMasses(style);
-    return styled;
-  }
-  return balanced;
-}
-
-// Density per unit t of the lognorm_blend draw: timestep k's probability spread over the table
-// cell ((k − 1)/1000, k/1000] that trains at t = k/1000.
-double lognormBlendDensity(double t, IndexStyle style) {
-  if (!(t > 0.0 && t <= 1.0)) return 0.0;
-  const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)), 1, 1000);
-  return 1000.0 * lognormBlendMasses(style)[k];
 }
 
 std::string yaml(const std::string& type, const std::string& style) {
@@ -527,8 +271,9 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                                                 std::to_string(settings.height) + " px)"
                                           : "the static " + num(a.shift);
   const bool multistage = a.boundary > 0.0;
-  // A multistage model's windows are read off the grid's entries (the sigmoid and lognorm_blend
-  // grids are drawn afresh every step, so those are not offered for it).
+  // A multistage model's windows are read off the grid's entries; the sigmoid grid is drawn
+  // afresh every step, and so is its window (sigmoidExpertGridDensity). The lognorm_blend grid's
+  // windows are not modelled.
   auto lawOf = [&](IndexStyle style, GridType type) {
     if (!multistage) return IndexLaw{style};
     if (type == GridType::Shift) return expertLaw(style, a, [&](int i) { return grid.t(i); });
@@ -536,13 +281,18 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
   };
   for (const std::string style : {"balanced", "content", "style"})
     for (const std::string type : {"sigmoid", "linear", "weighted", "shift"}) {
-      if (multistage && type == "sigmoid") continue;
       TrainerFamily f;
       f.name = style == "balanced" ? type : type + " + " + style;
       const IndexLaw law = lawOf(indexStyle(style), gridType(type));
       f.density = [law, grid, grid_type = gridType(type)](double u, const Params&) {
         return gridDensity(grid_type, u, law, grid);
       };
+      const bool randomWindows = multistage && type == "sigmoid";
+      if (randomWindows)
+        f.density = [split = ExpertSplit{a.boundary, a.trainsHigh, a.trainsLow},
+                     indices = indexStyle(style)](double u, const Params&) {
+          return sigmoidExpertGridDensity(u, indices, split);
+        };
       f.toolWeight =
           type == "weighted"
               ? std::function<double(double, const Params&)>([](double sigma, const Params&) {
@@ -560,7 +310,10 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       if (style != "balanced")
         f.note +=
             "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
-      if (multistage) f.note += expertNote(law);
+      if (randomWindows)
+        f.note += "; each step's expert window counted off that step's grid";
+      else if (multistage)
+        f.note += expertNote(law);
       t.families.push_back(f);
     }
   if (multistage) {
@@ -609,17 +362,35 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
       t, grid, [](IndexStyle s) { return IndexLaw{s}; }, false);
   // lognorm_blend's grid reads no scheduler config: the same for every architecture.
   for (const std::string style : {"balanced", "content", "style"}) {
-    TrainerFamily f{
-        style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
-        {},
-        [law = indexStyle(style)](double u, const Params&) { return lognormBlendDensity(u, law); },
-        noWeight,
-        [style](const Params&) { return yaml("lognorm_blend", style); },
-        "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the "
-        "linear grid; no knob"};
+    TrainerFamily f{style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
+                    {},
+                    [law = IndexLaw{indexStyle(style)}](double u, const Params&) {
+                      return lognormBlendDensity(u, law);
+                    },
+                    noWeight,
+                    [style](const Params&) { return yaml("lognorm_blend", style); },
+                    "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the "
+                    "linear grid; no knob"};
     if (style != "balanced")
       f.note += "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
     t.families.push_back(f);
+    // The same grid under min/max_denoising_steps.
+    TrainerFamily windowed = f;
+    windowed.name += " + window";
+    windowed.parameters = {param("min_denoising_steps", 0.0, 0.0, 998.0),
+                           param("max_denoising_steps", 999.0, 1.0, 999.0)};
+    for (auto& q : windowed.parameters) q.quantum = 1.0;
+    windowed.density = [indices = indexStyle(style)](double u, const Params& p) {
+      return lognormBlendDensity(u, windowOf(indices, p));
+    };
+    windowed.snippet = [style](const Params& p) {
+      return yaml("lognorm_blend", style) +
+             "\n  min_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[0]))) +
+             "\n  max_denoising_steps: " + std::to_string(static_cast<int>(std::floor(p[1])));
+    };
+    windowed.note.replace(windowed.note.find("; no knob"), 9, "");
+    windowed.note += "; indices [min_denoising_steps, max_denoising_steps] of each step's grid";
+    t.families.push_back(windowed);
   }
   // A shift value is not a job-YAML key: it lives in the architecture's scheduler config.
   TrainerFamily custom{

@@ -860,6 +860,69 @@ std::vector<Case> cases() {
                             ? std::cbrt(0.001)
                             : std::cbrt((1000.0 - i) / 1000.0) - std::cbrt((999.0 - i) / 1000.0);
                })});
+  // lognorm_blend under min/max_denoising_steps (the same index law as on the other grids,
+  // BaseSDTrainProcess.py): swept over the window's entries with their probability.
+  c.push_back(
+      {"ai-toolkit", "flux", "", "lognorm_blend + window", {120, 640}, lognormBlend([](int i) {
+         return i >= 120 && i < 640 ? 1.0 / 520.0 : 0.0;
+       })});
+  c.push_back(
+      {"ai-toolkit",
+       "qwen",
+       "",
+       "lognorm_blend + content + window",
+       {0, 500},
+       lognormBlend([](int i) {    // ⌊⌊1000·U³⌋·500/999⌋ = i, clamped to [0, 500]
+         auto below = [](int j) {  // P(index < j)
+           return j <= 0 ? 0.0 : j > 500 ? 1.0 : std::cbrt(std::min(j * 999.0 / 500e3, 1.0));
+         };
+         return below(i + 1) - below(i);
+       })});
+  // The sigmoid grid of Wan 2.2 14B: each step a fresh grid (its batch of 50 draws shares it,
+  // as a batch does), its expert window counted off it by adjust_multistage_timesteps
+  // (searchsorted on the ascending timesteps), the experts alternating steps.
+  auto sigmoidExperts = [=](bool trainsHigh, bool trainsLow, const std::string& style) {
+    return [=, grid = std::vector<double>(), n = 0, step = 0,
+            window = std::pair<int, int>()](std::mt19937_64& g) mutable {
+      if (n++ % 50 == 0) {
+        std::normal_distribution<double> z(0.0, 1.0);
+        grid.resize(1000);
+        for (auto& t : grid) t = 1.0 - sigmoid(z(g));
+        std::sort(grid.begin(), grid.end(), std::greater<>());
+        const bool high = trainsHigh && (!trainsLow || step++ % 2 == 0);
+        const double bMax = high ? 1.0 : 0.875, bMin = high ? 0.875 : 0.0;
+        int lo = 0, hi = 0;  // #(T ≥ 1000·b_max), #(T > 1000·b_min)
+        for (double t : grid) {
+          lo += 1000.0 * t >= 1000.0 * bMax;
+          hi += 1000.0 * t > 1000.0 * bMin;
+        }
+        window = hi > lo ? std::pair<int, int>{std::max(lo - 1, 0), hi - 1}
+                         : std::pair<int, int>{0, 999};
+      }
+      const auto [first, last] = window;
+      int i = first;
+      if (style != "balanced")
+        i = cubeInWindow(style == "content", first, last)(g);
+      else if (first != last)
+        i = std::uniform_int_distribution<int>(first, last - 1)(g);
+      const double t = grid[i];
+      return flowDraw(t, 1.0 / (t * t));
+    };
+  };
+  c.push_back(
+      {"ai-toolkit", "wan22-14b", "", "sigmoid", {}, sigmoidExperts(true, true, "balanced")});
+  c.push_back({"ai-toolkit",
+               "wan22-14b-high",
+               "",
+               "sigmoid + content",
+               {},
+               sigmoidExperts(true, false, "content")});
+  c.push_back({"ai-toolkit",
+               "wan22-14b-low",
+               "",
+               "sigmoid + style",
+               {},
+               sigmoidExperts(false, true, "style")});
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
   // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled
