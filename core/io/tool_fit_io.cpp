@@ -96,10 +96,9 @@ std::string formatCurrentFit(const CurrentFit& fit) {
   for (const auto& k : fit.assumedDefaults)
     out += "  " + k + " is not in the file: the tool's default is assumed\n";
   std::snprintf(line, sizeof line,
-                "as set:            KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n"
-                "best %-13s KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n",
-                fit.current.kl, fit.current.klReverse, fit.current.tv,
-                (fit.family.substr(0, 11) + ":").c_str(), fit.bestInFamily.kl,
+                "as set:          KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n"
+                "best in family:  KL(t||f) %.4f  KL(f||t) %.4f  TV %.4f\n",
+                fit.current.kl, fit.current.klReverse, fit.current.tv, fit.bestInFamily.kl,
                 fit.bestInFamily.klReverse, fit.bestInFamily.tv);
   out += line;
   if (fit.changes.empty()) {

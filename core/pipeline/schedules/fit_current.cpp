@@ -425,7 +425,12 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
       best = score, chosen = &keys, chosenTool = owner;
     }
   }
-  if (!chosen || !setsADrawKey)
+  // A model whose own draw has no option (SimpleTuner's OmniGen) trains it whenever the file
+  // sets no other family's keys.
+  const bool keyless = chosen && chosen->selectors.empty() &&
+                       std::all_of(chosen->knobKeys.begin(), chosen->knobKeys.end(),
+                                   [](const std::string& k) { return k.empty(); });
+  if (!chosen || (!setsADrawKey && !keyless))
     throw InputError(settings.path,
                      "sets none of " + t.name +
                          "'s noise-draw options in a way NoiseScope models " + "for " + t.model +

@@ -176,6 +176,23 @@ class TestFitCurrent : public QObject {
              changeOf(fit, "ideogram_schedule_mu")->to.c_str());
   }
 
+  // OmniGen in SimpleTuner draws sigmoid(N(0, 1)) itself: a config with no draw key trains it.
+  void simpleTunerOmniGenOwnDraw() {
+    TrainerSettings omnigen;
+    omnigen.model = "omnigen";
+    const std::string path = write(dir_, "omnigen.json", R"({
+  "model_family": "omnigen",
+  "model_type": "lora",
+  "learning_rate": 1e-4
+})");
+    const CurrentFit fit = fitCurrentSettingsFile(targetOf("simpletuner", omnigen, "sigmoid", {}),
+                                                  path, "simpletuner", {});
+    QCOMPARE(QString::fromStdString(fit.model), QString("omnigen"));
+    QCOMPARE(QString::fromStdString(fit.family), QString("sigmoid"));
+    QVERIFY2(fit.current.tv < 0.02, std::to_string(fit.current.tv).c_str());
+    QVERIFY(fit.changes.empty());
+  }
+
   void aiToolkitJobReadsTheTrainSection() {
     TrainerSettings s;
     s.model = "qwen";
