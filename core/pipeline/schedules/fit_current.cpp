@@ -238,12 +238,18 @@ void expertOf(const io::TrainerConfigFile& settings, NamedModel& named) {
   if (named.model != "wan22-14b") return;
   bool trains[2] = {true, true};
   const char* keys[2] = {"model_kwargs.train_high_noise", "model_kwargs.train_low_noise"};
+  // The job is read by PyYAML, whose booleans (YAML 1.1) include yes/no and on/off.
+  auto isWord = [](const std::string& value, std::initializer_list<const char*> words) {
+    return std::any_of(words.begin(), words.end(),
+                       [&](const char* w) { return sameValue(value, w); });
+  };
   for (int e = 0; e < 2; ++e)
     if (const std::string* value = lookUp(settings.values, keys[e])) {
-      if (!sameValue(*value, "true") && !sameValue(*value, "false"))
+      const bool yes = isWord(*value, {"true", "yes", "on"});
+      if (!yes && !isWord(*value, {"false", "no", "off"}))
         throw InputError(settings.path,
                          std::string(keys[e]) + " = '" + *value + "' is not true or false");
-      trains[e] = sameValue(*value, "true");
+      trains[e] = yes;
       for (const auto& [name, v] : settings.values)
         if (&v == value) named.expertKeys.push_back(name);
     }

@@ -283,6 +283,38 @@ config:
     } catch (const InputError& e) {
       QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(none));
     }
+    // PyYAML reads no/off as false; a word that is not a boolean is the file's error, named.
+    const std::string no = write(dir_, "wan22_no.yaml", R"(config:
+  process:
+    - train:
+        timestep_type: linear
+      model:
+        arch: wan22_14b
+        model_kwargs:
+          train_low_noise: no
+)");
+    QCOMPARE(
+        QString::fromStdString(
+            fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), no, "ai-toolkit", {})
+                .model),
+        QString("wan22-14b-high"));
+    const std::string maybe = write(dir_, "wan22_maybe.yaml", R"(config:
+  process:
+    - train:
+        timestep_type: linear
+      model:
+        arch: wan22_14b
+        model_kwargs:
+          train_high_noise: maybe
+)");
+    try {
+      fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), maybe, "ai-toolkit", {});
+      QFAIL("a non-boolean model_kwargs value was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(maybe));
+      QVERIFY2(QString(e.what()).contains("model_kwargs.train_high_noise"), e.what());
+      QVERIFY2(QString(e.what()).contains("not true or false"), e.what());
+    }
   }
 
   void kDiffusionShippedConfig() {
