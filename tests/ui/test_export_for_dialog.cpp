@@ -147,6 +147,7 @@ class TestExportForDialog : public QObject {
     QVERIFY(chooseTool(dialog, "onetrainer"));
     QCOMPARE(dialog->modelBox()->currentText(), QString("flux"));
     QVERIFY(dialog->chart()->xTitle().contains("rectified-flow"));
+    QVERIFY(dialog->chart()->logX());  // t on a log axis: φ at low noise is not a spike at 0
     QVERIFY(dialog->summaryLabel()->text().contains("training <b>flux</b>"));
     QVERIFY(chooseModel(dialog, "sdxl"));
     QVERIFY(dialog->chart()->xTitle().contains("DDPM"));

@@ -161,7 +161,11 @@ ToolCurve curveOf(const io::ToolFit& fit, const std::vector<double>& masses, std
     if (fit.coordinateKind != TrainerCoordinate::Sigma) {
       const double lo = trainerCoordinate(std::exp(g.edges[b]), fit.coordinateKind);
       const double hi = trainerCoordinate(std::exp(g.edges[b + 1]), fit.coordinateKind);
-      width = std::abs(hi - lo);
+      // Flow time is drawn on a log axis (per unit log t): under a velocity or ε loss most of φ
+      // lies below t = 0.05, a spike against a linear axis.
+      width = fit.coordinateKind == TrainerCoordinate::FlowTime
+                  ? (lo > 0.0 && hi > 0.0 ? std::abs(std::log(hi) - std::log(lo)) : 0.0)
+                  : std::abs(hi - lo);
       x = trainerCoordinate(x, fit.coordinateKind);
     }
     if (!(width > 1e-12)) continue;  // beyond what the tool's coordinate reaches
@@ -177,8 +181,9 @@ ToolOverlay toolOverlay(const io::ToolFit& fit) {
   ToolOverlay o;
   switch (fit.coordinateKind) {
     case TrainerCoordinate::FlowTime:
-      o.xLabel = "rectified-flow time t = σ/(1+σ) (" + fit.tool + "'s coordinate)";
-      o.yLabel = "effective allocation φ per unit t";
+      o.xLabel = "rectified-flow time t = σ/(1+σ), log scale (" + fit.tool + "'s coordinate)";
+      o.yLabel = "effective allocation φ per unit log t";
+      o.logX = true;
       break;
     case TrainerCoordinate::DdpmTime:
       o.xLabel = "DDPM timestep k/1000, SD's scaled-linear table (" + fit.tool + "'s coordinate)";

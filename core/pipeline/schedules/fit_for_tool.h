@@ -48,7 +48,8 @@ io::ToolFit fitForTool(const FitTarget& target, const std::string& tool,
 
 // φ drawn in the tool's own coordinate, per bin of the fit's grid: x is the coordinate at the
 // bin's centre and y the bin's φ mass over the bin's width in that coordinate (a σ tool: per unit
-// log σ, x = σ on a log axis, since per unit σ spans too many decades to read). Bins the tool's
+// log σ, x = σ on a log axis, since per unit σ spans too many decades to read; a flow tool: per
+// unit log t, x = t on a log axis, for the same reason at low noise). Bins the tool's
 // coordinate cannot reach (zero width there) are left out.
 struct ToolCurve {
   std::string label;
