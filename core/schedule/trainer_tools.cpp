@@ -19,7 +19,7 @@ using trainers::ToolEntry;
 const std::vector<ToolEntry>& toolEntries() {
   static const std::vector<ToolEntry> entries = {
       {"diffusers",
-       {"flux", "sd3", "hidream", "zimage", "lumina2", "ideogram4", "sdxl", "sd15", "sd2-v"},
+       {"flux", "sd3", "hidream", "zimage", "lumina2", "ideogram4", "sana", "sdxl", "sd15", "sd2-v"},
        trainers::diffusers},
       {"sd-scripts",
        {"flux", "sd3", "lumina2", "hunyuan-image", "anima", "sdxl", "sd15", "sd2-v", "sdxl-v"},

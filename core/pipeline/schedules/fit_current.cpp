@@ -221,7 +221,19 @@ const std::vector<ModelKey>& modelKeys() {
         {"sd3", "flux"},
         {"chroma", "flux"},
         {"ideogram", "ideogram"},
-        {"omnigen", "omnigen"}}},
+        {"omnigen", "omnigen"},
+        {"sana", "sana"},
+        {"sanavideo", "sana"},
+        {"anima", "anima"},
+        {"longcat_image", "longcat-image"},
+        {"wan", "wan"},
+        {"wan_s2v", "wan"},
+        {"infinitetalk", "wan"},
+        {"hunyuanvideo", "hunyuanvideo"},
+        {"ltxvideo", "ltxvideo"},
+        {"ltxvideo2", "ltxvideo"},
+        {"longcat_video", "longcat-video"},
+        {"kandinsky5-video", "kandinsky5-video"}}},
   };
   return keys;
 }

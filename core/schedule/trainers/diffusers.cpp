@@ -360,6 +360,17 @@ ModelDefinition diffusers(const TrainerSettings& settings, const std::string& mo
     return staticShift("zimage", "train_dreambooth_lora_z_image.py",
                        "Z-Image script: velocity loss on the checkpoint's table, static shift 3");
   if (model == "lumina2") return lumina2();
+  if (model == "sana")
+    // scripts/convert_sana_to_diffusers.py saves DPMSolverMultistepScheduler(flow_shift = 3, 6 at
+    // 4K); FlowMatchEulerDiscreteScheduler.from_pretrained keeps only the keys its __init__
+    // takes (configuration_utils.py extract_init_dict), and flow_shift is not one: shift 1.
+    return flowTableModel(
+        "sana", "command-line flags of examples/dreambooth/train_dreambooth_lora_sana.py",
+        "Sana script: velocity loss; the checkpoints' scheduler config is "
+        "DPMSolverMultistepScheduler with flow_shift 3 (6 at 4K), which "
+        "FlowMatchEulerDiscreteScheduler.from_pretrained drops, so the training table is "
+        "unshifted though sampling shifts by 3",
+        1.0, true, "");
   return diffusersDdpm(model);
 }
 

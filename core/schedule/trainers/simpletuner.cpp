@@ -107,6 +107,9 @@ struct AutoShiftModel {
   std::string name, note;
   double latentScale;  // pixels per latent cell of the noise tensor SimpleTuner shifts
   double maxTokens, maxShift;
+  // Whether the auto shift is modelled: a video's μ counts its latent frames too, and some
+  // checkpoints' scheduler constants are not read here.
+  bool autoShift = true;
 };
 
 const std::vector<AutoShiftModel>& autoShiftModels() {
@@ -128,8 +131,63 @@ const std::vector<AutoShiftModel>& autoShiftModels() {
        "Krea 2: latents 1/8 of the pixels (Qwen-Image's autoencoder), μ from 0.5 at 256 to 1.15 "
        "at 6400 tokens (its scheduler config)",
        8.0, 6400.0, 1.15},
+      {"anima",
+       "Anima (anima/model.py): the common draw (its sample_flow_sigmas only rescales t); a "
+       "single-file checkpoint's scheduler keeps FlowMatchEuler's defaults, so the auto shift is "
+       "Flux's",
+       8.0, 4096.0, 1.15},
+      // The models below draw with the common code too; their auto shift is not modelled.
+      {"longcat-image",
+       "LongCat-Image (longcat_image/model.py, no override): the common draw; its auto shift "
+       "reads the checkpoint's scheduler constants, not modelled",
+       8.0, 4096.0, 1.15, false},
+      {"wan",
+       "Wan 2.1/2.2 T2V (wan/model.py, no override of the draw; a Wan 2.2 expert trains the full "
+       "σ range, wan_boundary_ratio being unused in training); the I2V/FLF2V 2.2 stage flavours "
+       "and AnimeGen overwrite flow_schedule_shift (5, 3), not modelled; the auto shift counts "
+       "latent frames, not modelled",
+       8.0, 4096.0, 1.15, false},
+      {"hunyuanvideo",
+       "HunyuanVideo 1.5 (hunyuanvideo/model.py): the common draw; its per-resolution shift "
+       "defaults apply only when flow_schedule_shift is null; the auto shift counts latent frames, "
+       "not modelled",
+       8.0, 4096.0, 1.15, false},
+      {"ltxvideo",
+       "LTX-Video and LTX-2 (ltxvideo/, ltxvideo2/model.py): the common draw; the auto shift "
+       "(0.95 … 2.05 over 1024 … 4096 tokens) counts latent frames, not modelled",
+       8.0, 4096.0, 1.15, false},
+      {"longcat-video",
+       "LongCat-Video (longcat_video/model.py): the common draw; its shift default 12 applies "
+       "only when flow_schedule_shift is null; the auto shift counts latent frames, not modelled",
+       8.0, 4096.0, 1.15, false},
+      {"kandinsky5-video",
+       "Kandinsky 5 video (kandinsky5_video/model.py, no override): the common draw; the auto "
+       "shift counts latent frames, not modelled",
+       8.0, 4096.0, 1.15, false},
   };
   return list;
+}
+
+// flow_schedule_shift 0 and auto shift: σ × e^μ, μ from the latent's (H/8)(W/8)/4 tokens
+// between the scheduler's ends (256, 0.5) and (maxTokens, maxShift).
+void addAutoShiftFamily(TrainerTool& t, const TrainerSettings& settings,
+                        const AutoShiftModel& model) {
+  const double tokens = std::floor(std::floor(settings.height / model.latentScale) / 2.0) *
+                        std::floor(std::floor(settings.width / model.latentScale) / 2.0);
+  const double mu = 0.5 + (model.maxShift - 0.5) / (model.maxTokens - 256.0) * (tokens - 256.0);
+  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
+  t.families.push_back(
+      {"auto_shift",
+       {param("flow_sigmoid_scale", 1.0, 0.05, 5.0)},
+       [mu](double u, const Params& p) { return logitNormal(u, mu, p[0]); },
+       noWeight,
+       [mu, size](const Params& p) {
+         return "\"flow_sigmoid_scale\": " + num(p[0]) +
+                ",\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": true\n# at " + size +
+                " px the auto shift is e^" + num(mu) + " = " + num(std::exp(mu));
+       },
+       "sigmoid, then the model's resolution rule: μ = " + num(mu) + " at " + size + " px (" +
+           num(tokens) + " tokens)"});
 }
 
 ModelDefinition flowModels(const TrainerSettings& settings, const std::string& model) {
@@ -154,24 +212,7 @@ ModelDefinition flowModels(const TrainerSettings& settings, const std::string& m
                 ",\n\"flow_schedule_auto_shift\": false";
        },
        "the default: sigmoid of a scaled normal, then the shift"});
-  // flow_schedule_shift 0 and auto shift: σ × e^μ, μ from the latent's (H/8)(W/8)/4 tokens
-  // between Flux's scheduler ends (256, 0.5) and (4096, 1.15).
-  const double tokens = std::floor(std::floor(settings.height / shape->latentScale) / 2.0) *
-                        std::floor(std::floor(settings.width / shape->latentScale) / 2.0);
-  const double mu = 0.5 + (shape->maxShift - 0.5) / (shape->maxTokens - 256.0) * (tokens - 256.0);
-  const std::string size = std::to_string(settings.width) + "×" + std::to_string(settings.height);
-  t.families.push_back(
-      {"auto_shift",
-       {param("flow_sigmoid_scale", 1.0, 0.05, 5.0)},
-       [mu](double u, const Params& p) { return logitNormal(u, mu, p[0]); },
-       noWeight,
-       [mu, size](const Params& p) {
-         return "\"flow_sigmoid_scale\": " + num(p[0]) +
-                ",\n\"flow_schedule_shift\": 0,\n\"flow_schedule_auto_shift\": true\n# at " + size +
-                " px the auto shift is e^" + num(mu) + " = " + num(std::exp(mu));
-       },
-       "sigmoid, then the model's resolution rule: μ = " + num(mu) + " at " + size + " px (" +
-           num(tokens) + " tokens)"});
+  if (shape->autoShift) addAutoShiftFamily(t, settings, *shape);
   t.families.push_back(
       {"beta",
        {param("flow_beta_schedule_alpha", 2.0, 0.1, 20.0, true),
@@ -264,6 +305,80 @@ ModelDefinition ownDrawModel(const TrainerSettings& settings, const std::string&
   return m;
 }
 
+// Sana and SanaVideo (sana/model.py Sana.setup_training_noise_schedule, sample_flow_sigmas,
+// prepare_batch): u uniform (or the cubic draw) indexes the checkpoint's FlowMatchEuler table,
+// t = 1 − min(⌊1000·u⌋, 999)/1000; the Hub's DPMSolverMultistepScheduler config names its shift
+// flow_shift, which FlowMatchEuler does not read, so the table is unshifted, and the model turns
+// flow_schedule_shift and the auto shift off. The latents are halved before noising
+// (LATENT_RESCALE 0.5): against the cached latent the noise is 2t/(1 − t), the σ of shift_2(t).
+// So the tool's coordinate here is t′ = shift_2(t), and the velocity loss's x0 weight, 1/t² of
+// the true t = σ/(2 + σ), is (2 + σ)²/σ², a factor ((2 + σ)/(1 + σ))² on the tool's (1 + σ)²/σ².
+constexpr double kSanaRescaleShift = 2.0;
+
+double sanaTime(double tPrime) {  // t from t′ = shift_2(t)
+  return tPrime / (kSanaRescaleShift - (kSanaRescaleShift - 1.0) * tPrime);
+}
+
+ModelDefinition sanaModel() {
+  ModelDefinition m;
+  TrainerTool& t = m.tool;
+  t = flowTool("simpletuner", "config.json keys (or the same flags on the command line)");
+  t.model = "sana";
+  t.modelNote =
+      "Sana and SanaVideo (sana/model.py): u uniform indexed into the checkpoint's table, "
+      "unshifted (the Hub config's flow_shift is not read; flow_schedule_shift and the auto "
+      "shift are switched off), the latents halved before noising (LATENT_RESCALE 0.5), so σ is "
+      "twice the table's against the cached latent; velocity loss";
+  t.discretisation =
+      "1000 table values t = 1, 0.999, …, 0.001, at σ = 2t/(1 − t) of the cached latent";
+  t.tableEdges = tableEdges(1000, kSanaRescaleShift);
+  t.tableAtUpper = true;
+  const auto rescaledVelocity = [](double sigma, const Params&) {
+    const double r = (kSanaRescaleShift + sigma) / (1.0 + sigma);
+    return r * r;
+  };
+  t.families.push_back(
+      {"uniform",
+       {},
+       [](double u, const Params&) { return shiftedUniform(u, kSanaRescaleShift); },
+       rescaledVelocity,
+       [](const Params&) {
+         return std::string(
+             "# Sana draws its table uniformly itself: no key (flow_schedule_shift and "
+             "flow_schedule_auto_shift are ignored for it)");
+       },
+       "u uniform over the 1000-entry table, t = 1 − ⌊1000·u⌋/1000; no knob"});
+  // flow_cubic_schedule_weights: the knots shape u, and t = 1 − u on the table, so the knots
+  // are the target's draw read backwards.
+  TrainerFamily cubic = cubicFamily();
+  cubic.density = [](double tPrime, const Params& knots) {
+    if (!(tPrime > 0.0 && tPrime < 1.0)) return 0.0;
+    const double time = sanaTime(tPrime);
+    const double dtdtPrime = kSanaRescaleShift / std::pow(kSanaRescaleShift - tPrime, 2.0);
+    return cubicSplineDensity(1.0 - time, knots) * dtdtPrime;
+  };
+  cubic.toolWeight = rescaledVelocity;
+  cubic.fromDrawDensity = [](const std::function<double(double)>& drawDensity) {
+    return cubicKnotsOf([&](double u) {
+      const double time = 1.0 - u;
+      const double dtPrimedt =
+          kSanaRescaleShift / std::pow(1.0 + (kSanaRescaleShift - 1.0) * time, 2.0);
+      return drawDensity(shiftFlowTime(time, kSanaRescaleShift)) * dtPrimedt;
+    });
+  };
+  cubic.snippet = [](const Params& p) {
+    std::string list;
+    for (double v : p) list += (list.empty() ? "" : ", ") + num(v);
+    return "\"flow_cubic_schedule_weights\": [" + list +
+           "]\n# Sana reads the knots as u and trains t = 1 − u on its table";
+  };
+  cubic.note = "free-form: the knots shape u = 1 − t, indexed into the table; " +
+               std::to_string(kCubicKnots) + " PCHIP knots";
+  t.families.push_back(cubic);
+  m.defaultDraw = "uniform";
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> simpleTunerModels() {
@@ -271,11 +386,13 @@ std::vector<std::string> simpleTunerModels() {
   for (const auto& a : autoShiftModels()) names.push_back(a.name);
   names.push_back("ideogram");
   names.push_back("omnigen");
+  names.push_back("sana");
   return names;
 }
 
 ModelDefinition simpleTuner(const TrainerSettings& settings, const std::string& model) {
   if (model == "ideogram" || model == "omnigen") return ownDrawModel(settings, model);
+  if (model == "sana") return sanaModel();
   return flowModels(settings, model);
 }
 

@@ -222,6 +222,14 @@ std::vector<Case> cases() {
                  const double t = sd3Table(modeDraw(uniform(g), 1.29));
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // diffusers Sana (train_dreambooth_lora_sana.py, main's loop): the same index into
+  // FlowMatchEulerDiscreteScheduler's table, loaded from a DPMSolverMultistepScheduler config
+  // whose flow_shift it drops, so unshifted: t = 1 − ⌊1000·u⌋/1000; velocity target noise − x0.
+  c.push_back({"diffusers", "sana", "", "logit_normal", {-0.4, 0.9}, [=](auto& g) mutable {
+                 const double u = sigmoid(-0.4 + 0.9 * normal(g));
+                 const double t = (1000.0 - std::min(static_cast<int>(u * 1000.0), 999)) / 1000.0;
+                 return flowDraw(t, 1.0 / (t * t));
+               }});
   // diffusers Lumina 2 (train_dreambooth_lora_lumina2.py, main's loop): the same index into the
   // checkpoint's table shifted by 6, but the input is (1 − σ)·noise + σ·x0 against x0 − noise,
   // so the noise fraction is 1 − σ; sigma_sqrt weights by σ⁻² of the table. (sigma_sqrt sweeps
@@ -589,6 +597,33 @@ std::vector<Case> cases() {
                  const double t = draw(g);
                  return flowDraw(t, 1.0 / (t * t));
                }});
+  // SimpleTuner Sana (sana/model.py sample_flow_sigmas: u uniform, or the cubic draw, indexes the
+  // unshifted table, t = 1 − min(⌊1000·u⌋, 999)/1000; prepare_batch halves the latents first
+  // (LATENT_RESCALE), so against the cached latent σ = 2t/(1 − t); the velocity loss on the halved
+  // latent weighs its x0 error by 1/t²). The uniform draw sweeps the 1000 entries (1/t² at
+  // t = 0.001 would leave too few effective draws at random); the cubic knots vanish for u > 0.9.
+  auto sanaDraw = [](int k) {
+    const double t = (1000.0 - std::min(k, 999)) / 1000.0;
+    return t < 1.0 ? Draw{2.0 * t / (1.0 - t), 1.0 / (t * t)} : Draw{0.0, 0.0};
+  };
+  c.push_back({"simpletuner", "sana", "", "uniform", {}, [=, n = 0](auto&) mutable {
+                 return sanaDraw(n++ % 1000);
+               }});
+  std::vector<double> sanaKnots;
+  for (int j = 0; j < 33; ++j)
+    sanaKnots.push_back(j > 29 ? 0.0 : std::exp(-std::pow((j / 32.0 - 0.6) / 0.15, 2.0)));
+  c.push_back({"simpletuner", "sana", "", "cubic", sanaKnots,
+               [=, draw = cubicSplineSampler(sanaKnots)](auto& g) mutable {
+                 return sanaDraw(static_cast<int>(draw(g) * 1000.0));
+               }});
+  // The models that keep the common draw (their model.py overrides neither sample_flow_sigmas
+  // nor the loss): sigmoid of flow_sigmoid_scale·z, then the static flow_schedule_shift.
+  for (const std::string model : {"anima", "longcat-image", "wan", "hunyuanvideo", "ltxvideo",
+                                  "longcat-video", "kandinsky5-video"})
+    c.push_back({"simpletuner", model, "", "sigmoid", {0.9, 2.5}, [=](auto& g) mutable {
+                   const double t = shift(sigmoid(0.9 * normal(g)), 2.5);
+                   return flowDraw(t, 1.0 / (t * t));
+                 }});
   // SimpleTuner flow_schedule_auto_shift (helpers/models/common.py sample_flow_sigmas: sigmoid of
   // flow_sigmoid_scale·z, then helpers/training/custom_schedule.py apply_flow_schedule_shift:
   // seq_len = frames·(h // 2)·(w // 2) of the noise tensor, μ on the line from
@@ -628,6 +663,13 @@ std::vector<Case> cases() {
                "auto_shift",
                {1.0},
                autoShift(1.0, (128 / 2) * (128 / 2), 4096.0, 1.15)});
+  // Anima's single-file scheduler keeps FlowMatchEuler's defaults: Flux's line.
+  c.push_back({"simpletuner",
+               "anima",
+               "",
+               "auto_shift",
+               {1.2},
+               autoShift(1.2, (128 / 2) * (128 / 2), 4096.0, 1.15)});
   // ai-toolkit (jobs/process/BaseSDTrainProcess.py: index randint(0, 999), or ⌊1000·U³⌋ for
   // content_or_style content; toolkit/samplers/custom_flowmatch_sampler.py set_train_timesteps
   // builds the grid; SDTrainer.py: velocity loss, × default_weighing_scheme for "weighted").

@@ -193,6 +193,29 @@ class TestFitCurrent : public QObject {
     QVERIFY(fit.changes.empty());
   }
 
+  // Sana (and SanaVideo) in SimpleTuner index their own table: no draw key is its uniform draw,
+  // and flow_cubic_schedule_weights is read as its cubic family.
+  void simpleTunerSanaOwnTable() {
+    TrainerSettings sana;
+    sana.model = "sana";
+    const std::string plain =
+        write(dir_, "sanavideo.json", R"({"model_family": "sanavideo", "flow_schedule_shift": 3})");
+    const FitTarget target = targetOf("simpletuner", sana, "uniform", {});
+    const CurrentFit fit = fitCurrentSettingsFile(target, plain, "simpletuner", {});
+    QCOMPARE(QString::fromStdString(fit.model), QString("sana"));
+    QCOMPARE(QString::fromStdString(fit.family), QString("uniform"));
+    QVERIFY2(fit.current.tv < 0.01, std::to_string(fit.current.tv).c_str());
+    // Sana ignores flow_schedule_shift: the key is named as unread, not fitted.
+    QVERIFY(std::find(fit.unreadKeys.begin(), fit.unreadKeys.end(), "flow_schedule_shift") !=
+            fit.unreadKeys.end());
+    const std::string cubic = write(dir_, "sana_cubic.json",
+                                    R"({"model_family": "sana",
+  "flow_cubic_schedule_weights": [0.2, 1.0, 0.5, 0.1]})");
+    QCOMPARE(
+        QString::fromStdString(fitCurrentSettingsFile(target, cubic, "simpletuner", {}).family),
+        QString("cubic"));
+  }
+
   void aiToolkitJobReadsTheTrainSection() {
     TrainerSettings s;
     s.model = "qwen";
@@ -626,17 +649,25 @@ guidance_scale = 1.0
                  fitCurrentSettingsFile(qwenStTarget, stSd3, "simpletuner", {}).model),
              QString("flux"));
     // A family NoiseScope does not model for SimpleTuner: an error naming the file and the value.
-    const std::string stWan =
-        write(dir_, "wan_config.json", R"({"model_family": "wan", "flow_sigmoid_scale": 1.0})");
+    // (Cosmos 2 Image trains an EDM loss in SimpleTuner, cosmos/model.py.)
+    const std::string stCosmos =
+        write(dir_, "cosmos_config.json",
+              R"({"model_family": "cosmos2image", "flow_sigmoid_scale": 1.0})");
     try {
-      fitCurrentSettingsFile(qwenStTarget, stWan, "simpletuner", {});
+      fitCurrentSettingsFile(qwenStTarget, stCosmos, "simpletuner", {});
       QFAIL("an unknown model_family must not be guessed");
     } catch (const InputError& e) {
       const QString what = e.what();
-      QVERIFY2(what.contains("wan_config.json") && what.contains("model_family = wan") &&
-                   what.contains("qwen_image"),
+      QVERIFY2(what.contains("cosmos_config.json") &&
+                   what.contains("model_family = cosmos2image") && what.contains("qwen_image"),
                e.what());
     }
+    // Wan keeps the common draw: its model_family is read.
+    const std::string stWan =
+        write(dir_, "wan_config.json", R"({"model_family": "wan", "flow_sigmoid_scale": 1.0})");
+    QCOMPARE(QString::fromStdString(
+                 fitCurrentSettingsFile(qwenStTarget, stWan, "simpletuner", {}).model),
+             QString("wan"));
 
     // Given, --model wins; a file that names no model is the tool's default, and said.
     QCOMPARE(
