@@ -103,6 +103,7 @@ using aitk::IndexLaw;
 using aitk::IndexStyle;
 using aitk::indexStyle;
 using aitk::lognormBlendDensity;
+using aitk::lognormBlendExpertDensity;
 using aitk::sigmoidExpertGridDensity;
 using aitk::sigmoidGridDensity;
 using aitk::windowOf;
@@ -271,9 +272,8 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
                                                 std::to_string(settings.height) + " px)"
                                           : "the static " + num(a.shift);
   const bool multistage = a.boundary > 0.0;
-  // A multistage model's windows are read off the grid's entries; the sigmoid grid is drawn
-  // afresh every step, and so is its window (sigmoidExpertGridDensity). The lognorm_blend grid's
-  // windows are not modelled.
+  // A multistage model's windows are read off the grid's entries; the sigmoid and lognorm_blend
+  // grids are drawn afresh every step, and so are their windows (ai_toolkit_random_grids.h).
   auto lawOf = [&](IndexStyle style, GridType type) {
     if (!multistage) return IndexLaw{style};
     if (type == GridType::Shift) return expertLaw(style, a, [&](int i) { return grid.t(i); });
@@ -319,7 +319,24 @@ void addFamilies(TrainerTool& t, const Architecture& a, const TrainerSettings& s
   if (multistage) {
     addLinearTimestepFamilies(
         t, grid, [&](IndexStyle s) { return lawOf(s, GridType::Linear); }, true);
-    return;  // the experts' windows replace min/max_denoising_steps; no lognorm_blend
+    // lognorm_blend, its expert windows counted off each step's grid.
+    for (const std::string style : {"balanced", "content", "style"}) {
+      TrainerFamily f{
+          style == "balanced" ? "lognorm_blend" : "lognorm_blend + " + style,
+          {},
+          [split = ExpertSplit{a.boundary, a.trainsHigh, a.trainsLow}, indices = indexStyle(style)](
+              double u, const Params&) { return lognormBlendExpertDensity(u, indices, split); },
+          noWeight,
+          [style](const Params&) { return yaml("lognorm_blend", style); },
+          "75% sorted 1 − X/max X, X ~ LogNormal(0, 0.333), blended with 25% of the linear grid; "
+          "no knob"};
+      if (style != "balanced")
+        f.note +=
+            "; index U³ toward " + std::string(style == "content" ? "high noise" : "low noise");
+      f.note += "; each step's expert window counted off that step's grid";
+      t.families.push_back(f);
+    }
+    return;  // the experts' windows replace min/max_denoising_steps
   }
   // min_denoising_steps and max_denoising_steps: the window of indices the draw picks from, the
   // job YAML's only integer knobs of the draw: balanced randint(min, max); content and style their

@@ -18,19 +18,23 @@ namespace {
 struct Binomial {
   int first = 0;
   std::vector<double> pmf;
-  Binomial(int n, double q) {
+  Binomial() = default;
+  Binomial(int n, double q, double width = 12.0) { assign(n, q, width); }
+  // Reuses the storage: a grid's law builds millions of these.
+  void assign(int n, double q, double width = 12.0) {
+    first = 0;
     if (n <= 0 || q <= 0.0) {
-      pmf = {1.0};
+      pmf.assign(1, 1.0);
       return;
     }
     if (q >= 1.0) {
       first = n;
-      pmf = {1.0};
+      pmf.assign(1, 1.0);
       return;
     }
     const double mean = n * q, spread = std::sqrt(n * q * (1.0 - q));
-    first = std::max(0, static_cast<int>(mean - 12.0 * spread) - 1);
-    const int last = std::min(n, static_cast<int>(mean + 12.0 * spread) + 2);
+    first = std::max(0, static_cast<int>(mean - width * spread) - 1);
+    const int last = std::min(n, static_cast<int>(mean + width * spread) + 2);
     const int mode = std::clamp(static_cast<int>(std::floor((n + 1) * q)), first, last);
     pmf.assign(last - first + 1, 0.0);
     pmf[mode - first] =
@@ -260,6 +264,76 @@ std::vector<double> masses(const IndexLaw& law) {
   return m;
 }
 
+// A multistage model's experts on the lognorm_blend grid (adjust_multistage_timesteps counts
+// the windows off each step's grid). Given Z_max the 749 other lognormal entries are independent,
+// so with A entries at or above the boundary and D at timestep 0 the windows are fixed: the high
+// expert takes [0, #(T > B) − 1] (the linear 1000 is the only T ≥ 1000), all above B; the low
+// one [#(T ≥ B) − 1, #(T > 0) − 1]. Below the boundary the count C_v adds a binomial of the
+// entries in [v, B) to those at or above it; above it, a binomial of those A. P(T_drawn ≥ v) is
+// E[P(index ≤ C_v − 1)] over Z_max, A, D and that binomial.
+int linearAtLeast(int v) {
+  return fixedAtLeast(v) - (v <= 0 ? 1 : 0);
+}
+
+std::vector<double> expertTail(IndexStyle style, double boundary, bool high) {
+  constexpr int n = kLognormal - 1;
+  const int b = static_cast<int>(std::ceil(1000.0 * boundary));           // T ≥ b: at or above B
+  const int above = static_cast<int>(std::floor(1000.0 * boundary)) + 1;  // T > B
+  const int edge = high ? above : b;  // the entries the window is counted at
+  const MaxLaw law(40, 1.5, 5.5);     // Z_max lies in [1.5, 5.5] but for < 10⁻⁶
+  double weightSum = 0.0;
+  for (double w : law.weight) weightSum += w;
+  std::vector<double> tail(1002, 0.0);
+  for (std::size_t zi = 0; zi < law.z.size(); ++zi) {
+    const double z = law.z[zi], weight = law.weight[zi] / weightSum;
+    if (weight < 1e-12) continue;
+    const double pEdge = std::clamp(atLeast(edge, z), 0.0, 1.0);
+    const double pZero = std::clamp(1.0 - atLeast(1, z), 0.0, 1.0);
+    const double pPositiveBelow = std::max(atLeast(1, z) - pEdge, 0.0);  // T in [1, edge)
+    const Binomial count(n, pEdge);
+    for (std::size_t ai = 0; ai < count.pmf.size(); ++ai) {
+      const int a = count.first + static_cast<int>(ai);
+      if (weight * count.pmf[ai] < 1e-7) continue;
+      // D matters to the low expert's upper end only.
+      const Binomial zeros(high ? 0 : n - a, pZero / std::max(1.0 - pEdge, 1e-300));
+      for (std::size_t di = 0; di < zeros.pmf.size(); ++di) {
+        const int d = zeros.first + static_cast<int>(di);
+        const double p = weight * count.pmf[ai] * zeros.pmf[di];
+        if (p < 1e-7) continue;
+        const int counted = linearAtLeast(edge) + a;  // #(T > B) or #(T ≥ B)
+        const int positive = kLinear + n - d;         // #(T > 0)
+        IndexLaw window{style};
+        if (high ? counted > 1 : positive > counted) {
+          window.lo = high ? 0 : std::max(counted - 1, 0);
+          window.hi = std::min((high ? counted : positive) - 1, 999);
+        }
+        const std::vector<double> cdf = indexCdf(window);
+        Binomial inner;  // reused for every level v
+        tail[0] += p;
+        for (int v = 1; v <= 1000; ++v) {
+          double atV;
+          if (v >= edge) {
+            const double q = pEdge > 0.0 ? atLeast(v, z) / pEdge : 0.0;
+            inner.assign(a, std::clamp(q, 0.0, 1.0), 8.0);
+            atV = inner.expectCdf(cdf, linearAtLeast(v));
+          } else if (high) {
+            atV = 1.0;  // every entry of the window lies above B
+          } else {
+            const double q = pPositiveBelow > 0.0 ? (atLeast(v, z) - pEdge) / pPositiveBelow : 0.0;
+            inner.assign(n - a - d, std::clamp(q, 0.0, 1.0), 8.0);
+            atV = inner.expectCdf(cdf, linearAtLeast(v) + a);
+          }
+          tail[v] += p * atV;
+        }
+      }
+    }
+  }
+  // The cuts above leave out about 10⁻⁵ of the probability: spread back proportionally.
+  const double kept = tail[0];
+  for (auto& v : tail) v /= kept;
+  return tail;
+}
+
 }  // namespace lognorm
 }  // namespace
 
@@ -274,6 +348,26 @@ double lognormBlendDensity(double t, const IndexLaw& law) {
   if (it == cache.end()) {
     if (cache.size() > 256) cache.clear();
     it = cache.emplace(key, lognorm::masses(law)).first;
+  }
+  return cellDensity(t, it->second);
+}
+
+double lognormBlendExpertDensity(double t, IndexStyle style, const ExpertSplit& split) {
+  // Computed once per law and thread (about a second): a fit evaluates it at many points.
+  using Key = std::tuple<int, double, bool, bool>;
+  thread_local std::map<Key, std::vector<double>> cache;
+  auto [it, inserted] =
+      cache.try_emplace(Key{static_cast<int>(style), split.boundary, split.high, split.low});
+  if (inserted) {
+    std::vector<double> tail(1002, 0.0);
+    const double share = split.high && split.low ? 0.5 : 1.0;
+    for (const bool high : {true, false}) {
+      if (high ? !split.high : !split.low) continue;
+      const std::vector<double> one = lognorm::expertTail(style, split.boundary, high);
+      for (int v = 0; v <= 1000; ++v) tail[v] += share * one[v];
+    }
+    it->second.assign(1001, 0.0);
+    for (int k = 0; k <= 1000; ++k) it->second[k] = std::max(tail[k] - tail[k + 1], 0.0);
   }
   return cellDensity(t, it->second);
 }

@@ -21,6 +21,9 @@ struct ExpertSplit {
 // The sigmoid grid under the expert windows of each step's own grid.
 double sigmoidExpertGridDensity(double t, IndexStyle style, const ExpertSplit& split);
 
+// The lognorm_blend grid under the expert windows of each step's own grid.
+double lognormBlendExpertDensity(double t, IndexStyle style, const ExpertSplit& split);
+
 // The lognorm_blend grid under a fixed index window (its trained t lies on the 0.001 steps; the
 // density spreads each step's probability over the table cell below it).
 double lognormBlendDensity(double t, const IndexLaw& law);

@@ -965,6 +965,55 @@ std::vector<Case> cases() {
                "sigmoid + style",
                {},
                sigmoidExperts(false, true, "style")});
+  // lognorm_blend on Wan 2.2 14B: each step's grid, its expert window counted off it as
+  // adjust_multistage_timesteps does (#(T ≥ 1000·b_max) − 1 … #(T > 1000·b_min) − 1, else the
+  // whole grid), the experts alternating steps; each grid's entries swept with the window's index
+  // probability (balanced randint(lo, hi); content/style the U³ index value_map'ed onto it).
+  // Every 10th entry from a random offset is swept, so that 4 000 grids are drawn: the few random
+  // entries at t ≈ 0.001 carry weights near 10⁶, and too few grids leave TV 0.04 of Monte Carlo
+  // error (0.011 with ten times the grids).
+  auto lognormExperts = [](bool trainsHigh, bool trainsLow, const std::string& style) {
+    return [=, grid = std::vector<int>(), n = 0, step = 0, lo = 0, hi = 999,
+            offset = 0](std::mt19937_64& g) mutable {
+      if (n % 100 == 0) {
+        offset = std::uniform_int_distribution<int>(0, 9)(g);
+        grid = aiToolkitLognormBlendGrid(g);
+        const bool high = trainsHigh && (!trainsLow || step++ % 2 == 0);
+        const double bMax = high ? 1.0 : 0.875, bMin = high ? 0.875 : 0.0;
+        int atOrAbove = 0, above = 0;
+        for (int timestep : grid) {
+          atOrAbove += timestep >= 1000.0 * bMax;
+          above += timestep > 1000.0 * bMin;
+        }
+        lo = above > atOrAbove ? std::max(atOrAbove - 1, 0) : 0;
+        hi = above > atOrAbove ? above - 1 : 999;
+      }
+      const int i = 10 * (n++ % 100) + offset;
+      auto below = [&](int j) {  // P(index < j)
+        if (j <= lo) return 0.0;
+        if (j > hi) return 1.0;
+        if (style == "balanced") return lo == hi ? 1.0 : std::min((j - lo) / double(hi - lo), 1.0);
+        const double f = std::min((j - lo) * 999.0 / (1000.0 * (hi - lo)), 1.0);
+        return style == "content" ? std::cbrt(f) : 1.0 - std::cbrt(1.0 - f);
+      };
+      const double probability = below(i + 1) - below(i), t = grid[i] / 1000.0;
+      return t > 0.0 ? flowDraw(t, 1000.0 * probability / (t * t)) : Draw{0.0, 0.0};
+    };
+  };
+  c.push_back(
+      {"ai-toolkit", "wan22-14b", "", "lognorm_blend", {}, lognormExperts(true, true, "balanced")});
+  c.push_back({"ai-toolkit",
+               "wan22-14b-high",
+               "",
+               "lognorm_blend + content",
+               {},
+               lognormExperts(true, false, "content")});
+  c.push_back({"ai-toolkit",
+               "wan22-14b-low",
+               "",
+               "lognorm_blend + style",
+               {},
+               lognormExperts(false, true, "style")});
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
   // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled
