@@ -5,6 +5,7 @@
 // boundary), so the expectation is taken jointly.
 #include "schedule/trainers/ai_toolkit_random_grids.h"
 
+#include <functional>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -67,6 +68,29 @@ double cellDensity(double t, const std::vector<double>& masses) {
   if (!(t > 0.0 && t <= 1.0)) return 0.0;
   const int k = std::clamp(static_cast<int>(std::ceil(1000.0 * t)), 1, 1000);
   return 1000.0 * masses[k];
+}
+
+// A multistage draw's probability per timestep cell k = 0 … 1000 from each expert's
+// P(T_drawn ≥ k), k = 0 … 1001, the experts sharing the steps; computed once per grid, law and
+// thread (up to a second): a fit evaluates it at many points.
+const std::vector<double>& expertMasses(int grid, IndexStyle style, const ExpertSplit& split,
+                                        const std::function<std::vector<double>(bool)>& atLeast) {
+  using Key = std::tuple<int, int, double, bool, bool>;
+  thread_local std::map<Key, std::vector<double>> cache;
+  auto [it, inserted] =
+      cache.try_emplace(Key{grid, static_cast<int>(style), split.boundary, split.high, split.low});
+  if (inserted) {
+    std::vector<double> tail(1002, 0.0);
+    const double share = split.high && split.low ? 0.5 : 1.0;
+    for (const bool high : {true, false}) {
+      if (high ? !split.high : !split.low) continue;
+      const std::vector<double> one = atLeast(high);
+      for (int k = 0; k <= 1001; ++k) tail[k] += share * one[k];
+    }
+    it->second.assign(1001, 0.0);
+    for (int k = 0; k <= 1000; ++k) it->second[k] = std::max(tail[k] - tail[k + 1], 0.0);
+  }
+  return it->second;
 }
 
 }  // namespace
@@ -156,24 +180,15 @@ std::vector<double> sigmoidExpertTail(IndexStyle style, double boundary, bool hi
 }  // namespace
 
 double sigmoidExpertGridDensity(double t, IndexStyle style, const ExpertSplit& split) {
-  // Computed once per law and thread (about 0.1 s): a fit evaluates the same family many times.
-  using Key = std::tuple<int, double, bool, bool>;
-  thread_local std::map<Key, std::vector<double>> cache;
-  auto [it, inserted] =
-      cache.try_emplace(Key{static_cast<int>(style), split.boundary, split.high, split.low});
-  if (inserted) {
-    std::vector<double> tail(1001, 0.0);
-    const double share = split.high && split.low ? 0.5 : 1.0;
-    for (const bool high : {true, false}) {
-      if (high ? !split.high : !split.low) continue;
-      const std::vector<double> one = sigmoidExpertTail(style, split.boundary, high);
-      for (int k = 0; k <= 1000; ++k) tail[k] += share * one[k];
-    }
-    it->second.assign(1001, 0.0);
-    for (int k = 1; k <= 1000; ++k) it->second[k] = std::max(tail[k - 1] - tail[k], 0.0);
-  }
-  const std::vector<double>* masses = &it->second;
-  return cellDensity(t, *masses);
+  // The grid's T is continuous: P(T ≥ k) of a cell's draws is P(T > k − 1).
+  return cellDensity(t, expertMasses(0, style, split, [&](bool high) {
+                       const std::vector<double> above =
+                           sigmoidExpertTail(style, split.boundary, high);
+                       std::vector<double> atLeast(1002, 0.0);
+                       atLeast[0] = 1.0;
+                       for (int k = 1; k <= 1001; ++k) atLeast[k] = above[k - 1];
+                       return atLeast;
+                     }));
 }
 
 // lognorm_blend (custom_flowmatch_sampler.py set_train_timesteps): each step a fresh grid of 750
@@ -353,23 +368,9 @@ double lognormBlendDensity(double t, const IndexLaw& law) {
 }
 
 double lognormBlendExpertDensity(double t, IndexStyle style, const ExpertSplit& split) {
-  // Computed once per law and thread (about a second): a fit evaluates it at many points.
-  using Key = std::tuple<int, double, bool, bool>;
-  thread_local std::map<Key, std::vector<double>> cache;
-  auto [it, inserted] =
-      cache.try_emplace(Key{static_cast<int>(style), split.boundary, split.high, split.low});
-  if (inserted) {
-    std::vector<double> tail(1002, 0.0);
-    const double share = split.high && split.low ? 0.5 : 1.0;
-    for (const bool high : {true, false}) {
-      if (high ? !split.high : !split.low) continue;
-      const std::vector<double> one = lognorm::expertTail(style, split.boundary, high);
-      for (int v = 0; v <= 1000; ++v) tail[v] += share * one[v];
-    }
-    it->second.assign(1001, 0.0);
-    for (int k = 0; k <= 1000; ++k) it->second[k] = std::max(tail[k] - tail[k + 1], 0.0);
-  }
-  return cellDensity(t, it->second);
+  return cellDensity(t, expertMasses(1, style, split, [&](bool high) {
+                       return lognorm::expertTail(style, split.boundary, high);
+                     }));
 }
 
 }  // namespace noisescope::schedule::trainers::aitk
