@@ -347,8 +347,8 @@ void heldSettingsOf(const io::TrainerConfigFile& settings, const std::string& to
 
 }  // namespace
 
-io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
-                                  const std::string& tool, const TrainerSettings& given) {
+CurrentSettings readCurrentSettings(const io::TrainerConfigFile& settings, const std::string& tool,
+                                    const TrainerSettings& given) {
   // The model: given, else the one the file names, else the tool's default.
   TrainerSettings trainer = given;
   NamedModel named;
@@ -383,12 +383,9 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
       }
 
   // The file's keys any family reads, and the rest.
-  io::CurrentFit out;
-  out.tool = t.name;
-  out.model = t.model;
+  CurrentSettings out;
+  out.trainer = trainer;
   out.modelSource = modelSource;
-  out.settingsPath = settings.path;
-  out.settingsFormat = settings.format;
   std::set<std::string> readKeys;
   for (const auto& k : toolKeys)
     for (const auto& [name, value] : settings.values)
@@ -454,12 +451,13 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
                          "'s noise-draw options in a way NoiseScope models " + "for " + t.model +
                          (disagreement.empty() ? "" : " (closest: " + disagreement + ")") +
                          "; --for, --model, --sigma-data and --resolution say what is trained");
-  out.family = chosen->family->name;
+  out.tool = *chosenTool;
+  out.family = *chosen->family;
+  out.knobKeys = chosen->knobKeys;
 
   // Its knobs: from the file, else the tool's default.
   const TrainerFamily& f = *chosen->family;
-  std::vector<double> p;
-  std::vector<std::string> shown;
+  std::vector<double>& p = out.params;
   for (std::size_t j = 0; j < f.parameters.size(); ++j) {
     const std::string& key = chosen->knobKeys[j];
     const std::string* value = key.empty() ? nullptr : lookUp(settings.values, key);
@@ -479,9 +477,25 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
     p.push_back(v);
   }
 
-  const io::ToolFit whole = fitForTool(target, tool, trainer);
-  out.current = schedule::evaluateTrainerFamily(*chosenTool, f, p, whole.grid, whole.target);
-  out.bestInFamily = schedule::fitTrainerFamily(*chosenTool, f, whole.grid, whole.target);
+  return out;
+}
+
+io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
+                                  const std::string& tool, const TrainerSettings& given) {
+  const CurrentSettings read = readCurrentSettings(settings, tool, given);
+  io::CurrentFit out;
+  out.tool = read.tool.name;
+  out.model = read.tool.model;
+  out.modelSource = read.modelSource;
+  out.settingsPath = settings.path;
+  out.settingsFormat = settings.format;
+  out.family = read.family.name;
+  out.assumedDefaults = read.assumedDefaults;
+  out.unreadKeys = read.unreadKeys;
+  const io::ToolFit whole = fitForTool(target, tool, read.trainer);
+  out.current = schedule::evaluateTrainerFamily(read.tool, read.family, read.params, whole.grid,
+                                                whole.target);
+  out.bestInFamily = schedule::fitTrainerFamily(read.tool, read.family, whole.grid, whole.target);
   out.bestOverall = whole.fits.front();
   const auto from = io::knobValues(out.current), to = io::knobValues(out.bestInFamily);
   for (std::size_t i = 0; i < from.size() && i < to.size(); ++i) {
@@ -499,7 +513,7 @@ io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConf
       }
       return "[" + std::to_string(v.size()) + " knots]";
     };
-    const std::string key = chosen->knobKeys[std::min(i, chosen->knobKeys.size() - 1)];
+    const std::string key = read.knobKeys[std::min(i, read.knobKeys.size() - 1)];
     out.changes.push_back({key.empty() ? name : key, text(a), text(b)});
   }
   return out;

@@ -17,6 +17,21 @@
 
 namespace noisescope::pipeline {
 
+// What a settings file trains, read without fitting: the model (and held settings) it names, the
+// family it selects, under the loss weighting that family comes from, and its knobs, a knob the
+// file leaves out at the tool's default. The same errors as fitCurrentSettings.
+struct CurrentSettings {
+  schedule::TrainerSettings trainer;
+  std::string modelSource;
+  schedule::TrainerTool tool;  // the family's tool, its loss weighting applied
+  schedule::TrainerFamily family;
+  std::vector<double> params;
+  std::vector<std::string> knobKeys;  // the file's key of each knob ("" where it has none)
+  std::vector<std::string> assumedDefaults, unreadKeys;
+};
+CurrentSettings readCurrentSettings(const io::TrainerConfigFile& settings, const std::string& tool,
+                                    const schedule::TrainerSettings& trainer);
+
 // Throws InputError(settings.path, …) when the file sets none of the tool's draw keys in a way
 // any family reads (e.g. a file of another tool). Without trainer.model, the model is read from a
 // file that names it (OneTrainer's model_type, ai-toolkit's model.arch, SimpleTuner's
