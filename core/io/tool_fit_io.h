@@ -30,8 +30,11 @@ struct ToolFit {
   std::vector<double> target;                    // φ per bin
   std::vector<schedule::TrainerFamilyFit> fits;  // best first
   // The bins the mismatch is measured on, merged where the tool's table leaves gaps
-  // (schedule::comparisonGroups): the overlay spreads a quantised family's φ over each group.
+  // (schedule::comparisonGroups).
   std::vector<int> groups;
+  // The bins a chart draws together: each group holds several of the table's values, so that a
+  // quantised family's φ is drawn as the density it is, not as the count of values per bin.
+  std::vector<int> chartGroups;
 };
 
 struct CurrentKnobChange {

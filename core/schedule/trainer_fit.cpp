@@ -251,23 +251,29 @@ std::vector<double> familyAllocationMasses(const TrainerTool& tool, const Traine
   return allocationMasses(tool, family, p, grid, quadraturePoints(tool, family, grid));
 }
 
-std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid) {
+std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid,
+                                  int valuesPerGroup, int binsPerGroup) {
   std::vector<int> groups(grid.bins());
-  std::vector<bool> holdsValue(grid.bins(), tool.tableEdges.empty());
+  // Table values per bin; a continuous tool's bins each count as full.
+  std::vector<int> values(grid.bins(), tool.tableEdges.empty() ? valuesPerGroup : 0);
   for (double u : tableValues(tool)) {
     const double sigma = trainerSigma(u, tool.coordinate);
     const int b = sigma > 0.0 && std::isfinite(sigma) ? binOf(grid, std::log(sigma)) : -1;
-    if (b >= 0) holdsValue[b] = true;
+    if (b >= 0) ++values[b];
   }
   // Between the first and the last bin holding a table value, a group runs up to and including
-  // the next bin that holds one; outside that range every bin stays alone (unreachable).
+  // the bin that brings its count of values to valuesPerGroup, or that holds a value once it
+  // spans binsPerGroup bins; outside that range every bin stays alone (unreachable).
   int first = 0, last = grid.bins() - 1;
-  while (first < grid.bins() && !holdsValue[first]) ++first;
-  while (last > first && !holdsValue[last]) --last;
-  int group = 0;
+  while (first < grid.bins() && values[first] == 0) ++first;
+  while (last > first && values[last] == 0) --last;
+  int group = 0, held = 0, span = 0;
   for (int b = 0; b < grid.bins(); ++b) {
     groups[b] = group;
-    if (b < first || b >= last || holdsValue[b]) ++group;
+    held += values[b];
+    ++span;
+    if (b < first || b >= last || held >= valuesPerGroup || (held > 0 && span >= binsPerGroup))
+      ++group, held = 0, span = 0;
   }
   return groups;
 }

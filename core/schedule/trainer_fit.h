@@ -40,7 +40,11 @@ TrainerTool toolFor(const TrainerTool& tool, const TrainerFamily& family);
 // that holds one (else KL would call a fine target unreachable). Bins below the smallest and above
 // the largest table value stay alone: those are truly out of reach. Group index per bin; for a
 // continuous tool every bin is its own group. The fit's KL and TV are measured on these groups.
-std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid);
+// A chart's groups gather more: valuesPerGroup table values, or at least one over binsPerGroup
+// bins (bins that hold 3 and 4 of a table's values would draw a smooth φ as a saw; where the
+// table is sparser than the bins, each value keeps its own group).
+std::vector<int> comparisonGroups(const TrainerTool& tool, const LogSigmaGrid& grid,
+                                  int valuesPerGroup = 1, int binsPerGroup = 1);
 
 // The mismatch metrics of two probability vectors (the second floored at kMassFloor for KL).
 double flooredKl(const std::vector<double>& p, const std::vector<double>& q);

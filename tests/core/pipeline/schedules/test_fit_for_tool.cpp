@@ -4,6 +4,7 @@
 #include <QString>
 #include <QTest>
 
+#include <algorithm>
 #include <set>
 
 #include "data/formats/latent_spaces.h"
@@ -44,6 +45,32 @@ class TestFitForTool : public QObject {
         (keys == std::set<std::string>{"family", "params", "kl", "kl_reverse", "tv", "snippet"}));
     QVERIFY(j["fits"][0]["snippet"].get<std::string>().find("P_mean=-0.8") != std::string::npos);
     QVERIFY(QString::fromStdString(formatToolFit(fit)).contains("reachable sigma"));
+  }
+
+  // A table tool's φ is drawn as the density it is: bins holding 3 and 4 of diffusers' 1000
+  // table values would draw a smooth logit-normal as a saw of ±14 %.
+  void aTablesOverlayIsNotASaw() {
+    Schedule s = makeFamilySchedule("edm", {{"p_mean", -1.2}, {"p_std", 1.2}},
+                                    LogSigmaGrid::uniform(0.002, 80.0, 256));
+    s.lossWeight = makeLossWeight("edm", 0.5);
+    const ToolFit fit = fitForTool(fitTargetFromSchedule(s, "edm(-1.2, 1.2)"), "diffusers");
+    const ToolOverlay overlay = toolOverlay(fit);
+    QVERIFY(overlay.logX);  // flow time on a log axis
+    const std::vector<double>& y = overlay.fits.front().y;
+    const double peak = *std::max_element(y.begin(), y.end());
+    // Past its peak (t > 0.05, where the table holds several values per bin) the drawn φ falls:
+    // its path length over that stretch is its drop, plus twice the height of every tooth.
+    const std::vector<double>& x = overlay.fits.front().x;
+    double path = 0.0, start = -1.0, end = 0.0;
+    for (std::size_t i = 1; i < y.size(); ++i)
+      if (x[i - 1] > 0.05 && x[i] < 0.5) {
+        if (start < 0.0) start = y[i - 1];
+        path += std::abs(y[i] - y[i - 1]);
+        end = y[i];
+      }
+    const double excess = path / (start - end) - 1.0;
+    qInfo("excess path %.3f (peak %.3f)", excess, peak);
+    QVERIFY2(excess < 0.5, qPrintable(QString::number(excess)));
   }
 
   void onetrainerSaysWhatItCannotReach() {
