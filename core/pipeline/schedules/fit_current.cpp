@@ -483,15 +483,10 @@ CurrentSettings readCurrentSettings(const io::TrainerConfigFile& settings, const
 io::CurrentFit fitCurrentSettings(const FitTarget& target, const io::TrainerConfigFile& settings,
                                   const std::string& tool, const TrainerSettings& given) {
   const CurrentSettings read = readCurrentSettings(settings, tool, given);
-  io::CurrentFit out;
-  out.tool = read.tool.name;
-  out.model = read.tool.model;
-  out.modelSource = read.modelSource;
-  out.settingsPath = settings.path;
-  out.settingsFormat = settings.format;
-  out.family = read.family.name;
-  out.assumedDefaults = read.assumedDefaults;
-  out.unreadKeys = read.unreadKeys;
+  // In CurrentFit's order: tool, model, settings path and format, how the model was chosen, the
+  // family, the knobs taken at their defaults, the keys no family reads.
+  io::CurrentFit out{read.tool.name,   read.tool.model,  settings.path,        settings.format,
+                     read.modelSource, read.family.name, read.assumedDefaults, read.unreadKeys};
   const io::ToolFit whole = fitForTool(target, tool, read.trainer);
   out.current = schedule::evaluateTrainerFamily(read.tool, read.family, read.params, whole.grid,
                                                 whole.target);
