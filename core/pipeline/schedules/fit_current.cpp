@@ -119,6 +119,10 @@ std::vector<double> parseList(const std::string& text, const std::string& key,
     values.push_back(v);
   }
   if (values.empty()) throw InputError(source, key + " is an empty list");
+  // SimpleTuner refuses it too (timestep_distribution.py): a density needs some weight.
+  if (values.size() > 1 &&
+      std::all_of(values.begin(), values.end(), [](double v) { return v == 0.0; }))
+    throw InputError(source, key + " is all zeros: no density to draw from");
   return values;
 }
 
