@@ -214,6 +214,17 @@ class TestFitCurrent : public QObject {
     QCOMPARE(
         QString::fromStdString(fitCurrentSettingsFile(target, cubic, "simpletuner", {}).family),
         QString("cubic"));
+    // Knots that are all zero are no density (SimpleTuner refuses them): the file's error.
+    const std::string zeros = write(dir_, "sana_zeros.json",
+                                    R"({"model_family": "sana",
+  "flow_cubic_schedule_weights": [0, 0, 0]})");
+    try {
+      fitCurrentSettingsFile(target, zeros, "simpletuner", {});
+      QFAIL("all-zero knots were accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(zeros));
+      QVERIFY2(QString(e.what()).contains("all zeros"), e.what());
+    }
   }
 
   void aiToolkitJobReadsTheTrainSection() {
