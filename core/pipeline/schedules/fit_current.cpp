@@ -480,6 +480,21 @@ CurrentSettings readCurrentSettings(const io::TrainerConfigFile& settings, const
     if (!value) out.assumedDefaults.push_back(key.empty() ? f.parameters[j].name : key);
     p.push_back(v);
   }
+  // A window's ends (min_X, max_X of one family) in the wrong order train nothing the family
+  // describes: ai-toolkit's balanced randint fails on them, its cube draws clamp to one index.
+  auto text = [](double v) {
+    char s[32];
+    std::snprintf(s, sizeof s, "%g", v);
+    return std::string(s);
+  };
+  for (std::size_t j = 0; j < f.parameters.size() && j < p.size(); ++j) {
+    const std::string& low = f.parameters[j].name;
+    if (low.rfind("min_", 0) != 0) continue;
+    for (std::size_t k = 0; k < f.parameters.size() && k < p.size(); ++k)
+      if (f.parameters[k].name == "max_" + low.substr(4) && p[j] > p[k])
+        throw InputError(settings.path, low + " = " + text(p[j]) + " is above " +
+                                            f.parameters[k].name + " = " + text(p[k]));
+  }
 
   return out;
 }

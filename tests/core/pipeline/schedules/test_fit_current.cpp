@@ -275,6 +275,29 @@ config:
     QVERIFY(w.assumedDefaults.empty());
   }
 
+  // A window whose ends are the wrong way round is the file's error, naming both keys.
+  void aiToolkitReversedWindowIsAnError() {
+    TrainerSettings flux;
+    flux.model = "flux";
+    const std::string job = write(dir_, "reversed.yaml", R"(config:
+  process:
+    - train:
+        timestep_type: lognorm_blend
+        min_denoising_steps: 800
+        max_denoising_steps: 100
+      model:
+        arch: flux
+)");
+    try {
+      fitCurrentSettingsFile(targetOf("ai-toolkit", flux, "sigmoid", {}), job, "ai-toolkit", {});
+      QFAIL("a reversed window was accepted");
+    } catch (const InputError& e) {
+      QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(job));
+      QVERIFY2(QString(e.what()).contains("min_denoising_steps = 800 is above max_denoising_steps"),
+               e.what());
+    }
+  }
+
   // Wan 2.2 14B: the arch names the model, model_kwargs the expert trained alone.
   void aiToolkitWanExpertIsReadFromModelKwargs() {
     const std::string job = write(dir_, "wan22.yaml", R"(config:
