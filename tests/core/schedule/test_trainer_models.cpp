@@ -12,6 +12,7 @@
 #include <functional>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "ai_toolkit_lognorm_blend.h"
 #include "schedule/trainer_fit.h"
@@ -776,13 +777,21 @@ std::vector<Case> cases() {
   // shift 5, multistage_boundaries [0.875, 0.0]; BaseSDTrainProcess.py adjust_multistage_timesteps
   // and SDTrainer.py's switch every step): an expert between b_max and b_min draws from
   // [#(timesteps ≥ 1000·b_max) − 1, #(timesteps > 1000·b_min) − 1], the two on alternate steps.
+  // (An empty count is the code's whole grid, 0 … 999.)
   auto expertWindow = [](const std::function<double(int)>& t, double bMax, double bMin) {
     int atOrAbove = 0, above = 0;
     for (int i = 0; i < 1000; ++i) {
       atOrAbove += 1000.0 * t(i) >= 1000.0 * bMax;
       above += 1000.0 * t(i) > 1000.0 * bMin;
     }
-    return std::pair<int, int>{std::max(atOrAbove - 1, 0), above - 1};
+    return above > atOrAbove ? std::pair<int, int>{std::max(atOrAbove - 1, 0), above - 1}
+                             : std::pair<int, int>{0, 999};
+  };
+  // The window of the expert a step trains: with both, the high one on even steps.
+  auto stepWindow = [=](const std::function<double(int)>& t, bool trainsHigh, bool trainsLow,
+                        int step) {
+    const bool high = trainsHigh && (!trainsLow || step % 2 == 0);
+    return high ? expertWindow(t, 1.0, 0.875) : expertWindow(t, 0.875, 0.0);
   };
   const std::function<double(int)> linearT = [](int i) { return (1000.0 - i) / 1000.0; };
   const std::function<double(int)> wanShiftT = [](int i) {
@@ -931,15 +940,7 @@ std::vector<Case> cases() {
         grid.resize(1000);
         for (auto& t : grid) t = 1.0 - sigmoid(z(g));
         std::sort(grid.begin(), grid.end(), std::greater<>());
-        const bool high = trainsHigh && (!trainsLow || step++ % 2 == 0);
-        const double bMax = high ? 1.0 : 0.875, bMin = high ? 0.875 : 0.0;
-        int lo = 0, hi = 0;  // #(T ≥ 1000·b_max), #(T > 1000·b_min)
-        for (double t : grid) {
-          lo += 1000.0 * t >= 1000.0 * bMax;
-          hi += 1000.0 * t > 1000.0 * bMin;
-        }
-        window = hi > lo ? std::pair<int, int>{std::max(lo - 1, 0), hi - 1}
-                         : std::pair<int, int>{0, 999};
+        window = stepWindow([&](int i) { return grid[i]; }, trainsHigh, trainsLow, step++);
       }
       const auto [first, last] = window;
       int i = first;
@@ -972,21 +973,15 @@ std::vector<Case> cases() {
   // Every 10th entry from a random offset is swept, so that 4 000 grids are drawn: the few random
   // entries at t ≈ 0.001 carry weights near 10⁶, and too few grids leave TV 0.04 of Monte Carlo
   // error (0.011 with ten times the grids).
-  auto lognormExperts = [](bool trainsHigh, bool trainsLow, const std::string& style) {
+  auto lognormExperts = [=](bool trainsHigh, bool trainsLow, const std::string& style) {
     return [=, grid = std::vector<int>(), n = 0, step = 0, lo = 0, hi = 999,
             offset = 0](std::mt19937_64& g) mutable {
       if (n % 100 == 0) {
         offset = std::uniform_int_distribution<int>(0, 9)(g);
         grid = aiToolkitLognormBlendGrid(g);
-        const bool high = trainsHigh && (!trainsLow || step++ % 2 == 0);
-        const double bMax = high ? 1.0 : 0.875, bMin = high ? 0.875 : 0.0;
-        int atOrAbove = 0, above = 0;
-        for (int timestep : grid) {
-          atOrAbove += timestep >= 1000.0 * bMax;
-          above += timestep > 1000.0 * bMin;
-        }
-        lo = above > atOrAbove ? std::max(atOrAbove - 1, 0) : 0;
-        hi = above > atOrAbove ? above - 1 : 999;
+        // 875/1000 and 1000/1000 are exact, so the counts at the boundaries are the tool's.
+        std::tie(lo, hi) =
+            stepWindow([&](int i) { return grid[i] / 1000.0; }, trainsHigh, trainsLow, step++);
       }
       const int i = 10 * (n++ % 100) + offset;
       auto below = [&](int j) {  // P(index < j)

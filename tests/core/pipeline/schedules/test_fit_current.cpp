@@ -28,6 +28,19 @@ std::string write(const QTemporaryDir& dir, const std::string& name, const std::
   return path;
 }
 
+// An ai-toolkit Wan 2.2 14B job on the linear grid with these model_kwargs lines.
+std::string wanJob(const QTemporaryDir& dir, const std::string& name,
+                   const std::string& modelKwargs) {
+  return write(dir, name, R"(config:
+  process:
+    - train:
+        timestep_type: linear
+      model:
+        arch: wan22_14b
+        model_kwargs:
+)" + modelKwargs);
+}
+
 // A target that one family of the tool realises exactly: the fit must find the way back to it.
 FitTarget targetOf(const std::string& tool, const TrainerSettings& settings,
                    const std::string& family, const std::vector<double>& p) {
@@ -324,16 +337,9 @@ config:
     for (const auto& key : fit.unreadKeys)  // the expert's keys were read (type is not)
       QVERIFY2(key.find("model_kwargs") == std::string::npos, key.c_str());
     // Both experts off is the file's error.
-    const std::string none = write(dir_, "wan22_none.yaml", R"(config:
-  process:
-    - train:
-        timestep_type: linear
-      model:
-        arch: wan22_14b
-        model_kwargs:
-          train_high_noise: false
-          train_low_noise: false
-)");
+    const std::string none =
+        wanJob(dir_, "wan22_none.yaml",
+               "          train_high_noise: false\n          train_low_noise: false\n");
     try {
       fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), none, "ai-toolkit", {});
       QFAIL("no expert was accepted");
@@ -341,29 +347,14 @@ config:
       QCOMPARE(QString::fromStdString(e.source()), QString::fromStdString(none));
     }
     // PyYAML reads no/off as false; a word that is not a boolean is the file's error, named.
-    const std::string no = write(dir_, "wan22_no.yaml", R"(config:
-  process:
-    - train:
-        timestep_type: linear
-      model:
-        arch: wan22_14b
-        model_kwargs:
-          train_low_noise: no
-)");
+    const std::string no = wanJob(dir_, "wan22_no.yaml", "          train_low_noise: no\n");
     QCOMPARE(
         QString::fromStdString(
             fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), no, "ai-toolkit", {})
                 .model),
         QString("wan22-14b-high"));
-    const std::string maybe = write(dir_, "wan22_maybe.yaml", R"(config:
-  process:
-    - train:
-        timestep_type: linear
-      model:
-        arch: wan22_14b
-        model_kwargs:
-          train_high_noise: maybe
-)");
+    const std::string maybe =
+        wanJob(dir_, "wan22_maybe.yaml", "          train_high_noise: maybe\n");
     try {
       fitCurrentSettingsFile(targetOf("ai-toolkit", high, "linear", {}), maybe, "ai-toolkit", {});
       QFAIL("a non-boolean model_kwargs value was accepted");
