@@ -952,20 +952,6 @@ std::vector<Case> cases() {
       return flowDraw(t, 1.0 / (t * t));
     };
   };
-  c.push_back(
-      {"ai-toolkit", "wan22-14b", "", "sigmoid", {}, sigmoidExperts(true, true, "balanced")});
-  c.push_back({"ai-toolkit",
-               "wan22-14b-high",
-               "",
-               "sigmoid + content",
-               {},
-               sigmoidExperts(true, false, "content")});
-  c.push_back({"ai-toolkit",
-               "wan22-14b-low",
-               "",
-               "sigmoid + style",
-               {},
-               sigmoidExperts(false, true, "style")});
   // lognorm_blend on Wan 2.2 14B: each step's grid, its expert window counted off it as
   // adjust_multistage_timesteps does (#(T ≥ 1000·b_max) − 1 … #(T > 1000·b_min) − 1, else the
   // whole grid), the experts alternating steps; each grid's entries swept with the window's index
@@ -995,20 +981,28 @@ std::vector<Case> cases() {
       return t > 0.0 ? flowDraw(t, 1000.0 * probability / (t * t)) : Draw{0.0, 0.0};
     };
   };
-  c.push_back(
-      {"ai-toolkit", "wan22-14b", "", "lognorm_blend", {}, lognormExperts(true, true, "balanced")});
-  c.push_back({"ai-toolkit",
-               "wan22-14b-high",
-               "",
-               "lognorm_blend + content",
-               {},
-               lognormExperts(true, false, "content")});
-  c.push_back({"ai-toolkit",
-               "wan22-14b-low",
-               "",
-               "lognorm_blend + style",
-               {},
-               lognormExperts(false, true, "style")});
+  // Both experts balanced, the high one with content, the low one with style, on each grid.
+  struct ExpertCase {
+    std::string model, style;
+    bool high, low;
+  };
+  for (const ExpertCase& e : {ExpertCase{"wan22-14b", "balanced", true, true},
+                              ExpertCase{"wan22-14b-high", "content", true, false},
+                              ExpertCase{"wan22-14b-low", "style", false, true}}) {
+    const std::string suffix = e.style == "balanced" ? "" : " + " + e.style;
+    c.push_back({"ai-toolkit",
+                 e.model,
+                 "",
+                 "sigmoid" + suffix,
+                 {},
+                 sigmoidExperts(e.high, e.low, e.style)});
+    c.push_back({"ai-toolkit",
+                 e.model,
+                 "",
+                 "lognorm_blend" + suffix,
+                 {},
+                 lognormExperts(e.high, e.low, e.style)});
+  }
   // sd-scripts Flux's default mode (library/flux_train_utils.py
   // get_noisy_model_input_and_timesteps, "sigma"): indices = (u·1000).long() into
   // FlowMatchEulerDiscreteScheduler(shift = a)'s sigmas, shift_a((1000 − i)/1000); sigma_scaled
